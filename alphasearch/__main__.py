@@ -1,0 +1,129 @@
+"""Command line: ``python -m alphasearch index|inspect|query|demo …``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .config import Settings
+from .errors import AlphaSearchError
+from .models import Section
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {}
+    if getattr(args, "data_dir", None):
+        overrides["data_dir"] = Path(args.data_dir)
+    if getattr(args, "engine", None):
+        overrides["engine"] = args.engine
+    return Settings.from_env(**overrides)
+
+
+def _print_tree(node: Section, depth: int = 0) -> None:
+    a, b = node.pages
+    pages = f"p. {a}" if a == b else f"pp. {a}–{b}"
+    print(f"{'  ' * depth}{node.node_id}  {node.title}  ({pages})")
+    for child in node.children:
+        _print_tree(child, depth + 1)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from .pipeline import Engine
+
+    engine = Engine(_settings(args))
+    doc = engine.index_file(args.pdf, force=args.force)
+    print(f"{doc.name}: {doc.page_count} pages, {doc.section_count()} sections "
+          f"(tree from {doc.tree_source}), id {doc.doc_id[:12]}")
+    for w in doc.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from .pipeline import Engine
+
+    doc = Engine(_settings(args)).index_file(args.pdf)
+    print(f"{doc.name}: {doc.page_count} pages, tree from {doc.tree_source}")
+    _print_tree(doc.root)
+    return 0
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    from .pipeline import Engine
+
+    engine = Engine(_settings(args))
+    doc = engine.index_file(args.pdf)
+    answer = engine.ask_document(doc, args.question, iterations=args.iterations, seed=args.seed)
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False))
+        return 0
+    print(answer.text)
+    print(f"\nconfidence {answer.confidence:.2f}; pages read {', '.join(map(str, answer.pages[:5]))}; "
+          f"{answer.seconds:.2f}s")
+    for c in answer.citations:
+        print(f"  [{c.doc} → {c.section}, p. {c.pages[0]}] {c.snippet[:120]}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .sample import write_sample
+
+    path = write_sample(_settings(args).data_dir)
+    print(f"Sample PDF: {path}")
+    args.pdf, args.json = str(path), False
+    args.question = args.question or "What was the total revenue in 2025?"
+    print(f"Question: {args.question}\n")
+    return cmd_query(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m alphasearch", description="Ask questions of PDFs with MCTS.")
+    p.add_argument("--data-dir", help="where indexes and the library live (default ~/.alphasearch)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def add(name: str, help: str):
+        sp = sub.add_parser(name, help=help)
+        sp.add_argument("--data-dir", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        sp.add_argument("--engine", choices=("auto", "offline", "openai"), default=None)
+        return sp
+
+    sp = add("index", "index a PDF (cached by content hash)")
+    sp.add_argument("pdf")
+    sp.add_argument("--force", action="store_true", help="index again even if cached")
+    sp.set_defaults(func=cmd_index)
+
+    sp = add("inspect", "print a PDF's section tree")
+    sp.add_argument("pdf")
+    sp.set_defaults(func=cmd_inspect)
+
+    sp = add("query", "ask a question of one PDF")
+    sp.add_argument("pdf")
+    sp.add_argument("question")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("--iterations", type=int, default=None)
+    sp.add_argument("--seed", type=int, default=None)
+    sp.set_defaults(func=cmd_query)
+
+    sp = add("demo", "generate the sample PDF and ask it a question")
+    sp.add_argument("question", nargs="?", default=None)
+    sp.add_argument("--iterations", type=int, default=None)
+    sp.add_argument("--seed", type=int, default=None)
+    sp.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except AlphaSearchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

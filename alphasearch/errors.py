@@ -1,0 +1,80 @@
+"""Specific exception types, each carrying one sentence a user can act on."""
+from __future__ import annotations
+
+
+class AlphaSearchError(Exception):
+    """Base class. ``str(err)`` is a single sentence fit to show a user."""
+
+
+# --- PDF input -------------------------------------------------------------
+class PDFError(AlphaSearchError):
+    """The file cannot be used as a PDF."""
+
+
+class FileMissingError(PDFError):
+    pass
+
+
+class NotAFileError(PDFError):
+    pass
+
+
+class WrongExtensionError(PDFError):
+    pass
+
+
+class EmptyFileError(PDFError):
+    pass
+
+
+class NotAPDFError(PDFError):
+    pass
+
+
+class CorruptPDFError(PDFError):
+    pass
+
+
+class EncryptedPDFError(PDFError):
+    pass
+
+
+class NoPagesError(PDFError):
+    pass
+
+
+class TooManyPagesError(PDFError):
+    pass
+
+
+class FileTooLargeError(PDFError):
+    pass
+
+
+# --- configuration, models, storage ----------------------------------------
+class ConfigError(AlphaSearchError):
+    """A setting is missing or invalid."""
+
+
+class MissingAPIKeyError(ConfigError):
+    pass
+
+
+class LLMError(AlphaSearchError):
+    """The language model could not give a usable reply (after retries)."""
+
+
+class StoreError(AlphaSearchError):
+    """The library on disk cannot do what was asked."""
+
+
+class InvalidNameError(StoreError):
+    pass
+
+
+class NotFoundError(StoreError):
+    pass
+
+
+class AlreadyExistsError(StoreError):
+    pass

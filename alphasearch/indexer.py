@@ -1,0 +1,389 @@
+"""PDF → section tree.
+
+Sources, in order of trust: the PDF outline (when it looks right), headings
+found from font size and bold lines, and pages grouped by topic. Leaves cover
+every page; no leaf spans more than ``max_leaf_pages`` pages; no node has more
+than ``MAX_FANOUT`` children. Pages are 1-based and ranges inclusive.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import pdf
+from .models import DocumentIndex, Page, Section
+from .text import normalise, sentences, shorten, terms
+
+Progress = Callable[[str, float], None]  # (stage, fraction done in [0, 1])
+MAX_FANOUT = 8
+_MIN_OUTLINE = 3
+
+
+@dataclass(frozen=True)
+class Entry:
+    level: int
+    title: str
+    page: int
+
+
+def build_index(
+    data: bytes,
+    name: str,
+    *,
+    max_pages: int = 5000,
+    warn_pages: int = 1000,
+    max_leaf_pages: int = 8,
+    progress: Progress | None = None,
+) -> DocumentIndex:
+    """Read the PDF and build its section tree with extractive summaries."""
+    report = progress or (lambda stage, frac: None)
+    report("validating", 0.0)
+    content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
+                           progress=lambda i, n: report("reading pages", i / n))
+    report("building the tree", 0.0)
+    pages = detect_headings(content)
+    root, source = build_tree(content, pages, max_leaf_pages=max_leaf_pages)
+    report("summaries", 0.0)
+    root = summarise(root, pages)
+    warnings = list(content.warnings)
+    if not any(p.text.strip() for p in pages):
+        warnings.append(f"{name} has no text layer; only page images are available.")
+    report("summaries", 1.0)
+    return DocumentIndex(
+        doc_id=content.sha256,
+        name=name,
+        page_count=content.page_count,
+        root=root,
+        pages=tuple(pages),
+        summary=document_summary(root, pages, content.title or name),
+        engine="offline",
+        tree_source=source,
+        warnings=tuple(warnings),
+    )
+
+
+# --- headings ---------------------------------------------------------------
+def body_size(content: pdf.PdfContent) -> float:
+    sizes: Counter[float] = Counter()
+    for page in content.pages:
+        for line in page.lines:
+            sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 11.0
+
+
+def _heading_like(text: str) -> bool:
+    words = text.split()
+    if not 1 <= len(words) <= 14 or len(text) > 110:
+        return False
+    letters = sum(ch.isalpha() for ch in text)
+    return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
+
+
+def detect_headings(content: pdf.PdfContent) -> list[Page]:
+    """Pages with their heading lines: larger than body text or bold, short, and
+    not running headers (text repeated on ≥ 20 % of pages)."""
+    body = body_size(content)
+    n = content.page_count
+    seen: Counter[str] = Counter()
+    for page in content.pages:
+        seen.update({normalise(line.text) for line in page.lines})
+    running = {t for t, c in seen.items() if c >= max(3, 0.2 * n)}
+    toc_titles: dict[int, list[str]] = {}
+    for _, title, page in content.toc:
+        toc_titles.setdefault(page, []).append(title)
+    out = []
+    for page in content.pages:
+        heads = []
+        for line in page.lines:
+            if (line.size >= body + 1.0 or (line.bold and line.size >= body - 0.5)) and _heading_like(line.text):
+                if normalise(line.text) not in running:
+                    heads.append(line.text)
+        for title in toc_titles.get(page.number, ()):
+            if title not in heads:
+                heads.append(title)
+        out.append(Page(page.number, page.text, tuple(heads[:12])))
+    return out
+
+
+def heading_entries(content: pdf.PdfContent) -> list[Entry]:
+    """Section starts from font sizes: the largest heading on a page opens a
+    section at a level given by its size rank (at most three levels)."""
+    body = body_size(content)
+    n = content.page_count
+    seen: Counter[str] = Counter()
+    for page in content.pages:
+        seen.update({normalise(line.text) for line in page.lines})
+    running = {t for t, c in seen.items() if c >= max(3, 0.2 * n)}
+    candidates: list[tuple[int, float, bool, str]] = []
+    for page in content.pages:
+        for line in page.lines[:40]:
+            big = line.size >= body + 1.0
+            if (big or (line.bold and abs(line.size - body) < 0.6)) and _heading_like(line.text):
+                if normalise(line.text) not in running:
+                    candidates.append((page.number, line.size, line.bold, line.text))
+    if not candidates:
+        return []
+    sizes = sorted({round(c[1]) for c in candidates if c[1] >= body + 1.0}, reverse=True)
+    # Sizes used only once or twice in a long document are titles/decoration, not levels.
+    usage = Counter(round(c[1]) for c in candidates)
+    levels = [s for s in sizes if usage[s] >= 2 or n <= 3][:2]
+    entries: list[Entry] = []
+    for number, size, bold, text in candidates:
+        if round(size) in levels:
+            level = levels.index(round(size)) + 1
+        elif bold and abs(size - body) < 0.6:
+            level = len(levels) + 1
+        else:
+            continue
+        entries.append(Entry(level, text, number))
+    # one entry per page: the highest-level (smallest number) first heading
+    best: dict[int, Entry] = {}
+    for e in entries:
+        if e.page not in best or e.level < best[e.page].level:
+            best[e.page] = e
+    out = [best[p] for p in sorted(best)]
+    # bold body-size lines are only a level of their own where they are not on every page
+    if len(out) > 0.9 * n and n > 12:
+        out = [e for e in out if e.level <= len(levels)] or out
+    return out
+
+
+# --- outline trust ----------------------------------------------------------------
+def trusted_outline(content: pdf.PdfContent) -> list[Entry]:
+    """The outline's entries when they look right, else [].
+
+    Trust needs enough entries, pages mostly in order, and titles mostly found
+    in the text of their page (or the next one)."""
+    toc = [Entry(lvl, title, page) for lvl, title, page in content.toc]
+    if len(toc) < _MIN_OUTLINE or len(toc) > 4 * content.page_count + 20:
+        return []
+    in_order = sum(1 for a, b in zip(toc, toc[1:]) if b.page >= a.page) / max(1, len(toc) - 1)
+    if in_order < 0.8:
+        return []
+    found = 0
+    for e in toc:
+        wanted = normalise(e.title)[:40]
+        near = " ".join(normalise(content.pages[p - 1].text) for p in (e.page, e.page + 1)
+                        if 1 <= p <= content.page_count)
+        if wanted and wanted in near:
+            found += 1
+    if found < 0.5 * len(toc):
+        return []
+    # keep entries monotonic in pages; cap depth at 4
+    out, last = [], 0
+    for e in toc:
+        if e.page >= last:
+            out.append(Entry(min(e.level, 4), e.title, e.page))
+            last = e.page
+    return out
+
+
+# --- tree construction -------------------------------------------------------------
+@dataclass
+class _Node:
+    title: str
+    start: int
+    end: int
+    level: int
+    source: str
+    children: list["_Node"]
+
+
+def build_tree(content: pdf.PdfContent, pages: Sequence[Page], *, max_leaf_pages: int = 8) -> tuple[Section, str]:
+    n = content.page_count
+    entries, source = trusted_outline(content), "outline"
+    if not entries:
+        entries, source = heading_entries(content), "headings"
+        if len(entries) < 2 or (n > 6 and len(entries) < 3):
+            entries, source = [], "topics"
+    if entries:
+        tops = _from_entries(entries, n)
+    else:
+        tops = [_Node(_group_title(pages, a, b), a, b, 1, "topics", [])
+                for a, b in topic_groups(pages, 1, n, max_leaf_pages)]
+    root = _Node(content.title or "Document", 1, n, 0, "root", tops)
+    _split_large(root, pages, max_leaf_pages)
+    _limit_fanout(root)
+    counter = iter(range(10**9))
+    return _freeze(root, counter), source
+
+
+def _from_entries(entries: Sequence[Entry], n: int) -> list[_Node]:
+    """Nest entries by level; a node ends where the next node of the same or a
+    higher level starts; pages before a node's first child become an intro leaf."""
+    nodes: list[_Node] = []
+    stack: list[_Node] = []
+    for i, e in enumerate(entries):
+        end = n
+        for later in entries[i + 1:]:
+            if later.level <= e.level:
+                end = max(e.page, later.page - 1)
+                break
+        node = _Node(shorten(e.title, 90), e.page, end, e.level, "", [])
+        while stack and stack[-1].level >= e.level:
+            stack.pop()
+        (stack[-1].children if stack else nodes).append(node)
+        stack.append(node)
+    if nodes and nodes[0].start > 1:
+        nodes.insert(0, _Node("Front matter", 1, nodes[0].start - 1, 1, "", []))
+    _fill_gaps(nodes, 1, n)
+    return nodes
+
+
+def _fill_gaps(nodes: list[_Node], start: int, end: int) -> None:
+    """Make children cover [start, end]: add intro/gap leaves, clamp ends."""
+    for node in nodes:
+        node.end = min(max(node.end, node.start), end)
+        if node.children:
+            _fill_gaps(node.children, node.start, node.end)
+            first = node.children[0]
+            if first.start > node.start:
+                node.children.insert(0, _Node(node.title + " (introduction)", node.start, first.start - 1,
+                                              node.level + 1, "", []))
+    # gaps between siblings
+    i = 0
+    while i < len(nodes) - 1:
+        a, b = nodes[i], nodes[i + 1]
+        if b.start > a.end + 1:
+            a.end = b.start - 1
+        i += 1
+    if nodes and nodes[-1].end < end:
+        nodes[-1].end = end
+
+
+def topic_groups(pages: Sequence[Page], start: int, end: int, max_size: int) -> list[tuple[int, int]]:
+    """Split pages [start, end] into runs of related pages: cut where neighbouring
+    pages are least similar (static embeddings), keeping runs of 2..max_size pages."""
+    count = end - start + 1
+    if count <= max_size:
+        return [(start, end)]
+    from .scorers import embed  # heavy import kept lazy
+
+    vecs = embed([pages[p - 1].text[:2000] or " " for p in range(start, end + 1)])
+    sims = np.einsum("ij,ij->i", vecs[:-1], vecs[1:])  # sims[i]: page start+i vs start+i+1
+    target = max(2, min(max_size, round(math.sqrt(count)) + 1, max_size))
+
+    def cut(a: int, b: int) -> list[tuple[int, int]]:  # indexes into pages, inclusive
+        if b - a + 1 <= max_size and (b - a + 1 <= target + 1):
+            return [(a, b)]
+        lo, hi = a + 1, b - 1  # cut after index k: [a..k], [k+1..b]
+        candidates = range(lo, hi + 1) if hi >= lo else range(a, b)
+        k = min(candidates, key=lambda k: (sims[k - start], abs((k - a) - (b - a) / 2)))
+        return cut(a, k) + cut(k + 1, b)
+
+    return cut(start, end)
+
+
+def _group_title(pages: Sequence[Page], a: int, b: int) -> str:
+    for p in range(a, b + 1):
+        if pages[p - 1].headings:
+            return shorten(pages[p - 1].headings[0], 70)
+    for p in range(a, b + 1):
+        for line in pages[p - 1].text.splitlines():
+            if len(line.split()) >= 2 and sum(ch.isalpha() for ch in line) >= 6:
+                return shorten(line, 70)
+    return f"Pages {a}–{b}" if a != b else f"Page {a}"
+
+
+def _split_large(node: _Node, pages: Sequence[Page], max_leaf: int) -> None:
+    for child in node.children:
+        _split_large(child, pages, max_leaf)
+    if not node.children and node.end - node.start + 1 > max_leaf:
+        groups = topic_groups(pages, node.start, node.end, max_leaf)
+        if len(groups) > 1:
+            node.children = [_Node(_group_title(pages, a, b) if a != node.start else node.title + f" (pp. {a}–{b})",
+                                   a, b, node.level + 1, "split", []) for a, b in groups]
+
+
+def _limit_fanout(node: _Node) -> None:
+    while len(node.children) > MAX_FANOUT:
+        kids = node.children
+        size = math.ceil(len(kids) / MAX_FANOUT)
+        size = max(size, math.ceil(math.sqrt(len(kids))))
+        grouped = []
+        for i in range(0, len(kids), size):
+            chunk = kids[i:i + size]
+            if len(chunk) == 1:
+                grouped.append(chunk[0])
+                continue
+            title = f"{shorten(chunk[0].title, 40)} … {shorten(chunk[-1].title, 40)}"
+            grouped.append(_Node(title, chunk[0].start, chunk[-1].end, node.level + 1, "group", chunk))
+        node.children = grouped
+    for child in node.children:
+        _limit_fanout(child)
+
+
+def _freeze(node: _Node, counter) -> Section:
+    node_id = f"{next(counter):04d}"
+    kids = tuple(_freeze(c, counter) for c in node.children)
+    return Section(node_id=node_id, title=node.title, pages=(node.start, node.end), children=kids,
+                   level=node.level, source=node.source)
+
+
+# --- summaries ---------------------------------------------------------------------------
+def _idf(pages: Sequence[Page]) -> dict[str, float]:
+    df: Counter[str] = Counter()
+    for p in pages:
+        df.update(set(terms(p.text)))
+    n = max(1, len(pages))
+    return {t: math.log(1 + n / c) for t, c in df.items()}
+
+
+def summarise(root: Section, pages: Sequence[Page]) -> Section:
+    """Extractive summaries: title, the most informative sentences and key terms."""
+    idf = _idf(pages)
+
+    def make(node: Section) -> Section:
+        kids = tuple(make(c) for c in node.children)
+        text = "\n".join(pages[p - 1].text for p in node.page_numbers) if node.is_leaf or len(
+            node.page_numbers) <= 3 else ""
+        parts = []
+        if text:
+            parts.extend(_top_sentences(text, idf, 2))
+        else:
+            parts.append("Covers: " + "; ".join(shorten(k.title, 50) for k in kids[:8]) + ".")
+        keys = _key_terms(text or "\n".join(pages[p - 1].text for p in node.page_numbers)[:20000], idf, 8)
+        if keys:
+            parts.append("Key terms: " + ", ".join(keys) + ".")
+        summary = shorten(" ".join(parts), 600)
+        return Section(node.node_id, node.title, node.pages, summary, kids, node.level, node.source)
+
+    return make(root)
+
+
+def _top_sentences(text: str, idf: dict[str, float], k: int) -> list[str]:
+    scored = []
+    for i, s in enumerate(sentences(text)[:300]):
+        toks = terms(s)
+        if len(toks) < 4 or len(s) > 400:
+            continue
+        score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
+        scored.append((score, i, s))
+    best = sorted(scored, reverse=True)[:k]
+    return [shorten(s, 240) for _, _, s in sorted(best, key=lambda x: x[1])]
+
+
+def _key_terms(text: str, idf: dict[str, float], k: int) -> list[str]:
+    tf: Counter[str] = Counter()
+    shown: dict[str, str] = {}
+    for word in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", text):
+        stem = terms(word)
+        if stem:
+            tf[stem[0]] += 1
+            shown.setdefault(stem[0], word.lower())
+    ranked = sorted(tf, key=lambda t: tf[t] * idf.get(t, 0.0), reverse=True)
+    return [shown[t] for t in ranked[:k]]
+
+
+def document_summary(root: Section, pages: Sequence[Page], title: str) -> str:
+    idf = _idf(pages)
+    text = "\n".join(p.text for p in pages)[:200000]
+    heads = "; ".join(shorten(c.title, 50) for c in root.children[:12])
+    keys = ", ".join(_key_terms(text, idf, 15))
+    lead = " ".join(_top_sentences("\n".join(p.text for p in pages[:3]), idf, 2))
+    return shorten(f"{title}. {lead} Sections: {heads}. Key terms: {keys}.", 1200)

@@ -1,0 +1,274 @@
+"""PDF input and output: the only module that imports pymupdf.
+
+Validation raises the specific errors of :mod:`alphasearch.errors`, each with a
+one-line message. Page numbers are 1-based everywhere in this module's API.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+
+from . import errors
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+Source = "Path | str | bytes"
+MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled down
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text line: its text, largest font size (pt) and whether it is bold."""
+
+    text: str
+    size: float
+    bold: bool
+
+
+@dataclass
+class PageContent:
+    number: int  # 1-based
+    text: str
+    lines: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class PdfContent:
+    sha256: str
+    page_count: int
+    pages: list[PageContent]
+    toc: list[tuple[int, str, int]]  # (level, title, 1-based page); invalid entries dropped
+    title: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
+    """Read a PDF file after checking path, extension and size."""
+    p = Path(path)
+    if not p.exists():
+        raise errors.FileMissingError(f"No file at {p}.")
+    if not p.is_file():
+        raise errors.NotAFileError(f"{p} is not a file.")
+    if p.suffix.lower() != ".pdf":
+        raise errors.WrongExtensionError(f"{p.name} is not a .pdf file.")
+    size = p.stat().st_size
+    if size > max_file_mb * 1024 * 1024:
+        raise errors.FileTooLargeError(f"{p.name} is {size / 2**20:.0f} MB; the limit is {max_file_mb} MB.")
+    return p.read_bytes()
+
+
+def open_pdf(data: bytes, name: str = "document.pdf", *, max_pages: int = 5000) -> pymupdf.Document:
+    """Open PDF bytes, raising a specific error for every way they can be unusable."""
+    if not data:
+        raise errors.EmptyFileError(f"{name} is empty (0 bytes).")
+    if b"%PDF-" not in data[:1024]:
+        raise errors.NotAPDFError(f"{name} is not a PDF (it does not start with %PDF-).")
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # MuPDF raises several types for broken files
+        raise errors.CorruptPDFError(f"{name} is corrupt or truncated and cannot be opened.") from exc
+    if doc.needs_pass and not doc.authenticate(""):
+        doc.close()
+        raise errors.EncryptedPDFError(f"{name} is password-protected; remove the password and upload it again.")
+    try:
+        count = doc.page_count
+    except Exception as exc:
+        doc.close()
+        raise errors.CorruptPDFError(f"{name} is corrupt: its page tree cannot be read.") from exc
+    if count <= 0:
+        doc.close()
+        raise errors.NoPagesError(f"{name} has no pages.")
+    if count > max_pages:
+        doc.close()
+        raise errors.TooManyPagesError(f"{name} has {count:,} pages; the limit is {max_pages:,}.")
+    return doc
+
+
+def read_pdf(
+    data: bytes,
+    name: str = "document.pdf",
+    *,
+    max_pages: int = 5000,
+    warn_pages: int = 1000,
+    progress: Callable[[int, int], None] | None = None,
+) -> PdfContent:
+    """Text lines (with font size and bold flag) of every page, plus the outline.
+
+    A page that cannot be read is kept with empty text and a warning.
+    """
+    doc = open_pdf(data, name, max_pages=max_pages)
+    warnings: list[str] = []
+    try:
+        n = doc.page_count
+        if n > warn_pages:
+            warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
+        pages: list[PageContent] = []
+        for i in range(n):
+            try:
+                lines = _page_lines(doc[i])
+            except Exception:
+                warnings.append(f"Page {i + 1} could not be read and was skipped.")
+                lines = []
+            pages.append(PageContent(i + 1, "\n".join(line.text for line in lines), lines))
+            if progress:
+                progress(i + 1, n)
+        try:
+            raw_toc = doc.get_toc(simple=True)
+        except Exception:
+            raw_toc = []
+            warnings.append("The outline could not be read and was ignored.")
+        toc = [(int(lvl), str(title).strip(), int(pg)) for lvl, title, pg in raw_toc
+               if 1 <= int(pg) <= n and str(title).strip()]
+        title = str((doc.metadata or {}).get("title") or "").strip()
+    finally:
+        doc.close()
+    return PdfContent(content_hash(data), n, pages, toc, title, warnings)
+
+
+def _page_lines(page: pymupdf.Page) -> list[Line]:
+    out: list[Line] = []
+    d = page.get_text("dict", flags=_TEXT_FLAGS, sort=False)
+    for block in d.get("blocks", ()):
+        for line in block.get("lines", ()):
+            spans = [s for s in line.get("spans", ()) if s.get("text", "").strip()]
+            if not spans:
+                continue
+            text = " ".join("".join(s["text"] for s in spans).split())
+            size = max(float(s.get("size", 0.0)) for s in spans)
+            bold_chars = sum(len(s["text"]) for s in spans if _is_bold(s))
+            out.append(Line(text, round(size, 1), bold_chars * 2 >= sum(len(s["text"]) for s in spans)))
+    return out
+
+
+def _is_bold(span: dict) -> bool:
+    return bool(span.get("flags", 0) & 16) or "bold" in str(span.get("font", "")).lower()
+
+
+def page_count(data: bytes, name: str = "document.pdf") -> int:
+    doc = open_pdf(data, name, max_pages=10**9)
+    try:
+        return doc.page_count
+    finally:
+        doc.close()
+
+
+def snippet_rects(data: bytes, page: int, snippet: str) -> list[tuple[float, float, float, float]]:
+    """Rectangles (PDF points) where ``snippet`` appears on 1-based ``page``.
+
+    Searches the whole snippet first, then its sentences/short pieces, so a
+    snippet that spans lines or was normalised still highlights something.
+    """
+    doc = open_pdf(data, max_pages=10**9)
+    try:
+        if not 1 <= page <= doc.page_count:
+            return []
+        pg = doc[page - 1]
+        return [tuple(r) for r in _find(pg, snippet)]
+    finally:
+        doc.close()
+
+
+def _find(pg: pymupdf.Page, snippet: str) -> list[pymupdf.Rect]:
+    snippet = " ".join(snippet.split()).strip(" .…")
+    if not snippet:
+        return []
+    hits = pg.search_for(snippet[:200])
+    if hits:
+        return hits
+    words = snippet.split()
+    found: list[pymupdf.Rect] = []
+    for start in range(0, len(words), 6):
+        piece = " ".join(words[start:start + 6])
+        if len(piece) >= 12:
+            found.extend(pg.search_for(piece))
+    return found
+
+
+def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str = "") -> bytes:
+    """PNG of 1-based ``page``; ``highlight`` text is marked in translucent yellow."""
+    doc = open_pdf(data, max_pages=10**9)
+    try:
+        if not 1 <= page <= doc.page_count:
+            raise errors.NotFoundError(f"Page {page} does not exist; the document has {doc.page_count} pages.")
+        pg = doc[page - 1]
+        rect = pg.rect
+        area = max(rect.width * rect.height, 1.0)
+        zoom = min(zoom, math.sqrt(MAX_RENDER_PIXELS / area))
+        pix = pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+        if highlight:
+            rects = _find(pg, highlight)
+            if rects:
+                # Paint the highlight on the pixmap so the PDF itself is untouched.
+                shape_doc = pymupdf.open()
+                shape_doc.insert_pdf(doc, from_page=page - 1, to_page=page - 1)
+                p2 = shape_doc[0]
+                for r in rects:
+                    annot = p2.add_highlight_annot(r)
+                    annot.set_colors(stroke=(1, 0.85, 0))
+                    annot.update()
+                pix = p2.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+                shape_doc.close()
+        return pix.tobytes("png")
+    finally:
+        doc.close()
+
+
+# --- writing (sample documents, tests, benchmarks) ------------------------------------
+@dataclass(frozen=True)
+class TextBlock:
+    text: str
+    size: float = 11.0
+    bold: bool = False
+
+
+def write_pdf(
+    pages: Sequence[Iterable[TextBlock | str]],
+    *,
+    toc: Sequence[tuple[int, str, int]] = (),
+    title: str = "",
+    width: float = 595,
+    height: float = 842,
+) -> bytes:
+    """A PDF whose pages hold the given blocks top to bottom (wrapped, Helvetica)."""
+    doc = pymupdf.open()
+    margin = 56
+    for blocks in pages:
+        page = doc.new_page(width=width, height=height)
+        y = margin
+        for block in blocks:
+            if isinstance(block, str):
+                block = TextBlock(block)
+            font = "helv" if not block.bold else "hebo"
+            box = pymupdf.Rect(margin, y, width - margin, height - margin)
+            rc = page.insert_textbox(box, block.text, fontsize=block.size, fontname=font)
+            if rc < 0:
+                break  # page full: the rest of the blocks are dropped
+            used = box.height - rc
+            y += used + block.size * 0.6
+    if toc:
+        doc.set_toc([list(t) for t in toc])
+    if title:
+        doc.set_metadata({"title": title})
+    data = doc.tobytes(garbage=3, deflate=True)
+    doc.close()
+    return data
+
+
+def encrypt_pdf(data: bytes, *, user_password: str = "secret", owner_password: str = "owner") -> bytes:
+    """The same PDF protected with AES-256 (empty user password = owner-only)."""
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    out = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_password, owner_pw=owner_password,
+                      permissions=int(pymupdf.PDF_PERM_ACCESSIBILITY))
+    doc.close()
+    return out

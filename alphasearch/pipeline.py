@@ -1,0 +1,97 @@
+"""Wires the pieces: index a PDF (cached by content hash) and answer a question."""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+from . import indexer, pdf
+from .answer import extractive_answer, rank_pages
+from .config import Settings
+from .mcts import search
+from .models import Answer, DocumentIndex
+from .scorers import HybridScorer, PriorScorer
+from .store import IndexCache
+
+Progress = indexer.Progress
+
+
+class _DocTools:
+    """Per-document scorers, built once and reused by every question on it."""
+
+    def __init__(self, doc: DocumentIndex):
+        self.scorer = HybridScorer(doc)
+        self.prior = PriorScorer(doc)
+        self.ranker = self.scorer.lexical.ranker
+
+
+class Engine:
+    """The engine behind the CLI and the app. Thread-safe; holds warm per-document scorers."""
+
+    def __init__(self, settings: Settings | None = None):
+        self.settings = settings or Settings.from_env()
+        self.indexes = IndexCache(self.settings.data_dir)
+        self._tools: OrderedDict[str, _DocTools] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- indexing -----------------------------------------------------------------
+    def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
+                    force: bool = False) -> DocumentIndex:
+        """Index PDF bytes, or load the stored index of identical bytes."""
+        doc_id = pdf.content_hash(data)
+        if not force:
+            cached = self.indexes.get(doc_id)
+            if cached is not None:
+                if cached.name != name:
+                    cached = _renamed(cached, name)
+                if progress:
+                    progress("loaded from cache", 1.0)
+                return cached
+        s = self.settings
+        index = indexer.build_index(data, name, max_pages=s.max_pages, warn_pages=s.warn_pages,
+                                    max_leaf_pages=s.max_leaf_pages, progress=progress)
+        self.indexes.put(index)
+        return index
+
+    def index_file(self, path: Path | str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
+        data = pdf.load_bytes(path, max_file_mb=self.settings.max_file_mb)
+        return self.index_bytes(data, Path(path).name, progress=progress, force=force)
+
+    def tools(self, doc: DocumentIndex) -> _DocTools:
+        key = doc.doc_id + doc.engine
+        with self._lock:
+            hit = self._tools.get(key)
+            if hit is not None:
+                self._tools.move_to_end(key)
+                return hit
+        built = _DocTools(doc)
+        with self._lock:
+            self._tools[key] = built
+            while len(self._tools) > 64:
+                self._tools.popitem(last=False)
+        return built
+
+    # --- questions ---------------------------------------------------------------------
+    def ask_document(self, doc: DocumentIndex, question: str, *, iterations: int | None = None,
+                     seed: int | None = None, rule: str | None = None) -> Answer:
+        """MCTS over the document's section tree, deep read, extractive answer."""
+        s = self.settings
+        started = time.perf_counter()
+        tools = self.tools(doc)
+        trace = search(doc.root, question, tools.scorer, prior=tools.prior,
+                       iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
+                       rng=random.Random(s.seed if seed is None else seed),
+                       confidence_threshold=s.confidence_threshold, label=doc.name)
+        pages = rank_pages(doc, trace, tools.ranker.scores(question))
+        extract = extractive_answer(doc, question, pages, tools.ranker.df, threshold=s.answer_threshold)
+        return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
+                      citations=extract.citations, pages=pages, trace=trace,
+                      seconds=time.perf_counter() - started, doc=doc.name)
+
+
+def _renamed(index: DocumentIndex, name: str) -> DocumentIndex:
+    from dataclasses import replace
+
+    return replace(index, name=name)

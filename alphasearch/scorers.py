@@ -1,0 +1,263 @@
+"""Scorers judge how likely a section holds the answer: one float in [0, 1] each.
+
+Offline scorers are bound to one :class:`DocumentIndex` (they index its pages
+once) and cache per-question page scores, so scoring many sections of one
+question costs one retrieval. Pick one by name with :func:`make_scorer`.
+"""
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import bm25s
+import numpy as np
+
+from .models import DocumentIndex, Section
+from .text import numeric_share, terms, words
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        """One score in [0, 1] per section: how likely it holds the answer."""
+        ...
+
+
+# --- static embeddings (wordllama, weights shipped in its wheel) --------------------------
+_embed_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _wordllama():
+    import wordllama
+    from wordllama import WordLlama
+
+    return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+
+
+def embed(texts: Sequence[str]) -> np.ndarray:
+    """L2-normalised embeddings, one row per text (float32)."""
+    with _embed_lock:
+        vecs = np.asarray(_wordllama().embed(list(texts)), dtype=np.float32)
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    return vecs / np.maximum(norms, 1e-9)
+
+
+# --- question analysis ---------------------------------------------------------------------
+_INSTRUCTION = re.compile(
+    r"(round (your|the) answer[^.?]*[.?]?|answer in [^.?]*[.?]?|give (a|your) (response|answer)[^.?]*[.?]?|"
+    r"please [^.?]*(format|round)[^.?]*[.?]?|using the [^.?]*statement[^.?]*\.)",
+    re.IGNORECASE,
+)
+_NUMERIC_Q = re.compile(
+    r"\b(how (much|many)|what (is|was|were|are) the (total|amount|value|number|percentage|ratio|margin|rate)|"
+    r"ratio|margin|percent|percentage|\$|usd|million|billion|revenue|income|expense|cash|capex|eps|"
+    r"dividend|assets|liabilities|debt|cost|sales|profit|growth|amount|total)\b",
+    re.IGNORECASE,
+)
+
+
+def clean_question(question: str) -> str:
+    """The question without formatting instructions ("Round your answer…")."""
+    return _INSTRUCTION.sub(" ", question)
+
+
+def wants_number(question: str) -> bool:
+    return bool(_NUMERIC_Q.search(question))
+
+
+# --- lexical page retrieval -----------------------------------------------------------------
+class PageRanker:
+    """Scores every page of one document for a question.
+
+    BM25 (bm25s) over ~150-word windows of page text (page = its best window),
+    plus a BM25 field over the page's headings and the titles of the sections
+    containing it (weight 0.6), times a numeric-density prior when the question
+    asks for a figure. Scores are normalised to [0, 1] by the document's best page.
+    """
+
+    WINDOW = 150
+    HEADING_WEIGHT = 0.6
+
+    def __init__(self, doc: DocumentIndex):
+        self.doc = doc
+        n = doc.page_count
+        titles: list[list[str]] = [[] for _ in range(n)]
+        for node in doc.root.walk():
+            if node is doc.root:
+                continue
+            for p in node.page_numbers:
+                titles[p - 1].append(node.title)
+        self.window_page: list[int] = []
+        window_tokens: list[list[str]] = []
+        self.df: Counter[str] = Counter()  # term -> number of pages using it
+        for page in doc.pages:
+            toks = terms(page.text)
+            self.df.update(set(toks))
+            if not toks:
+                continue
+            step = self.WINDOW // 2
+            for start in range(0, max(1, len(toks) - step), step):
+                window_tokens.append(toks[start:start + self.WINDOW])
+                self.window_page.append(page.number)
+        self.window_page_arr = np.asarray(self.window_page, dtype=np.int64)
+        self.body = _bm25(window_tokens)
+        head_tokens = [terms(" ".join(list(p.headings) + titles[p.number - 1])) for p in doc.pages]
+        self.heads = _bm25(head_tokens)
+        self.numeric = np.asarray([numeric_share(p.text) for p in doc.pages], dtype=np.float32)
+        self._cache: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def scores(self, question: str) -> np.ndarray:
+        """Score per page (index 0 = page 1), in [0, 1]."""
+        with self._lock:
+            hit = self._cache.get(question)
+        if hit is not None:
+            return hit
+        q = terms(clean_question(question))
+        n = self.doc.page_count
+        page = np.zeros(n, dtype=np.float32)
+        if self.body is not None and q:
+            win = self.body.get_scores(q)
+            np.maximum.at(page, self.window_page_arr - 1, win)
+        if self.heads is not None and q:
+            page = page + self.HEADING_WEIGHT * self.heads.get_scores(q)
+        if wants_number(question):
+            page = page * (1.0 + 2.0 * self.numeric)
+        top = float(page.max()) if n else 0.0
+        out = page / top if top > 0 else page
+        with self._lock:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[question] = out
+        return out
+
+
+def _bm25(token_lists: list[list[str]]) -> bm25s.BM25 | None:
+    if not any(token_lists):
+        return None
+    retriever = bm25s.BM25()
+    retriever.index([t or [""] for t in token_lists], show_progress=False)
+    return retriever
+
+
+# --- scorers ------------------------------------------------------------------------------
+def _aggregate(page_scores: np.ndarray, section: Section) -> float:
+    """A section holds the answer if its best page does; breadth adds a little."""
+    vals = page_scores[section.pages[0] - 1: section.pages[1]]
+    if vals.size == 0:
+        return 0.0
+    best = float(vals.max())
+    top2 = float(np.sort(vals)[-2]) if vals.size > 1 else best
+    return min(1.0, 0.85 * best + 0.15 * top2)
+
+
+class LexicalScorer:
+    """BM25 page evidence aggregated to the section (the offline simulation)."""
+
+    def __init__(self, doc: DocumentIndex, ranker: PageRanker | None = None):
+        self.doc = doc
+        self.ranker = ranker or PageRanker(doc)
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        pages = self.ranker.scores(question)
+        return [_aggregate(pages, s) for s in sections]
+
+
+class EmbeddingScorer:
+    """Cosine similarity of the question to the section's title and summary, mapped to [0, 1]."""
+
+    def __init__(self, doc: DocumentIndex):
+        self.doc = doc
+        self._vecs: dict[str, np.ndarray] = {}
+
+    def _section_vecs(self, sections: Sequence[Section]) -> np.ndarray:
+        missing = [s for s in sections if s.node_id not in self._vecs]
+        if missing:
+            for s, v in zip(missing, embed([f"{s.title}. {s.summary}" for s in missing])):
+                self._vecs[s.node_id] = v
+        return np.stack([self._vecs[s.node_id] for s in sections])
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        if not sections:
+            return []
+        q = embed([clean_question(question)])[0]
+        sims = self._section_vecs(sections) @ q
+        return [float(min(1.0, max(0.0, (s - 0.05) / 0.6))) for s in sims]
+
+
+class TitleScorer:
+    """Cheap prior: how many question terms the section's title and summary share."""
+
+    def __init__(self, doc: DocumentIndex):
+        self.doc = doc
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        q = set(terms(clean_question(question)))
+        if not q:
+            return [0.0] * len(sections)
+        out = []
+        for s in sections:
+            t = set(terms(s.title)) | set(terms(s.summary))
+            out.append(len(q & t) / math.sqrt(len(q) * max(1, len(t))) if t else 0.0)
+        top = max(out, default=0.0)
+        return [min(1.0, v * 2.0) for v in out] if top else out
+
+
+class HybridScorer:
+    """The default offline simulation: page-level BM25 evidence, the section's own
+    title/summary match, and static-embedding similarity, weighted and clipped to [0, 1]."""
+
+    def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.75, 0.15, 0.10)):
+        self.doc = doc
+        self.lexical = LexicalScorer(doc)
+        self.titles = TitleScorer(doc)
+        self.embedding = EmbeddingScorer(doc)
+        self.weights = weights
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        lex = self.lexical.score(question, sections)
+        tit = self.titles.score(question, sections)
+        emb = self.embedding.score(question, sections)
+        a, b, c = self.weights
+        return [min(1.0, max(0.0, a * x + b * y + c * z)) for x, y, z in zip(lex, tit, emb)]
+
+
+class PriorScorer:
+    """The cheap prior for PUCT: title/summary terms and embedding similarity only."""
+
+    def __init__(self, doc: DocumentIndex):
+        self.titles = TitleScorer(doc)
+        self.embedding = EmbeddingScorer(doc)
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        tit = self.titles.score(question, sections)
+        emb = self.embedding.score(question, sections)
+        return [min(1.0, 0.5 * x + 0.5 * y) for x, y in zip(tit, emb)]
+
+
+SCORERS = {
+    "hybrid": HybridScorer,
+    "lexical": LexicalScorer,
+    "embedding": EmbeddingScorer,
+    "title": TitleScorer,
+    "prior": PriorScorer,
+}
+
+
+def make_scorer(name: str, doc: DocumentIndex) -> Scorer:
+    try:
+        cls = SCORERS[name]
+    except KeyError:
+        raise ValueError(f"Unknown scorer {name!r}; choose one of {', '.join(SCORERS)}.") from None
+    return cls(doc)
+
+
+__all__ = ["Scorer", "PageRanker", "LexicalScorer", "EmbeddingScorer", "TitleScorer", "HybridScorer",
+           "PriorScorer", "SCORERS", "make_scorer", "embed", "clean_question", "wants_number", "words"]

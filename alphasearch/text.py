@@ -1,0 +1,57 @@
+"""Small text utilities shared by the indexer, scorers and answers (no I/O)."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
+
+STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
+    "also may might must would could shall within upon per via etc use used using".split()
+)
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+_SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
+_NUMBER = re.compile(r"^\(?[$€£]?\d[\d,.]*%?\)?$")
+
+
+@lru_cache(maxsize=1)
+def stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def terms(text: str) -> list[str]:
+    """Lower-cased, stop-worded, stemmed tokens."""
+    return stemmer().stemWords([w for w in words(text) if w not in STOPWORDS])
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences / lines worth quoting (whitespace normalised)."""
+    out = []
+    for piece in _SENT.split(text):
+        s = " ".join(piece.split())
+        if len(s) >= 3:
+            out.append(s)
+    return out
+
+
+def numeric_share(text: str) -> float:
+    """Share of whitespace tokens that are numbers (tables and financial statements score high)."""
+    toks = text.split()
+    if not toks:
+        return 0.0
+    return sum(1 for t in toks if _NUMBER.match(t)) / len(toks)
+
+
+def normalise(text: str) -> str:
+    """Lower-case letters only, digits dropped: for matching titles and running headers."""
+    return " ".join(re.sub(r"[^a-z]+", " ", text.lower()).split())
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
