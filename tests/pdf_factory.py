@@ -1,0 +1,275 @@
+"""PDF bytes for tests: every PDF the suite needs is generated here, never downloaded.
+
+Functions are plain (importable as ``from pdf_factory import ...``); ``conftest.py``
+wraps them as fixtures. Page numbers are 1-based.
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+
+import pymupdf
+
+from alphasearch.pdf import TextBlock, encrypt_pdf, write_pdf
+from alphasearch.sample import sample_pdf_bytes
+
+H1 = lambda t: TextBlock(t, 20, True)  # noqa: E731
+H2 = lambda t: TextBlock(t, 15, True)  # noqa: E731
+
+
+def make_pdf(pages, *, toc=(), title: str = "", width: float = 595, height: float = 842) -> bytes:
+    """``pages``: a list of pages, each a list of strings or TextBlocks (or one string)."""
+    norm = [[p] if isinstance(p, (str, TextBlock)) else list(p) for p in pages]
+    return write_pdf(norm, toc=toc, title=title, width=width, height=height)
+
+
+# --- small documents with a known structure --------------------------------------------------
+_CHAPTERS = [
+    ("Introduction", "This handbook explains how the Riverside cooperative runs its community orchards, "
+     "who may join, and how harvests are shared between members."),
+    ("Membership", "Membership costs 45 euros a year. Members vote at the annual assembly held every April "
+     "and may borrow the cooperative's ladders, presses and crates free of charge."),
+    ("Orchard Care", "Apple trees are pruned in February. Pear trees are sprayed with copper in March to "
+     "prevent scab, and young trees are watered twice a week during dry summers."),
+    ("Harvest", "The harvest starts in late August with early apples. Fruit is weighed at the barn and each "
+     "member receives a share proportional to the hours volunteered."),
+    ("Cider Making", "The cider press processes 600 litres of juice per day. Juice ferments for six weeks in "
+     "oak barrels before bottling in November."),
+    ("Finances", "The cooperative's income in 2024 was 18,400 euros, of which 9,900 came from cider sales "
+     "and the rest from membership fees and a municipal grant."),
+]
+
+
+def outline_pdf() -> bytes:
+    """7 pages: a cover and six chapters, each with a bookmark in the outline."""
+    pages = [[TextBlock("Riverside Orchard Cooperative Handbook", 24, True), "Edition 2025."]]
+    toc = []
+    for i, (title, body) in enumerate(_CHAPTERS):
+        pages.append([H1(title), body, body.replace(".", " again.", 1)])
+        toc.append((1, title, i + 2))
+    return make_pdf(pages, toc=toc, title="Riverside Orchard Cooperative Handbook")
+
+
+def headings_pdf() -> bytes:
+    """6 pages whose chapters are marked only by large bold lines (no outline)."""
+    pages = []
+    for title, body in _CHAPTERS:
+        pages.append([H1(title), body, H2("Notes"), "Questions go to the board secretary by e-mail."])
+    return make_pdf(pages)
+
+
+def flat_pdf() -> bytes:
+    """5 pages of body text only: no outline, no headings."""
+    return make_pdf([[body, body] for _, body in _CHAPTERS[:5]])
+
+
+def encrypted_pdf() -> bytes:
+    """Needs a user password to open (rejected by the engine)."""
+    return encrypt_pdf(outline_pdf(), user_password="secret", owner_password="owner")
+
+
+def owner_only_pdf() -> bytes:
+    """Encrypted with an owner password only: opens without one (accepted)."""
+    return encrypt_pdf(outline_pdf(), user_password="", owner_password="owner")
+
+
+def truncated_pdf() -> bytes:
+    """A real PDF cut off early (its page tree and cross-reference table are missing)."""
+    data = sample_pdf_bytes()
+    return data[: min(400, len(data) // 4)]
+
+
+def empty_pdf() -> bytes:
+    return b""
+
+
+def zero_pages_pdf() -> bytes:
+    """A syntactically valid PDF whose page tree says /Count 0 and has no kids."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    return _raw_pdf(objs)
+
+
+def _raw_pdf(objs: list[bytes], root: int = 1) -> bytes:
+    """Assemble numbered objects into a PDF with a correct xref table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, root, xref)
+    return bytes(out)
+
+
+def corrupt_page_pdf() -> bytes:
+    """3 pages; page 2's content stream is garbage deflate data (MuPDF cannot read it)."""
+    good = b"BT /F1 12 Tf 72 720 Td (%s) Tj ET"
+    s1 = good % b"Page one talks about apples and pears."
+    s3 = good % b"Page three talks about cider barrels."
+    bad = b"\x78\x9c" + bytes(random.Random(7).randrange(256) for _ in range(300))
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+
+    def page(content: int) -> bytes:
+        return (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                b"/Resources << /Font << /F1 3 0 R >> >> >>" % content)
+
+    def stream(data: bytes, flate: bool = False) -> bytes:
+        filt = b" /Filter /FlateDecode" if flate else b""
+        return b"<< /Length %d%s >>\nstream\n" % (len(data), filt) + data + b"\nendstream"
+
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R 5 0 R 6 0 R] /Count 3 >>",
+        font,
+        page(7), page(8), page(9),
+        stream(zlib.compress(s1), flate=True), stream(bad, flate=True), stream(s3),
+    ]
+    return _raw_pdf(objs)
+
+
+def image_only_pdf(pages: int = 3) -> bytes:
+    """Pages with a drawn picture and no text layer at all (like a scan)."""
+    doc = pymupdf.open()
+    for i in range(pages):
+        page = doc.new_page()
+        page.draw_rect(pymupdf.Rect(72, 72, 300 + 20 * i, 400), color=(0, 0, 0), fill=(0.6, 0.7, 0.9))
+        page.draw_circle(pymupdf.Point(400, 600), 60, color=(1, 0, 0))
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def huge_page_pdf() -> bytes:
+    """One page 14,400 x 14,400 pt (the PDF maximum, 5 m square) with a little text."""
+    return make_pdf([["A gigantic poster page about lighthouse maintenance schedules."]], width=14400, height=14400)
+
+
+def deep_outline_pdf(entries: int = 3000) -> bytes:
+    """5 pages with an outline of ``entries`` bookmarks nested one inside the other."""
+    data = make_pdf([[f"Page {i + 1} discusses topic number {i + 1} in detail."] for i in range(5)])
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    doc.set_toc([[lvl, f"Level {lvl}", 1 + (lvl % 5)] for lvl in range(1, entries + 1)])
+    out = doc.tobytes()
+    doc.close()
+    return out
+
+
+def bad_outline_pdf() -> bytes:
+    """4 pages whose outline has entries pointing at a missing page object and at page 58."""
+    data = make_pdf([[H1(f"Chapter {i + 1}"), f"Chapter {i + 1} is about subject {c}."]
+                     for i, c in enumerate("ABCD")])
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    doc.set_toc([[1, "Chapter 1", 1], [1, "Chapter 2", 2], [1, "Chapter 3", 3], [2, "Ghost", 4]])
+    items = [x for x in range(1, doc.xref_length()) if "/Title" in doc.xref_object(x)]
+    doc.xref_set_key(items[2], "A", "<< /S /GoTo /D [ 9999 0 R /XYZ 72 806 0 ] >>")  # no such object
+    doc.xref_set_key(items[3], "A", "<< /S /GoTo /D [ 57 /Fit ] >>")  # page index past the end
+    out = doc.tobytes()
+    doc.close()
+    return out
+
+
+def html_js_pdf() -> bytes:
+    """Text that looks like HTML and JavaScript (must stay plain text everywhere)."""
+    return make_pdf([[H1("Security notes"),
+                      "<script>alert('owned')</script> <img src=x onerror=alert(1)> "
+                      "The vault code rotates every Tuesday at 09:00.",
+                      "<b>bold?</b> &lt;not markup&gt; javascript:alert(document.cookie)"]])
+
+
+# --- the 200-page document with one planted fact ------------------------------------------------
+@dataclass(frozen=True)
+class PlantedFact:
+    """Where the fact is (1-based page), how to ask for it, and what the answer contains."""
+
+    page: int
+    question: str
+    answer_terms: tuple[str, ...]
+    unanswerable: str
+
+
+PLANTED = PlantedFact(
+    page=137,
+    question="How much did the restoration of the Skarvik Point lighthouse keeper's cottage cost?",
+    answer_terms=("2.37 million",),
+    unanswerable="What is the recommended dosage of amoxicillin for a child with otitis media?",
+)
+_FACT = ("The restoration of the Skarvik Point lighthouse keeper's cottage was completed in September 2024 "
+         "at a total cost of 2.37 million kronor, paid from the coastal heritage fund.")
+
+_TOPICS = {
+    "Water Supply": (["reservoir", "pipeline", "treatment plant", "pumping station", "water main", "aquifer"],
+                     ["leakage", "chlorine dosing", "turbidity", "consumption per household", "pressure zones"]),
+    "Public Transport": (["tram line", "bus depot", "ferry route", "cycle lane", "park-and-ride site"],
+                         ["ridership", "punctuality", "fare revenue", "timetable changes", "fleet electrification"]),
+    "Energy": (["district heating network", "solar array", "substation", "wind turbine", "heat pump"],
+               ["peak demand", "grid losses", "tariffs", "carbon intensity", "maintenance outages"]),
+    "Schools": (["primary school", "secondary school", "sports hall", "library wing", "canteen"],
+                ["enrolment", "teacher vacancies", "exam results", "class sizes", "meal costs"]),
+    "Health Services": (["clinic", "ambulance station", "elderly care home", "dental centre", "pharmacy"],
+                        ["waiting times", "vaccination rates", "staff turnover", "bed occupancy", "patient surveys"]),
+    "Housing": (["apartment block", "social housing estate", "student residence", "housing cooperative"],
+                ["rent levels", "vacancy rates", "insulation upgrades", "building permits", "tenant complaints"]),
+    "Parks and Forests": (["city park", "nature reserve", "allotment garden", "forest trail", "playground"],
+                          ["tree planting", "visitor numbers", "bird counts", "storm damage", "mowing contracts"]),
+    "Waste and Recycling": (["recycling centre", "landfill cell", "composting site", "collection route"],
+                            ["tonnage collected", "sorting quality", "food waste", "hazardous waste", "fees"]),
+    "Culture": (["museum", "concert hall", "theatre", "archive", "heritage site"],
+                ["ticket sales", "exhibitions", "grants to artists", "restoration works", "opening hours"]),
+    "Public Safety": (["fire station", "police post", "coast guard base", "emergency shelter"],
+                      ["response times", "incident counts", "drills", "equipment purchases", "volunteer crews"]),
+}
+_DISTRICTS = ["Norrby", "Eastholm", "Vikstrand", "Kvarnberg", "Lindhagen", "Solgard", "Hamnvik", "Brovalla"]
+_TEMPLATES = [
+    "In {year} the {dept} office reviewed {n} {obj}s in {district} and reported that {metric} {trend}.",
+    "The {obj} in {district} was inspected in {month} {year}; inspectors noted {metric} as the main concern.",
+    "Spending on {metric} reached {money} million kronor in {year}, {cmp} the budget approved by the council.",
+    "Residents of {district} raised {n} formal comments about the {obj}, most of them concerning {metric}.",
+    "A new {obj} opened in {district} in {month} {year}, and early figures on {metric} are {quality}.",
+    "The council set a target to improve {metric} by {pct} percent before {year2} across all districts.",
+    "Staff at the {obj} in {district} worked {n} overtime shifts during {month}, mainly because of {metric}.",
+    "An external audit of the {dept} department found that {metric} data were {quality} and recommended "
+    "monthly reporting.",
+]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"]
+
+
+def _sentence(rng: random.Random, dept: str) -> str:
+    objs, metrics = _TOPICS[dept]
+    return rng.choice(_TEMPLATES).format(
+        year=rng.randint(2015, 2024), year2=rng.randint(2026, 2032), dept=dept.lower(), n=rng.randint(3, 480),
+        obj=rng.choice(objs), district=rng.choice(_DISTRICTS), metric=rng.choice(metrics),
+        trend=rng.choice(["improved steadily", "worsened slightly", "stayed flat", "varied by season"]),
+        month=rng.choice(_MONTHS), money=f"{rng.uniform(0.2, 90):.1f}",
+        cmp=rng.choice(["below", "above", "close to"]), pct=rng.randint(2, 40),
+        quality=rng.choice(["encouraging", "mixed", "incomplete", "reliable", "disappointing"]))
+
+
+def big_pdf_200(pages: int = 200, seed: int = 2024) -> bytes:
+    """A 200-page municipal report: ten chapters of varied filler, one fact on page 137.
+
+    Chapters follow the topics in order (20 pages each), so page 137 lies in "Culture"
+    (pages 121-140), the chapter where a lighthouse restoration plausibly belongs.
+    Headings are large bold lines; there is an outline with one entry per chapter.
+    """
+    rng = random.Random(seed)
+    depts = list(_TOPICS)
+    per = pages // len(depts)
+    body: list[list[TextBlock | str]] = []
+    toc = []
+    for i in range(pages):
+        dept = depts[min(i // per, len(depts) - 1)]
+        blocks: list[TextBlock | str] = []
+        if i % per == 0:
+            blocks.append(H1(dept))
+            toc.append((1, dept, i + 1))
+        para = [" ".join(_sentence(rng, dept) for _ in range(4)) for _ in range(3)]
+        if i + 1 == PLANTED.page:
+            para[1] = para[1] + " " + _FACT
+        blocks.extend(para)
+        body.append(blocks)
+    return make_pdf(body, toc=toc, title="Municipal Services Report 2024")
