@@ -20,6 +20,10 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 
 Source = "Path | str | bytes"
 MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled down
+MAX_OUTLINE_ENTRIES = 10_000  # bookmarks read from an outline; the rest are ignored with a warning
+MAX_OUTLINE_DEPTH = 32  # deeper bookmarks are ignored (real outlines rarely exceed 6 levels)
+MAX_PAGE_CHARS = 200_000  # text kept per page; a page holding more is cut with a warning
+_CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
 
@@ -51,6 +55,12 @@ class PdfContent:
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def check_size(data: bytes, name: str = "document.pdf", *, max_file_mb: int = 500) -> None:
+    """Raise FileTooLargeError when ``data`` is larger than ``max_file_mb`` megabytes."""
+    if len(data) > max_file_mb * 1024 * 1024:
+        raise errors.FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {max_file_mb} MB.")
 
 
 def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
@@ -114,26 +124,103 @@ def read_pdf(
         if n > warn_pages:
             warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
         pages: list[PageContent] = []
+        damaged: list[int] = []
+        pymupdf.TOOLS.mupdf_warnings(reset=True)
         for i in range(n):
             try:
                 lines = _page_lines(doc[i])
             except Exception:
                 warnings.append(f"Page {i + 1} could not be read and was skipped.")
                 lines = []
+            if "error" in pymupdf.TOOLS.mupdf_warnings(reset=True).lower():
+                damaged.append(i + 1)
+            lines, cut = _cap_lines(lines, MAX_PAGE_CHARS)
+            if cut:
+                warnings.append(f"Page {i + 1} holds more than {MAX_PAGE_CHARS:,} characters; the rest was ignored.")
             pages.append(PageContent(i + 1, "\n".join(line.text for line in lines), lines))
             if progress:
                 progress(i + 1, n)
+        if damaged:
+            shown = ", ".join(map(str, damaged[:10])) + (" …" if len(damaged) > 10 else "")
+            warnings.append(f"{len(damaged)} page(s) are damaged and some of their text may be missing: {shown}.")
+        toc = _outline(doc, n, warnings)
         try:
-            raw_toc = doc.get_toc(simple=True)
+            title = _clean(str((doc.metadata or {}).get("title") or "")).strip()
         except Exception:
-            raw_toc = []
-            warnings.append("The outline could not be read and was ignored.")
-        toc = [(int(lvl), str(title).strip(), int(pg)) for lvl, title, pg in raw_toc
-               if 1 <= int(pg) <= n and str(title).strip()]
-        title = str((doc.metadata or {}).get("title") or "").strip()
+            title = ""
     finally:
         doc.close()
     return PdfContent(content_hash(data), n, pages, toc, title, warnings)
+
+
+def _outline(doc: pymupdf.Document, n: int, warnings: list[str]) -> list[tuple[int, str, int]]:
+    """(level, title, 1-based page) of the bookmarks, walked without recursion.
+
+    Entries pointing outside the document or without a title are dropped; at most
+    ``MAX_OUTLINE_ENTRIES`` entries and ``MAX_OUTLINE_DEPTH`` levels are read.
+    """
+    try:
+        doc.init_doc()
+        first = doc.outline
+    except Exception:
+        warnings.append("The outline could not be read and was ignored.")
+        return []
+    toc: list[tuple[int, str, int]] = []
+    stack = [(first, 1)]
+    seen = 0
+    too_deep = False
+    try:
+        while stack:
+            item, level = stack.pop()
+            if not _alive(item):  # pymupdf wraps a missing item in an empty object; touching it crashes
+                continue
+            seen += 1
+            if seen > MAX_OUTLINE_ENTRIES:
+                warnings.append(f"The outline has more than {MAX_OUTLINE_ENTRIES:,} entries; the rest were ignored.")
+                break
+            stack.append((item.next, level))
+            down = item.down
+            if level < MAX_OUTLINE_DEPTH:
+                stack.append((down, level + 1))
+            elif _alive(down):
+                too_deep = True
+            title = " ".join(_clean(item.title or "").split())
+            page = _outline_page(doc, item)
+            if title and 1 <= page <= n:
+                toc.append((level, title[:300], page))
+    except Exception:
+        warnings.append("Part of the outline could not be read and was ignored.")
+    if too_deep:
+        warnings.append(f"The outline is nested more than {MAX_OUTLINE_DEPTH} levels deep; deeper entries were ignored.")
+    return toc
+
+
+def _alive(item: object) -> bool:
+    return bool(item) and bool(getattr(getattr(item, "this", None), "m_internal", None))
+
+
+def _outline_page(doc: pymupdf.Document, item: object) -> int:
+    """1-based page an internal bookmark points at, or 0 (external, missing or unresolvable)."""
+    if item.is_external or not item.uri:  # type: ignore[attr-defined]
+        return 0
+    page = item.page  # type: ignore[attr-defined]
+    if page == -1:
+        page = doc.resolve_link(item.uri)[0]  # type: ignore[attr-defined]
+    return page + 1 if isinstance(page, int) else 0
+
+
+def _clean(text: str) -> str:
+    """Drop control characters (keeping tab and newline) and unpaired surrogates."""
+    return text.translate(_CONTROL).encode("utf-8", "replace").decode("utf-8")
+
+
+def _cap_lines(lines: list[Line], limit: int) -> tuple[list[Line], bool]:
+    total = 0
+    for k, line in enumerate(lines):
+        total += len(line.text) + 1
+        if total > limit:
+            return lines[:k], True
+    return lines, False
 
 
 def _page_lines(page: pymupdf.Page) -> list[Line]:
@@ -144,7 +231,9 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
             spans = [s for s in line.get("spans", ()) if s.get("text", "").strip()]
             if not spans:
                 continue
-            text = " ".join("".join(s["text"] for s in spans).split())
+            text = " ".join(_clean("".join(s["text"] for s in spans)).split())
+            if not text:
+                continue
             size = max(float(s.get("size", 0.0)) for s in spans)
             bold_chars = sum(len(s["text"]) for s in spans if _is_bold(s))
             out.append(Line(text, round(size, 1), bold_chars * 2 >= sum(len(s["text"]) for s in spans)))

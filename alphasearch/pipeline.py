@@ -40,6 +40,7 @@ class Engine:
     def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
                     force: bool = False) -> DocumentIndex:
         """Index PDF bytes, or load the stored index of identical bytes."""
+        pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
         doc_id = pdf.content_hash(data)
         if not force:
             cached = self.indexes.get(doc_id)
