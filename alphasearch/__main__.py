@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from .config import Settings
@@ -77,6 +78,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return cmd_query(args)
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from . import evaluation
+    from .pipeline import Engine
+
+    ks = sorted({int(k) for k in str(args.k).split(",") if k.strip()})
+    methods = evaluation.check_methods([m.strip() for m in args.methods.split(",") if m.strip()])
+    engine = Engine(_settings(args))
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    started = time.perf_counter()
+
+    def on_row(row: "evaluation.Row") -> None:
+        if out:
+            out.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+            out.flush()
+
+    try:
+        rows = evaluation.run(args.dir, engine, methods=methods, limit=args.limit, iterations=args.iterations,
+                              seed=args.seed, progress=lambda msg: print(msg, file=sys.stderr, flush=True),
+                              on_row=on_row)
+    finally:
+        if out:
+            out.close()
+    questions = len({r.id for r in rows})
+    print(f"{questions} questions, {len(methods)} method(s), engine {engine.settings.resolved_engine}, "
+          f"{time.perf_counter() - started:.0f}s" + (f"; rows in {args.out}" if args.out else ""))
+    print(evaluation.format_table(evaluation.summarise(rows, ks), ks))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m alphasearch", description="Ask questions of PDFs with MCTS.")
     p.add_argument("--data-dir", help="where indexes and the library live (default ~/.alphasearch)")
@@ -104,6 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)
     sp.set_defaults(func=cmd_query)
+
+    sp = add("eval", "page-retrieval hit@k over a labelled set (pdfs/ + questions.jsonl)")
+    sp.add_argument("dir", nargs="?", default="../shared/eval", help="the labelled set (default ../shared/eval)")
+    sp.add_argument("--methods", default="flat_bm25,mcts_puct",
+                    help="comma list of flat_bm25, flat_embed, exhaustive, greedy, beam, mcts_ucb1, mcts_puct")
+    sp.add_argument("--k", default="1,3,5", help="comma list of k for hit@k (default 1,3,5)")
+    sp.add_argument("--iterations", type=int, default=None)
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    sp.add_argument("--out", default=None, help="write one JSON row per (question, method) here")
+    sp.set_defaults(func=cmd_eval)
 
     sp = add("demo", "generate the sample PDF and ask it a question")
     sp.add_argument("question", nargs="?", default=None)

@@ -1,0 +1,302 @@
+"""Page-retrieval evaluation over a labelled set (hit@k, MRR) and the runner behind ``eval``.
+
+A labelled set is a directory with ``pdfs/`` and ``questions.jsonl``; each row
+has ``id``, ``doc`` (a file in ``pdfs/``), ``question``, ``evidence_pages``
+(1-based) and optionally ``source``. The metric functions are pure; the
+runner indexes each PDF once through the :class:`~alphasearch.pipeline.Engine`
+(cached by content hash under its data dir) and runs every method on every
+question. Nothing here prints: progress goes to a callback.
+
+Methods (pick by name from :data:`METHODS`):
+
+- ``flat_bm25`` / ``flat_embed``: whole pages ranked by BM25 / static embeddings (no tree);
+- ``exhaustive`` / ``greedy`` / ``beam``: tree baselines (beam width 3) with the engine's
+  scorer; their trace goes through the same final page ranking as MCTS;
+- ``mcts_ucb1`` / ``mcts_puct``: the engine's ``ask_document`` with that selection rule
+  (``mcts_puct`` is the default engine).
+
+Every method's answer is the extractive answer over its ranked pages (or the
+engine's own answer for the MCTS methods).
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import AlphaSearchError
+from .models import DocumentIndex
+
+DEFAULT_METHODS = ("flat_bm25", "mcts_puct")
+DEFAULT_KS = (1, 3, 5)
+BEAM_WIDTH = 3
+ROW_PAGES = 20  # pages kept per result row (MRR is over these)
+
+
+class EvalSetError(AlphaSearchError):
+    """The labelled set is missing or malformed."""
+
+
+# --- metrics (pure) -------------------------------------------------------------------------
+def hit_at_k(pages: Sequence[int], evidence: Iterable[int], k: int) -> float:
+    """1.0 if any evidence page is among the first ``k`` ranked pages, else 0.0."""
+    wanted = set(evidence)
+    return 1.0 if any(p in wanted for p in list(pages)[:k]) else 0.0
+
+
+def reciprocal_rank(pages: Sequence[int], evidence: Iterable[int]) -> float:
+    """1 / rank of the first evidence page in ``pages`` (1-based rank); 0.0 if none is ranked."""
+    wanted = set(evidence)
+    for rank, page in enumerate(pages, start=1):
+        if page in wanted:
+            return 1.0 / rank
+    return 0.0
+
+
+# --- data -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Question:
+    id: str
+    doc: str
+    question: str
+    evidence_pages: tuple[int, ...]
+    source: str = ""
+    answer: str = ""
+
+
+def load_questions(eval_dir: Path | str, *, limit: int | None = None) -> list[Question]:
+    """The questions of a labelled set, in file order (the first ``limit`` if given)."""
+    root = Path(eval_dir)
+    qfile = root / "questions.jsonl"
+    if not qfile.is_file() or not (root / "pdfs").is_dir():
+        raise EvalSetError(f"No labelled set at {root}: it needs pdfs/ and questions.jsonl "
+                           "(the development set lives in ../shared/eval and is not part of the repository).")
+    out: list[Question] = []
+    for lineno, line in enumerate(qfile.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            q = Question(id=str(row["id"]), doc=str(row["doc"]), question=str(row["question"]),
+                         evidence_pages=tuple(int(p) for p in row["evidence_pages"]),
+                         source=str(row.get("source", "")), answer=str(row.get("answer", "")))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise EvalSetError(f"{qfile.name} line {lineno} is not a valid question row ({exc}).") from exc
+        out.append(q)
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+# --- results ---------------------------------------------------------------------------------------
+@dataclass
+class Row:
+    """One (question, method) result. ``pages`` ranked best first, 1-based; ``seconds`` wall time."""
+
+    id: str
+    doc: str
+    source: str
+    method: str
+    pages: list[int]
+    evidence_pages: list[int]
+    answer: str
+    confidence: float
+    fallback: bool
+    seconds: float
+    llm_calls: int = 0
+    nodes_scored: int = 0
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["confidence"] = round(self.confidence, 4)
+        d["seconds"] = round(self.seconds, 4)
+        if not self.error:
+            d.pop("error")
+        return d
+
+
+@dataclass
+class Summary:
+    """Metrics of one group of rows (a method, optionally one source)."""
+
+    method: str
+    source: str
+    n: int
+    hits: dict[int, float] = field(default_factory=dict)  # k -> hit@k in [0, 1]
+    mrr: float = 0.0
+    median_seconds: float = 0.0
+    mean_nodes: float = 0.0
+    fallbacks: float = 0.0  # share of fallback answers
+
+
+def summarise(rows: Sequence[Row], ks: Sequence[int] = DEFAULT_KS) -> list[Summary]:
+    """Per method (in first-seen order): one summary over all its rows, then one per
+    source when the rows come from more than one source."""
+    groups: dict[tuple[str, str], list[Row]] = {}
+    sources = sorted({r.source or "-" for r in rows})
+    for method in dict.fromkeys(r.method for r in rows):
+        mine = [r for r in rows if r.method == method]
+        groups[(method, "all")] = mine
+        if len(sources) > 1:
+            for src in sources:
+                part = [r for r in mine if (r.source or "-") == src]
+                if part:
+                    groups[(method, src)] = part
+    out = []
+    for (method, source), rs in groups.items():
+        n = len(rs)
+        out.append(Summary(
+            method=method, source=source, n=n,
+            hits={k: sum(hit_at_k(r.pages, r.evidence_pages, k) for r in rs) / n for k in ks},
+            mrr=sum(reciprocal_rank(r.pages, r.evidence_pages) for r in rs) / n,
+            median_seconds=statistics.median(r.seconds for r in rs),
+            mean_nodes=sum(r.nodes_scored for r in rs) / n,
+            fallbacks=sum(r.fallback for r in rs) / n,
+        ))
+    return out
+
+
+def format_table(summaries: Sequence[Summary], ks: Sequence[int] = DEFAULT_KS) -> str:
+    """A plain-text table, one line per summary."""
+    head = f"{'method':<12} {'source':<16} {'n':>4} " + " ".join(f"{'hit@' + str(k):>6}" for k in ks) + \
+        f" {'MRR':>6} {'med s':>6} {'nodes':>6}"
+    lines = [head]
+    for s in summaries:
+        lines.append(f"{s.method:<12} {s.source[:16]:<16} {s.n:>4} " + " ".join(f"{s.hits[k]:>6.3f}" for k in ks)
+                     + f" {s.mrr:>6.3f} {s.median_seconds:>6.2f} {s.mean_nodes:>6.1f}")
+    return "\n".join(lines)
+
+
+# --- methods ---------------------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    pages: list[int]
+    answer: str = ""
+    confidence: float = 0.0
+    fallback: bool = True
+    llm_calls: int = 0
+    nodes_scored: int = 0
+
+
+Method = Callable[..., Outcome]  # (engine, doc, question, *, iterations, seed) -> Outcome
+
+
+def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes: int = 0) -> Outcome:
+    from .answer import extractive_answer
+
+    tools = engine.tools(doc)
+    ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold)
+    return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes)
+
+
+def _flat(name: str) -> Method:
+    def run(engine, doc: DocumentIndex, question: str, **_: Any) -> Outcome:
+        from .baselines import FLAT_BASELINES
+
+        return _extract(engine, doc, question, FLAT_BASELINES[name](doc, question))
+
+    return run
+
+
+def _tree(name: str) -> Method:
+    def run(engine, doc: DocumentIndex, question: str, **_: Any) -> Outcome:
+        from .answer import rank_pages
+        from .baselines import TREE_BASELINES
+
+        tools = engine.tools(doc)
+        kwargs = {"width": BEAM_WIDTH} if name == "beam" else {}
+        trace = TREE_BASELINES[name](doc.root, question, tools.scorer, label=doc.name, **kwargs)
+        pages = rank_pages(doc, trace, tools.ranker.scores(question), k=doc.page_count)
+        return _extract(engine, doc, question, pages, trace.nodes_scored)
+
+    return run
+
+
+def _mcts(rule: str) -> Method:
+    def run(engine, doc: DocumentIndex, question: str, *, iterations: int | None = None,
+            seed: int | None = None) -> Outcome:
+        ans = engine.ask_document(doc, question, iterations=iterations, seed=seed, rule=rule)
+        return Outcome(list(ans.pages), ans.text, ans.confidence, ans.fallback, ans.usage.llm_calls,
+                       ans.trace.nodes_scored if ans.trace else 0)
+
+    return run
+
+
+METHODS: dict[str, Method] = {
+    "flat_bm25": _flat("flat_bm25"),
+    "flat_embed": _flat("flat_embed"),
+    "exhaustive": _tree("exhaustive"),
+    "greedy": _tree("greedy"),
+    "beam": _tree("beam"),
+    "mcts_ucb1": _mcts("ucb1"),
+    "mcts_puct": _mcts("puct"),
+}
+
+
+def check_methods(names: Sequence[str]) -> list[str]:
+    """The method names, validated; an unknown one raises ``ValueError`` listing the valid ones."""
+    unknown = [m for m in names if m not in METHODS]
+    if unknown or not names:
+        raise ValueError(f"Unknown method(s) {', '.join(unknown) or '(none given)'}; "
+                         f"choose from {', '.join(METHODS)}.")
+    return list(names)
+
+
+# --- runner ------------------------------------------------------------------------------------------
+Progress = Callable[[str], None]
+
+
+def run(
+    eval_dir: Path | str,
+    engine,
+    *,
+    methods: Sequence[str] = DEFAULT_METHODS,
+    limit: int | None = None,
+    iterations: int | None = None,
+    seed: int | None = None,
+    progress: Progress | None = None,
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
+    """Run every method on every question of the set; returns one :class:`Row` per pair.
+
+    ``engine`` is an :class:`~alphasearch.pipeline.Engine`; indexes are loaded
+    from (or built into) its data dir. A document that cannot be indexed gives
+    rows with empty ``pages`` and the error message, so one bad PDF does not
+    stop the run.
+    """
+    methods = check_methods(methods)
+    say = progress or (lambda msg: None)
+    questions = load_questions(eval_dir, limit=limit)
+    pdf_dir = Path(eval_dir) / "pdfs"
+    docs: dict[str, DocumentIndex | str] = {}
+    rows: list[Row] = []
+    started = time.perf_counter()
+    for i, q in enumerate(questions, start=1):
+        if q.doc not in docs:
+            t = time.perf_counter()
+            try:
+                docs[q.doc] = engine.index_file(pdf_dir / q.doc)
+                say(f"[{i}/{len(questions)}] indexed {q.doc} in {time.perf_counter() - t:.1f}s")
+            except AlphaSearchError as exc:
+                docs[q.doc] = str(exc)
+                say(f"[{i}/{len(questions)}] cannot index {q.doc}: {exc}")
+        doc = docs[q.doc]
+        for m in methods:
+            t = time.perf_counter()
+            if isinstance(doc, str):
+                out, err = Outcome([]), doc
+            else:
+                out, err = METHODS[m](engine, doc, q.question, iterations=iterations, seed=seed), ""
+            row = Row(q.id, q.doc, q.source, m, out.pages[:ROW_PAGES], list(q.evidence_pages), out.answer, out.confidence,
+                      out.fallback, time.perf_counter() - t, out.llm_calls, out.nodes_scored, err)
+            rows.append(row)
+            if on_row:
+                on_row(row)
+        if i % 10 == 0 or i == len(questions):
+            say(f"[{i}/{len(questions)}] {time.perf_counter() - started:.0f}s elapsed")
+    return rows

@@ -1,0 +1,119 @@
+"""Evaluation: exact metric values, question loading, and the runner on a tiny generated set."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import pdf_factory
+from alphasearch import evaluation
+from alphasearch.__main__ import main
+from alphasearch.evaluation import EvalSetError, Row, hit_at_k, reciprocal_rank, summarise
+
+
+def test_hit_at_k_exact():
+    assert hit_at_k([4, 2, 9], [9], 1) == 0.0
+    assert hit_at_k([4, 2, 9], [9], 2) == 0.0
+    assert hit_at_k([4, 2, 9], [9], 3) == 1.0
+    assert hit_at_k([4, 2, 9], [2, 7], 2) == 1.0
+    assert hit_at_k([], [1], 5) == 0.0
+
+
+def test_reciprocal_rank_exact():
+    assert reciprocal_rank([4, 2, 9], [4]) == 1.0
+    assert reciprocal_rank([4, 2, 9], [9, 2]) == 0.5
+    assert reciprocal_rank([4, 2, 9], [9]) == pytest.approx(1 / 3)
+    assert reciprocal_rank([4, 2, 9], [1]) == 0.0
+
+
+def _row(method, source, pages, evidence, seconds=1.0, nodes=0, fallback=False):
+    return Row("q", "d.pdf", source, method, pages, evidence, "", 0.0, fallback, seconds, 0, nodes)
+
+
+def test_summarise_exact_values_per_method_and_source():
+    rows = [
+        _row("a", "s1", [1, 2, 3], [1], seconds=1.0, nodes=4),
+        _row("a", "s1", [1, 2, 3], [3], seconds=2.0, nodes=6),
+        _row("a", "s2", [5, 6, 7, 8, 9, 10], [10], seconds=9.0, nodes=8, fallback=True),
+        _row("b", "s1", [2], [2]),
+    ]
+    out = {(s.method, s.source): s for s in summarise(rows, (1, 3, 5))}
+    a = out[("a", "all")]
+    assert a.n == 3
+    assert a.hits == {1: pytest.approx(1 / 3), 3: pytest.approx(2 / 3), 5: pytest.approx(2 / 3)}
+    assert a.mrr == pytest.approx((1 + 1 / 3 + 1 / 6) / 3)
+    assert a.median_seconds == 2.0
+    assert a.mean_nodes == 6.0
+    assert a.fallbacks == pytest.approx(1 / 3)
+    assert out[("a", "s2")].n == 1 and out[("a", "s2")].hits[5] == 0.0
+    assert out[("b", "all")].hits[1] == 1.0
+    assert [(s.method, s.source) for s in summarise(rows)][:3] == [("a", "all"), ("a", "s1"), ("a", "s2")]
+
+
+def test_unknown_method_lists_valid_ones():
+    with pytest.raises(ValueError, match="flat_bm25"):
+        evaluation.check_methods(["nope"])
+
+
+def test_missing_set_says_so(tmp_path):
+    with pytest.raises(EvalSetError, match="not part of the repository"):
+        evaluation.load_questions(tmp_path / "absent")
+
+
+def _tiny_set(tmp_path):
+    root = tmp_path / "set"
+    (root / "pdfs").mkdir(parents=True)
+    (root / "pdfs" / "orchard.pdf").write_bytes(pdf_factory.outline_pdf())
+    rows = [
+        {"id": "q1", "doc": "orchard.pdf", "question": "How many litres of juice does the cider press process per day?",
+         "evidence_pages": [6], "source": "tiny"},
+        {"id": "q2", "doc": "orchard.pdf", "question": "What was the cooperative's income in 2024?",
+         "evidence_pages": [7], "source": "tiny"},
+        {"id": "q3", "doc": "missing.pdf", "question": "Anything?", "evidence_pages": [1], "source": "other"},
+    ]
+    (root / "questions.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return root
+
+
+def test_runner_every_method_on_a_generated_set(tmp_path, engine):
+    root = _tiny_set(tmp_path)
+    rows = evaluation.run(root, engine, methods=list(evaluation.METHODS), limit=2)
+    assert len(rows) == 2 * len(evaluation.METHODS)
+    for r in rows:
+        assert r.pages and all(1 <= p <= 7 for p in r.pages), r
+        assert 0.0 <= r.confidence <= 1.0
+    by = {(r.id, r.method): r for r in rows}
+    assert by[("q1", "mcts_puct")].pages[0] == 6
+    assert by[("q2", "mcts_puct")].pages[0] == 7
+    assert by[("q1", "mcts_puct")].nodes_scored > 0
+    assert by[("q1", "flat_bm25")].nodes_scored == 0
+
+
+def test_runner_keeps_going_when_a_pdf_is_missing(tmp_path, engine):
+    root = _tiny_set(tmp_path)
+    rows = evaluation.run(root, engine, methods=["flat_bm25"])
+    bad = [r for r in rows if r.doc == "missing.pdf"]
+    assert len(bad) == 1 and bad[0].pages == [] and bad[0].error
+
+
+def test_cli_prints_table_and_writes_rows(tmp_path, capsys):
+    root = _tiny_set(tmp_path)
+    out = tmp_path / "rows.jsonl"
+    code = main(["--data-dir", str(tmp_path / "data"), "eval", str(root), "--limit", "2",
+                 "--methods", "flat_bm25,mcts_puct", "--out", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-2].split()[:3] == ["flat_bm25", "all", "2"]
+    assert printed[-1].split()[:3] == ["mcts_puct", "all", "2"]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 4
+    assert set(rows[0]) >= {"id", "doc", "source", "method", "pages", "evidence_pages", "answer", "confidence",
+                            "fallback", "seconds", "llm_calls", "nodes_scored"}
+    # the second run reuses the cached index
+    assert list((tmp_path / "data" / "indexes").glob("*.json"))
+
+
+def test_cli_reports_a_missing_set(tmp_path, capsys):
+    code = main(["--data-dir", str(tmp_path / "data"), "eval", str(tmp_path / "nowhere")])
+    assert code == 2
+    assert "No labelled set" in capsys.readouterr().err
