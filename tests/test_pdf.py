@@ -1,0 +1,298 @@
+"""alphasearch.pdf: every validation path, text and spans, rendering, snippet rectangles."""
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+
+import pdf_factory
+from alphasearch import errors, pdf
+from alphasearch.pdf import TextBlock
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_MAGIC
+    return struct.unpack(">II", data[16:24])
+
+
+def one_line(exc: BaseException, *must_contain: str) -> str:
+    """The message is one sentence on one line, naming what the user needs."""
+    msg = str(exc)
+    assert msg and "\n" not in msg and msg.endswith("."), msg
+    assert "Traceback" not in msg
+    for part in must_contain:
+        assert part in msg, (part, msg)
+    return msg
+
+
+# --- files on disk ---------------------------------------------------------------------
+def test_missing_file(tmp_path):
+    with pytest.raises(errors.FileMissingError) as ei:
+        pdf.load_bytes(tmp_path / "nope.pdf")
+    one_line(ei.value, "nope.pdf")
+
+
+def test_directory_is_not_a_file(tmp_path):
+    folder = tmp_path / "looks-like.pdf"
+    folder.mkdir()
+    with pytest.raises(errors.NotAFileError) as ei:
+        pdf.load_bytes(folder)
+    one_line(ei.value, "looks-like.pdf", "not a file")
+
+
+@pytest.mark.parametrize("name", ["report.txt", "report.pdf.exe", "report"])
+def test_wrong_extension(tmp_path, outline_pdf, name):
+    path = tmp_path / name
+    path.write_bytes(outline_pdf)
+    with pytest.raises(errors.WrongExtensionError) as ei:
+        pdf.load_bytes(path)
+    one_line(ei.value, name)
+
+
+def test_uppercase_extension_is_fine(tmp_path, outline_pdf):
+    path = tmp_path / "REPORT.PDF"
+    path.write_bytes(outline_pdf)
+    assert pdf.load_bytes(path) == outline_pdf
+
+
+def test_file_size_limit(tmp_path, outline_pdf):
+    path = tmp_path / "big.pdf"
+    path.write_bytes(outline_pdf + b"\0" * (1024 * 1024))
+    with pytest.raises(errors.FileTooLargeError) as ei:
+        pdf.load_bytes(path, max_file_mb=1)
+    one_line(ei.value, "big.pdf", "limit is 1 MB")
+    with pytest.raises(errors.FileTooLargeError):
+        pdf.check_size(outline_pdf + b"\0" * (1024 * 1024), "big.pdf", max_file_mb=1)
+    pdf.check_size(outline_pdf, "small.pdf", max_file_mb=1)  # under the limit: no error
+
+
+# --- bytes that are not a usable PDF --------------------------------------------------------
+def test_empty_bytes(empty_pdf):
+    with pytest.raises(errors.EmptyFileError) as ei:
+        pdf.read_pdf(empty_pdf, "empty.pdf")
+    one_line(ei.value, "empty.pdf", "0 bytes")
+
+
+@pytest.mark.parametrize("data", [
+    b"Quarterly notes\nrevenue was up\n" * 20,
+    PNG_MAGIC + b"\x00\x00\x00\rIHDR" + bytes(200),
+    bytes(random.Random(3).randrange(256) for _ in range(5000)),
+    b"<html><body>a web page saved as .pdf</body></html>" + b" " * 2000 + b"%PDF-1.7",
+], ids=["text", "png", "random", "html"])
+def test_bad_magic(data):
+    with pytest.raises(errors.NotAPDFError) as ei:
+        pdf.read_pdf(data, "renamed.pdf")
+    one_line(ei.value, "renamed.pdf", "not a PDF")
+
+
+def test_truncated(truncated_pdf):
+    with pytest.raises(errors.CorruptPDFError) as ei:
+        pdf.read_pdf(truncated_pdf, "cut.pdf")
+    one_line(ei.value, "cut.pdf", "corrupt")
+
+
+def test_pdf_header_then_garbage():
+    with pytest.raises(errors.CorruptPDFError):
+        pdf.read_pdf(b"%PDF-1.4\n" + b"garbage " * 100, "junk.pdf")
+
+
+def test_password_protected_is_rejected(encrypted_pdf):
+    with pytest.raises(errors.EncryptedPDFError) as ei:
+        pdf.read_pdf(encrypted_pdf, "locked.pdf")
+    one_line(ei.value, "locked.pdf", "password")
+
+
+def test_owner_password_only_is_accepted(owner_only_pdf, outline_pdf):
+    content = pdf.read_pdf(owner_only_pdf, "owner.pdf")
+    plain = pdf.read_pdf(outline_pdf)
+    assert content.page_count == 7
+    assert [p.text for p in content.pages] == [p.text for p in plain.pages]
+    assert content.toc == plain.toc
+
+
+def test_zero_pages(zero_pages_pdf):
+    with pytest.raises(errors.NoPagesError) as ei:
+        pdf.read_pdf(zero_pages_pdf, "hollow.pdf")
+    one_line(ei.value, "hollow.pdf", "no pages")
+
+
+def test_page_limit_and_warning(flat_pdf):
+    with pytest.raises(errors.TooManyPagesError) as ei:
+        pdf.read_pdf(flat_pdf, "long.pdf", max_pages=4)
+    one_line(ei.value, "long.pdf", "5 pages", "limit is 4")
+    content = pdf.read_pdf(flat_pdf, "long.pdf", max_pages=5, warn_pages=3)
+    assert content.page_count == 5
+    assert content.warnings == ["long.pdf has 5 pages; indexing will take a while."]
+    assert pdf.read_pdf(flat_pdf, warn_pages=5).warnings == []
+
+
+def test_every_pdf_error_is_a_single_sentence(tmp_path, empty_pdf, truncated_pdf, encrypted_pdf, zero_pages_pdf):
+    caught = []
+    for data in (empty_pdf, b"not a pdf", truncated_pdf, encrypted_pdf, zero_pages_pdf):
+        with pytest.raises(errors.PDFError) as ei:
+            pdf.read_pdf(data, "x.pdf")
+        caught.append(type(ei.value))
+        one_line(ei.value, "x.pdf")
+    assert caught == [errors.EmptyFileError, errors.NotAPDFError, errors.CorruptPDFError,
+                      errors.EncryptedPDFError, errors.NoPagesError]
+
+
+# --- damaged pages and outlines -----------------------------------------------------------------
+def test_damaged_page_is_kept_with_a_warning():
+    content = pdf.read_pdf(pdf_factory.corrupt_page_pdf(), "damaged.pdf")
+    assert content.page_count == 3
+    assert "apples" in content.pages[0].text and "cider" in content.pages[2].text
+    assert content.pages[1].text == ""
+    assert content.warnings == ["1 page(s) are damaged and some of their text may be missing: 2."]
+
+
+def test_unreadable_page_is_skipped_not_fatal(monkeypatch, flat_pdf):
+    real = pdf._page_lines
+
+    def flaky(page):
+        if page.number == 1:  # 0-based: the second page
+            raise RuntimeError("simulated MuPDF failure")
+        return real(page)
+
+    monkeypatch.setattr(pdf, "_page_lines", flaky)
+    content = pdf.read_pdf(flat_pdf, "flaky.pdf")
+    assert content.page_count == 5 and content.pages[1].text == "" and content.pages[2].text
+    assert "Page 2 could not be read and was skipped." in content.warnings
+
+
+def test_outline_thousands_deep_is_capped():
+    content = pdf.read_pdf(pdf_factory.deep_outline_pdf(3000), "deep.pdf")
+    assert len(content.toc) == pdf.MAX_OUTLINE_DEPTH
+    assert [lvl for lvl, _, _ in content.toc] == list(range(1, pdf.MAX_OUTLINE_DEPTH + 1))
+    assert all(1 <= page <= 5 for _, _, page in content.toc)
+    assert any("nested more than" in w for w in content.warnings)
+
+
+def test_outline_entry_count_is_capped(monkeypatch, make_pdf):
+    data = make_pdf([["a"], ["b"], ["c"]], toc=[(1, f"Entry {i}", 1 + i % 3) for i in range(50)])
+    monkeypatch.setattr(pdf, "MAX_OUTLINE_ENTRIES", 20)
+    content = pdf.read_pdf(data)
+    assert len(content.toc) == 20 and content.toc[0] == (1, "Entry 0", 1)
+    assert "The outline has more than 20 entries; the rest were ignored." in content.warnings
+
+
+def test_outline_pointing_nowhere_is_dropped_safely():
+    content = pdf.read_pdf(pdf_factory.bad_outline_pdf(), "ghost.pdf")
+    assert content.page_count == 4
+    assert all(1 <= page <= 4 for _, _, page in content.toc)
+    assert "Chapter 3" in content.pages[2].text
+
+
+def test_outline_is_read_in_order(outline_pdf):
+    toc = pdf.read_pdf(outline_pdf).toc
+    assert toc == [(1, "Introduction", 2), (1, "Membership", 3), (1, "Orchard Care", 4), (1, "Harvest", 5),
+                   (1, "Cider Making", 6), (1, "Finances", 7)]
+
+
+def test_page_text_cap(monkeypatch, flat_pdf):
+    monkeypatch.setattr(pdf, "MAX_PAGE_CHARS", 120)
+    content = pdf.read_pdf(flat_pdf)
+    assert all(len(p.text) <= 120 for p in content.pages)
+    assert any("holds more than 120 characters" in w for w in content.warnings)
+
+
+# --- text, spans, metadata -----------------------------------------------------------------------
+def test_lines_carry_size_and_bold(headings_pdf):
+    lines = pdf.read_pdf(headings_pdf).pages[0].lines
+    assert lines[0] == pdf.Line("Introduction", 20.0, True)
+    assert lines[1].size == 11.0 and not lines[1].bold
+    assert pdf.Line("Notes", 15.0, True) in lines
+
+
+def test_text_per_page_and_hash(outline_pdf):
+    content = pdf.read_pdf(outline_pdf, "h.pdf")
+    assert content.sha256 == pdf.content_hash(outline_pdf) and len(content.sha256) == 64
+    assert [p.number for p in content.pages] == list(range(1, 8))
+    assert content.pages[2].text.startswith("Membership\nMembership costs 45 euros a year.")
+    assert content.title == "Riverside Orchard Cooperative Handbook"
+
+
+def test_progress_callback_counts_pages(flat_pdf):
+    seen = []
+    pdf.read_pdf(flat_pdf, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 5) for i in range(1, 6)]
+
+
+def test_control_characters_are_removed(make_pdf):
+    data = make_pdf([["Revenue\x07 rose\x1b[31m sharply"]])
+    text = pdf.read_pdf(data).pages[0].text
+    assert "\x07" not in text and "\x1b" not in text and "Revenue" in text and "sharply" in text
+
+
+def test_html_and_script_stay_plain_text():
+    text = pdf.read_pdf(pdf_factory.html_js_pdf()).pages[0].text
+    assert "<script>alert('owned')</script>" in text  # verbatim characters, not interpreted or stripped
+    assert "&lt;not markup&gt;" in text
+
+
+def test_pages_without_text_layer():
+    content = pdf.read_pdf(pdf_factory.image_only_pdf(3), "scan.pdf")
+    assert content.page_count == 3 and all(p.text == "" and p.lines == [] for p in content.pages)
+
+
+def test_page_count(sample_pdf):
+    assert pdf.page_count(sample_pdf) == 9
+
+
+# --- rendering and snippets -----------------------------------------------------------------------
+def test_render_page_png(sample_pdf):
+    png = pdf.render_page_png(sample_pdf, 4, zoom=1.0)
+    assert png_size(png) == (595, 842)
+    bigger = pdf.render_page_png(sample_pdf, 4, zoom=2.0)
+    assert png_size(bigger) == (1190, 1684)
+
+
+def test_render_highlight_changes_the_image(sample_pdf):
+    plain = pdf.render_page_png(sample_pdf, 4, zoom=1.0)
+    marked = pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight="Total revenue in 2025 was EUR 412.6 million")
+    assert png_size(marked) == png_size(plain) and marked != plain
+    missing = pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight="words that are not on the page at all")
+    assert missing == plain
+
+
+def test_render_absurd_dimensions_stays_bounded():
+    data = pdf_factory.huge_page_pdf()
+    png = pdf.render_page_png(data, 1, zoom=3.0, highlight="lighthouse maintenance")
+    w, h = png_size(png)
+    assert w * h <= pdf.MAX_RENDER_PIXELS * 1.01 and w > 1000
+
+
+def test_render_missing_page(sample_pdf):
+    with pytest.raises(errors.NotFoundError) as ei:
+        pdf.render_page_png(sample_pdf, 10)
+    one_line(ei.value, "Page 10", "9 pages")
+
+
+def test_snippet_rects(sample_pdf):
+    rects = pdf.snippet_rects(sample_pdf, 4, "Total revenue in 2025 was EUR 412.6 million")
+    assert len(rects) >= 1
+    for x0, y0, x1, y1 in rects:
+        assert 0 <= x0 < x1 <= 595 and 0 <= y0 < y1 <= 842
+    assert pdf.snippet_rects(sample_pdf, 4, "a sentence that appears nowhere in it") == []
+    assert pdf.snippet_rects(sample_pdf, 99, "Total revenue") == []
+    assert pdf.snippet_rects(sample_pdf, 4, "   ") == []
+
+
+def test_snippet_spanning_lines_is_found_piecewise(make_pdf):
+    long = ("The committee approved the new irrigation schedule for the northern orchards after a long "
+            "debate about water rights and the cost of pumping during the driest summer months.")
+    data = make_pdf([[TextBlock(long, 11)]])
+    normalised = " ".join(long.split()) + " …"
+    rects = pdf.snippet_rects(data, 1, normalised)
+    assert len(rects) >= 2  # the sentence wraps over lines; its pieces are found on each
+
+
+def test_write_and_encrypt_round_trip(make_pdf):
+    data = make_pdf([["Hello"]], title="T")
+    assert pdf.read_pdf(data).title == "T"
+    locked = pdf.encrypt_pdf(data)
+    with pytest.raises(errors.EncryptedPDFError):
+        pdf.read_pdf(locked)
