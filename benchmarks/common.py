@@ -1,0 +1,122 @@
+"""Shared helpers for the benchmark scripts: the eval set's location, the machine,
+and section trees of the eval PDFs cached on disk.
+
+The eval set (``../shared/eval`` from the repository root, CC BY-NC 4.0) is read
+in place and never copied. Trees are cached under ``benchmarks/out/data`` in a
+folder named after a hash of the indexing code, so a change to the indexer
+rebuilds them instead of reusing stale ones.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import platform
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from alphasearch import indexer, pdf  # noqa: E402
+from alphasearch.models import DocumentIndex  # noqa: E402
+from alphasearch.store import IndexCache  # noqa: E402
+
+logging.getLogger().setLevel(logging.WARNING)  # some dependencies log every step at INFO/DEBUG
+for _name in ("choreographer", "kaleido", "bm25s", "logistro"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
+
+DEFAULT_EVAL = REPO.parent / "shared" / "eval"
+OUT = REPO / "benchmarks" / "out"
+ABSENT = ("The eval set is not at {path} (expected questions.jsonl and pdfs/ there); "
+          "nothing to measure. Pass --eval-dir to point at it.")
+
+
+def eval_dir_or_none(path: str | Path | None) -> Path | None:
+    """The eval folder when it holds questions.jsonl and pdfs/, else None."""
+    p = Path(path) if path else DEFAULT_EVAL
+    return p if (p / "questions.jsonl").is_file() and (p / "pdfs").is_dir() else None
+
+
+def say_absent(path: str | Path | None) -> int:
+    print(ABSENT.format(path=Path(path) if path else DEFAULT_EVAL))
+    return 0
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    doc: str
+    question: str
+    evidence_pages: tuple[int, ...]  # 1-based
+    source: str
+
+
+def load_questions(eval_dir: Path) -> list[Question]:
+    out = []
+    with open(eval_dir / "questions.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                r = json.loads(line)
+                out.append(Question(r["id"], r["doc"], r["question"], tuple(int(p) for p in r["evidence_pages"]),
+                                    r.get("source", "")))
+    return out
+
+
+def machine() -> dict[str, str | int]:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        mem_gb = 0
+    return {"cpu": model, "cores": os.cpu_count() or 0, "memory_gb": mem_gb,
+            "python": platform.python_version(), "platform": platform.platform(terse=True)}
+
+
+def machine_line() -> str:
+    m = machine()
+    return f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, Python {m['python']}, {m['platform']}"
+
+
+def code_hash() -> str:
+    """Hash of the code that shapes a section tree (a change rebuilds the cached trees)."""
+    h = hashlib.sha256()
+    for name in ("pdf.py", "indexer.py", "text.py", "models.py"):
+        h.update((REPO / "alphasearch" / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+class Trees:
+    """Section trees of the eval PDFs, built once with the offline indexer and cached."""
+
+    def __init__(self, eval_dir: Path, cache_dir: Path | None = None):
+        self.eval_dir = eval_dir
+        self.cache = IndexCache(cache_dir or OUT / "data" / code_hash())
+        self._mem: dict[str, DocumentIndex] = {}
+        self.built_seconds = 0.0
+
+    def get(self, doc_name: str) -> DocumentIndex:
+        hit = self._mem.get(doc_name)
+        if hit is not None:
+            return hit
+        import time
+
+        data = (self.eval_dir / "pdfs" / doc_name).read_bytes()
+        doc_id = pdf.content_hash(data)
+        index = self.cache.get(doc_id)
+        if index is None:
+            t = time.perf_counter()
+            index = indexer.build_index(data, doc_name)
+            self.built_seconds += time.perf_counter() - t
+            self.cache.put(index)
+        self._mem[doc_name] = index
+        return index

@@ -1,0 +1,312 @@
+"""Judge-budget study — a SIMULATION: how many judge calls does each search need?
+
+An LLM judge is expensive per node, so the question is how much page-level
+retrieval (hit@3) each search strategy buys per judge call. Here a simulated
+judge stands in for the LLM: a node's reward is 1 when its page range contains
+an evidence page of the question (from the eval set), else 0, plus Gaussian
+noise of standard deviation ``sigma``, clipped to [0, 1]. The noise of one node
+is fixed per (seed, question, node), like a cached LLM reply, so every method
+sees the same judge. One call = one node judged.
+
+Methods, on the eval set's real section trees (offline indexer, cached):
+MCTS-UCB1 (uniform priors), MCTS-PUCT with the engine's offline prior
+(``scorers.PriorScorer``, free: no judge calls), greedy, beam (widths 2, 3, 5)
+and exhaustive. The page ranking of a search: pages of its best sections first
+(``baselines.trace_page_order``), ordered inside a section by the engine's
+offline page scores (the deep read). Reference without any judge: those page
+scores alone (``flat offline``).
+
+    python benchmarks/judge_budget.py [--eval-dir ../shared/eval] [--limit N] [--sigmas 0,0.2,0.4]
+
+Writes benchmarks/out/judge_budget.{json,html,png} and prints the table and the
+answer to: does PUCT with the offline prior need fewer judge calls than UCB1 and
+greedy for the same hit@3? Exits 0 with a note when the eval set is absent.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
+
+from alphasearch.baselines import beam, exhaustive, greedy, trace_page_order  # noqa: E402
+from alphasearch.config import Settings  # noqa: E402
+from alphasearch.mcts import search  # noqa: E402
+from alphasearch.models import Section  # noqa: E402
+from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
+
+ITERATIONS = (3, 5, 8, 12, 20, 30, 50, 80, 120)
+BEAM_WIDTHS = (2, 3, 5)
+METHODS = ("puct", "puct_floor", "ucb1", "greedy", "beam", "exhaustive")
+PRIOR_FLOOR = 0.05
+
+
+class FlooredPrior:
+    """The offline prior with every value raised to at least ``floor``.
+
+    Under PUCT a child whose prior is 0 has a selection value of 0 for ever, so
+    it is never visited while a sibling has any value; the floor lets the
+    exploration term reach it (a what-if for the engine, measured here)."""
+
+    def __init__(self, prior, floor: float = PRIOR_FLOOR):
+        self.prior = prior
+        self.floor = floor
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        return [max(self.floor, p) for p in self.prior.score(question, sections)]
+
+
+class SimulatedJudge:
+    """Reward = [node's pages contain an evidence page] + N(0, sigma), clipped to [0, 1].
+
+    Deterministic per (seed, question id, node id); ``calls`` counts nodes judged."""
+
+    batch_siblings = False
+
+    def __init__(self, evidence: Sequence[int], sigma: float, seed: int, qid: str):
+        self.evidence = sorted(set(evidence))
+        self.sigma = sigma
+        self.key = f"{seed}|{qid}"
+        self.calls = 0
+
+    def truth(self, section: Section) -> float:
+        a, b = section.pages
+        return 1.0 if any(a <= p <= b for p in self.evidence) else 0.0
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        out = []
+        for s in sections:
+            self.calls += 1
+            noise = 0.0
+            if self.sigma > 0:
+                digest = hashlib.blake2b(f"{self.key}|{s.node_id}|{s.pages}".encode(), digest_size=8).digest()
+                noise = random.Random(int.from_bytes(digest, "big")).gauss(0.0, self.sigma)
+            out.append(min(1.0, max(0.0, self.truth(s) + noise)))
+        return out
+
+
+def hit(pages: Sequence[int], evidence: Sequence[int], k: int) -> float:
+    return 1.0 if set(pages[:k]) & set(evidence) else 0.0
+
+
+def run(args: argparse.Namespace) -> int:
+    eval_dir = eval_dir_or_none(args.eval_dir)
+    if eval_dir is None:
+        return say_absent(args.eval_dir)
+    print(machine_line())
+    print("SIMULATION: the judge is simulated from the evidence pages, not an LLM.")
+    questions = load_questions(eval_dir)
+    if args.limit:
+        questions = random.Random(args.seed).sample(questions, min(args.limit, len(questions)))
+    sigmas = [float(s) for s in args.sigmas.split(",")]
+    settings = Settings()
+    trees = Trees(eval_dir)
+    started = time.perf_counter()
+    # rows[(sigma, method, budget)] -> list of (calls, hit@1, hit@3, hit@5)
+    rows: dict[tuple[float, str, int], list[tuple[int, float, float, float]]] = defaultdict(list)
+    flat: list[tuple[float, float, float]] = []
+    tree_nodes: list[int] = []
+    by_doc: dict[str, list] = defaultdict(list)
+    for q in questions:
+        by_doc[q.doc].append(q)
+    for doc_name, qs in sorted(by_doc.items()):
+        doc = trees.get(doc_name)
+        ranker = PageRanker(doc)
+        prior = PriorScorer(doc)
+        priors = {"puct": prior, "puct_floor": FlooredPrior(prior), "ucb1": None}
+        n_nodes = doc.section_count()
+        for q in qs:
+            tree_nodes.append(n_nodes)
+            page_scores = ranker.scores(q.question)
+            flat_pages = trace_page_order_flat(page_scores)
+            flat.append(tuple(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)))  # type: ignore[arg-type]
+            for sigma in sigmas:
+                def measure(method: str, budget: int, trace_fn) -> None:
+                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id)
+                    trace = trace_fn(judge)
+                    pages = trace_page_order(trace, doc.page_count, page_scores)
+                    rows[(sigma, method, budget)].append(
+                        (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5))))
+
+                for it in ITERATIONS:
+                    for method, p in priors.items():
+                        measure(method, it, lambda j, it=it, p=p, method=method: search(
+                            doc.root, q.question, j, prior=p, iterations=it, c=settings.exploration,
+                            rule="ucb1" if method == "ucb1" else "puct", rng=random.Random(args.seed),
+                            confidence_threshold=settings.confidence_threshold))
+                measure("greedy", 1, lambda j: greedy(doc.root, q.question, j))
+                for w in BEAM_WIDTHS:
+                    measure("beam", w, lambda j, w=w: beam(doc.root, q.question, j, width=w))
+                measure("exhaustive", 0, lambda j: exhaustive(doc.root, q.question, j))
+    seconds = time.perf_counter() - started
+
+    table = []
+    for (sigma, method, budget), vals in sorted(rows.items(), key=lambda kv: (kv[0][0], METHODS.index(kv[0][1]), kv[0][2])):
+        table.append({
+            "sigma": sigma, "method": method, "budget": budget,
+            "budget_label": _budget_label(method, budget),
+            "judge_calls": round(statistics.fmean(v[0] for v in vals), 2),
+            "hit@1": round(statistics.fmean(v[1] for v in vals), 4),
+            "hit@3": round(statistics.fmean(v[2] for v in vals), 4),
+            "hit@5": round(statistics.fmean(v[3] for v in vals), 4),
+            "n": len(vals),
+        })
+    flat_row = {f"hit@{k}": round(statistics.fmean(f[i] for f in flat), 4) for i, k in enumerate((1, 3, 5))}
+    verdict = answer(table, sigmas)
+    result = {
+        "simulation": True,
+        "judge": "reward = 1[node pages contain an evidence page] + N(0, sigma), clipped to [0,1]; one call per node",
+        "machine": machine_line(),
+        "questions": len(questions),
+        "documents": len(by_doc),
+        "mean_tree_nodes": round(statistics.fmean(tree_nodes), 1),
+        "iterations": list(ITERATIONS),
+        "beam_widths": list(BEAM_WIDTHS),
+        "seed": args.seed,
+        "seconds": round(seconds, 1),
+        "flat_offline": flat_row,
+        "rows": table,
+        "verdict": verdict,
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "judge_budget.json").write_text(json.dumps(result, indent=1))
+    print_table(result)
+    plot(result, out)
+    return 0
+
+
+def trace_page_order_flat(page_scores) -> list[int]:
+    import numpy as np
+
+    order = np.lexsort((np.arange(page_scores.size), -page_scores))
+    return [int(i) + 1 for i in order]
+
+
+def _budget_label(method: str, budget: int) -> str:
+    if method in ("puct", "puct_floor", "ucb1"):
+        return f"{budget} it"
+    if method == "beam":
+        return f"w={budget}"
+    return ""
+
+
+def calls_to_reach(rows: list[dict], target: float) -> float | None:
+    """Fewest mean judge calls at which a method's hit@3 reaches ``target`` (None if never)."""
+    ok = [r["judge_calls"] for r in rows if r["hit@3"] >= target - 1e-9]
+    return min(ok) if ok else None
+
+
+def answer(table: list[dict], sigmas: Sequence[float]) -> list[dict]:
+    """Per noise level: the calls PUCT and UCB1 need to match greedy's hit@3, and
+    hit@3 of PUCT vs UCB1 at the same iteration budgets."""
+    out = []
+    for sigma in sigmas:
+        at = [r for r in table if r["sigma"] == sigma]
+        by = {m: [r for r in at if r["method"] == m] for m in METHODS}
+        g = by["greedy"][0]
+        ex = by["exhaustive"][0]
+        puct_g, ucb_g = calls_to_reach(by["puct"], g["hit@3"]), calls_to_reach(by["ucb1"], g["hit@3"])
+        wins = sum(1 for p, u in zip(by["puct"], by["ucb1"]) if p["hit@3"] > u["hit@3"])
+        ties = sum(1 for p, u in zip(by["puct"], by["ucb1"]) if p["hit@3"] == u["hit@3"])
+        best_puct = max(by["puct"], key=lambda r: r["hit@3"])
+        target = min(best_puct["hit@3"], max(r["hit@3"] for r in by["ucb1"]))
+        out.append({
+            "sigma": sigma,
+            "greedy": {"calls": g["judge_calls"], "hit@3": g["hit@3"]},
+            "exhaustive": {"calls": ex["judge_calls"], "hit@3": ex["hit@3"]},
+            "puct_calls_to_match_greedy": puct_g,
+            "ucb1_calls_to_match_greedy": ucb_g,
+            "common_target_hit@3": target,
+            "puct_calls_to_common_target": calls_to_reach(by["puct"], target),
+            "puct_floor_calls_to_match_greedy": calls_to_reach(by["puct_floor"], g["hit@3"]),
+            "puct_floor_calls_to_common_target": calls_to_reach(by["puct_floor"], target),
+            "ucb1_calls_to_common_target": calls_to_reach(by["ucb1"], target),
+            "puct_beats_ucb1_at_same_iterations": f"{wins} of {len(by['puct'])} budgets ({ties} ties)",
+        })
+    return out
+
+
+def _fmt(x: float | None) -> str:
+    return "never" if x is None else f"{x:.1f}"
+
+
+def print_table(result: dict) -> None:
+    print(f"\n{result['questions']} questions on {result['documents']} documents; "
+          f"mean tree size {result['mean_tree_nodes']} nodes; {result['seconds']} s")
+    f = result["flat_offline"]
+    print(f"flat offline page scores, 0 judge calls: hit@1 {f['hit@1']:.3f}  hit@3 {f['hit@3']:.3f}  hit@5 {f['hit@5']:.3f}")
+    print(f"\n{'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6}")
+    for r in result["rows"]:
+        print(f"{r['sigma']:>5.2f}  {r['method']:<10} {r['budget_label']:>7} {r['judge_calls']:>7.1f} "
+              f"{r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f}")
+    print("\nDoes PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same hit@3?")
+    for v in result["verdict"]:
+        print(f"  sigma {v['sigma']:.2f}: greedy hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; "
+              f"to match it PUCT needs {_fmt(v['puct_calls_to_match_greedy'])}, UCB1 {_fmt(v['ucb1_calls_to_match_greedy'])} calls. "
+              f"To reach hit@3 {v['common_target_hit@3']:.3f}: PUCT {_fmt(v['puct_calls_to_common_target'])}, "
+              f"UCB1 {_fmt(v['ucb1_calls_to_common_target'])}, PUCT with prior floor "
+              f"{_fmt(v['puct_floor_calls_to_common_target'])} calls (to match greedy: "
+              f"{_fmt(v['puct_floor_calls_to_match_greedy'])}). PUCT > UCB1 at {v['puct_beats_ucb1_at_same_iterations']}. "
+              f"Exhaustive: {v['exhaustive']['hit@3']:.3f} with {v['exhaustive']['calls']:.1f} calls.")
+
+
+NAMES = {"puct": "MCTS-PUCT (offline prior)", "puct_floor": f"MCTS-PUCT (prior floored at {PRIOR_FLOOR})",
+         "ucb1": "MCTS-UCB1", "greedy": "greedy", "beam": "beam (w=2,3,5)",
+         "exhaustive": "exhaustive"}
+COLOURS = {"puct": "#1f77b4", "puct_floor": "#17becf", "ucb1": "#ff7f0e", "greedy": "#2ca02c", "beam": "#9467bd", "exhaustive": "#d62728"}
+
+
+def plot(result: dict, out: Path) -> None:
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    sigmas = sorted({r["sigma"] for r in result["rows"]})
+    fig = make_subplots(rows=1, cols=len(sigmas), shared_yaxes=True,
+                        subplot_titles=[f"judge noise σ = {s:g}" for s in sigmas])
+    for col, sigma in enumerate(sigmas, start=1):
+        for m in METHODS:
+            rs = [r for r in result["rows"] if r["sigma"] == sigma and r["method"] == m]
+            fig.add_trace(go.Scatter(
+                x=[r["judge_calls"] for r in rs], y=[r["hit@3"] for r in rs], name=NAMES[m],
+                mode="lines+markers" if len(rs) > 1 else "markers", legendgroup=m, showlegend=col == 1,
+                marker={"color": COLOURS[m], "size": 8}, line={"color": COLOURS[m]},
+                text=[r["budget_label"] for r in rs],
+                hovertemplate="%{text} calls %{x:.1f} hit@3 %{y:.3f}"), row=1, col=col)
+        note = {"annotation_text": "flat offline page ranking, 0 calls"} if col == 1 else {}
+        fig.add_hline(y=result["flat_offline"]["hit@3"], line_dash="dot", line_color="grey", row=1, col=col, **note)
+        fig.update_xaxes(type="log", title_text="mean judge calls per question (log)", row=1, col=col)
+    fig.update_yaxes(title_text="hit@3", row=1, col=1)
+    fig.update_layout(title=f"Judge-budget study (SIMULATED judge), {result['questions']} questions",
+                      width=380 * len(sigmas) + 120, height=460, template="plotly_white",
+                      legend={"orientation": "h", "y": -0.25})
+    fig.write_html(out / "judge_budget.html", include_plotlyjs="cdn")
+    try:
+        fig.write_image(out / "judge_budget.png", scale=1)
+        print(f"\nplot: {out / 'judge_budget.png'} and {out / 'judge_budget.html'}")
+    except Exception as exc:  # kaleido missing or no Chrome: the HTML still exists
+        print(f"\nplot: {out / 'judge_budget.html'} (PNG export failed: {exc})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--eval-dir", default=None, help="eval set folder (default ../shared/eval)")
+    p.add_argument("--limit", type=int, default=0, help="sample this many questions (0 = all)")
+    p.add_argument("--sigmas", default="0,0.2,0.4,0.6", help="judge noise levels, comma-separated")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=str(OUT))
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
