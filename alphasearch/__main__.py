@@ -1,4 +1,4 @@
-"""Command line: ``python -m alphasearch index|inspect|query|demo …``."""
+"""Command line: ``python -m alphasearch index|inspect|query|eval|demo|folder …|ask …``."""
 from __future__ import annotations
 
 import argparse
@@ -151,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)
     sp.set_defaults(func=cmd_demo)
+
+    from .cli_folder import register as register_folder_commands
+
+    register_folder_commands(sub, add)
     return p
 
 

@@ -330,6 +330,7 @@ class Answer:
     doc: str = ""
     doc_pages: list[tuple[str, int]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    folder_trace: "FolderTrace | None" = None  # folder answers: Phase 0, 1 and 2
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -337,7 +338,7 @@ class Answer:
             "confidence": round(self.confidence, 4),
             "fallback": self.fallback,
             "citations": [c.to_dict() for c in self.citations],
-            "pages": self.pages,
+            "pages": [{"doc": d, "page": p} for d, p in self.doc_pages] if self.doc_pages else self.pages,
             "trace": self.trace.to_dict() if self.trace else None,
             "stats": {
                 "seconds": round(self.seconds, 4),
@@ -353,3 +354,51 @@ class Answer:
             out["degraded"] = self.degraded
         out.update(self.extra)
         return out
+
+
+@dataclass
+class FolderTrace:
+    """A folder question's three phases, for the app and the saved-trace file.
+
+    ``routing``: Phase 0 (folder, confidence in [0, 1], per-folder scores in [0, 1],
+    follow-up flag, reason). ``documents``: Phase 1 MCTS over the folder's document
+    tree (root → one child per document; node ids are content hashes).
+    ``per_document``: Phase 2, document name → its section-tree trace.
+    ``chosen``: document names searched in Phase 2, best first; ``skipped``:
+    document name → why it gave no result (e.g. the time limit);
+    ``doc_scores``: document name → Phase 1 score in [0, 1]; ``seconds``: phase → seconds.
+    """
+
+    question: str
+    routing: dict[str, Any]
+    documents: SearchTrace | None
+    chosen: list[str] = field(default_factory=list)
+    per_document: dict[str, SearchTrace] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    doc_scores: dict[str, float] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "routing": self.routing,
+            "documents": self.documents.to_dict() if self.documents else None,
+            "chosen": list(self.chosen),
+            "per_document": {k: v.to_dict() for k, v in self.per_document.items()},
+            "skipped": dict(self.skipped),
+            "doc_scores": {k: round(v, 4) for k, v in self.doc_scores.items()},
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "FolderTrace":
+        return cls(
+            question=str(d.get("question", "")),
+            routing=dict(d.get("routing", {})),
+            documents=SearchTrace.from_dict(d["documents"]) if d.get("documents") else None,
+            chosen=list(d.get("chosen", ())),
+            per_document={k: SearchTrace.from_dict(v) for k, v in d.get("per_document", {}).items()},
+            skipped=dict(d.get("skipped", {})),
+            doc_scores={k: float(v) for k, v in d.get("doc_scores", {}).items()},
+            seconds={k: float(v) for k, v in d.get("seconds", {}).items()},
+        )

@@ -13,7 +13,9 @@ from .config import Settings
 from .mcts import search
 from .models import Answer, DocumentIndex
 from .scorers import HybridScorer, PriorScorer
-from .store import IndexCache
+from .store import IndexCache, Library
+from .folder import FolderSearch
+from .router import OfflineRouter, Router
 
 Progress = indexer.Progress
 
@@ -35,6 +37,9 @@ class Engine:
         self.indexes = IndexCache(self.settings.data_dir)
         self._tools: OrderedDict[str, _DocTools] = OrderedDict()
         self._lock = threading.Lock()
+        self._library: Library | None = None
+        self.router: Router = OfflineRouter()
+        self._folder_cache: dict[str, object] = {}
 
     # --- indexing -----------------------------------------------------------------
     def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
@@ -90,6 +95,35 @@ class Engine:
         return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
                       citations=extract.citations, pages=pages, trace=trace,
                       seconds=time.perf_counter() - started, doc=doc.name)
+
+    # --- folders ---------------------------------------------------------------------------
+    @property
+    def library(self) -> Library:
+        """The folder library under ``settings.data_dir`` (created on first use; thread-safe)."""
+        with self._lock:
+            if self._library is None:
+                self._library = Library(self.settings.data_dir, settings=self.settings)
+            return self._library
+
+    def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,
+                   top_k: int | None = None, iterations: int | None = None, seed: int | None = None,
+                   save_trace: bool = True) -> Answer:
+        """Answer from a folder of the library.
+
+        Phase 0 routes to a folder (unless ``folder`` names one) using the question
+        and the recent chat (``history``: ChatTurns, or those of ``conversation``);
+        Phase 1 picks the top ``top_k`` documents (default ``settings.top_k_docs``) by
+        MCTS over the folder's document tree; Phase 2 searches them in parallel
+        (``settings.workers`` threads, ``settings.doc_time_limit`` seconds each) and
+        merges one answer. ``Answer.doc_pages``: ranked (document name, 1-based page);
+        every citation names its document; ``Answer.extra`` has ``folder``,
+        ``folder_confidence`` in [0, 1] and ``documents``; ``Answer.folder_trace``
+        keeps all phases. With ``conversation``, the question and answer are appended
+        to that stored chat. Raises NotFoundError (no such folder),
+        router.EmptyLibraryError / EmptyFolderError (nothing to search).
+        """
+        return FolderSearch(self).ask(question, folder=folder, history=history, conversation=conversation,
+                                      top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace)
 
 
 def _renamed(index: DocumentIndex, name: str) -> DocumentIndex:

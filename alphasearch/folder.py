@@ -1,0 +1,255 @@
+"""Folder questions: Phase 0 (route), Phase 1 (MCTS over documents), Phase 2 (parallel search, merge).
+
+Used through :meth:`alphasearch.pipeline.Engine.ask_folder`; kept apart so the
+single-document pipeline stays small. Never prints, never touches Streamlit.
+"""
+from __future__ import annotations
+
+import random
+import re
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Any
+
+from .errors import AlphaSearchError
+from .mcts import ranked_frontier, search
+from .models import Answer, Citation, FolderTrace, SearchTrace, Usage
+from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, Routing,
+                     document_tree, profiles_from_library)
+from .store import ChatTurn, DocumentRecord
+
+if TYPE_CHECKING:
+    from .pipeline import Engine
+
+FOLDER_FALLBACK = "I could not find enough evidence in this folder."
+PAGE_DECAY = 0.8  # a document's i-th page counts PAGE_DECAY**i of its document's weight
+
+
+class FolderSearch:
+    """One folder question on an engine (a short-lived helper; the engine holds the caches)."""
+
+    def __init__(self, engine: "Engine"):
+        self.engine = engine
+        self.settings = engine.settings
+        self.library = engine.library
+
+    # --- cached views of the library -------------------------------------------------------
+    def profiles(self) -> list[FolderProfile]:
+        """Routing profiles of every folder, rebuilt only when the catalog changes."""
+        rev = self.library.revision()
+        cache = self.engine._folder_cache
+        with self.engine._lock:
+            hit = cache.get("profiles")
+        if hit is not None and hit[0] == rev:
+            return hit[1]
+        profiles = profiles_from_library(self.library)
+        with self.engine._lock:
+            cache["profiles"] = (rev, profiles)
+            for key in [k for k in cache if k.startswith("signals:") and cache[k][0] != rev]:
+                del cache[key]
+        return profiles
+
+    def signals(self, fp: FolderProfile) -> DocumentSignals:
+        rev = self.library.revision()
+        key = f"signals:{fp.folder_id}"
+        with self.engine._lock:
+            hit = self.engine._folder_cache.get(key)
+        if hit is not None and hit[0] == rev and hit[1].docs == list(fp.documents):
+            return hit[1]
+        built = DocumentSignals(fp.documents)
+        with self.engine._lock:
+            self.engine._folder_cache[key] = (rev, built)
+        return built
+
+    # --- the three phases ---------------------------------------------------------------------
+    def route(self, question: str, folder: str | None, history: Sequence[ChatTurn]) -> tuple[Routing, FolderProfile]:
+        profiles = self.profiles()
+        if folder is not None:
+            info = self.library.folder(folder)
+            fp = next((p for p in profiles if p.folder_id == info.folder_id), None)
+            if fp is None:  # created after the profiles were read
+                fp = FolderProfile(info.folder_id, info.name, ())
+            routing = Routing(info.folder_id, info.name, 1.0, {info.name: 1.0}, False, "chosen by the user", "user")
+        else:
+            routing = self.engine.router.route(question, profiles, history)
+            fp = next(p for p in profiles if p.folder_id == routing.folder_id)
+        if not fp.documents:
+            raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")
+        return routing, fp
+
+    def choose_documents(self, question: str, fp: FolderProfile, records: dict[str, DocumentRecord], k: int,
+                         iterations: int, rng: random.Random) -> tuple[SearchTrace, list[str], dict[str, float]]:
+        """Phase 1: MCTS over the document tree. Returns the trace, the chosen
+        content hashes (best first) and every document's score in [0, 1]."""
+        docs = [d for d in fp.documents if d.key in records]
+        signals = self.signals(FolderProfile(fp.folder_id, fp.name, tuple(docs)))
+        root = document_tree(docs, [records[d.key].pages for d in docs], label=fp.name)
+        scorer = DocumentScorer(signals)
+        trace = search(root, question, scorer, prior=DocumentScorer(signals, PRIOR_WEIGHTS),
+                       iterations=max(iterations, min(len(docs), 50)), c=self.settings.exploration,
+                       rule=self.settings.rule, rng=rng, confidence_threshold=self.settings.confidence_threshold,
+                       confident_leaves=k, top=max(k, 5), label="documents")
+        scores = {d.key: float(s) for d, s in zip(docs, signals.scores(question))}
+        chosen = [n.section.node_id for n in ranked_frontier(trace.root) if n.section.node_id in scores][:k]
+        for key in sorted(scores, key=lambda x: -scores[x]):  # unvisited documents, by score
+            if len(chosen) >= min(k, len(docs)):
+                break
+            if key not in chosen:
+                chosen.append(key)
+        return trace, chosen, scores
+
+    def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
+                         seed: int | None) -> tuple[dict[str, Answer], dict[str, str]]:
+        """Phase 2: each document's section tree searched in a bounded thread pool;
+        a document still running ``doc_time_limit`` seconds after it started is
+        abandoned (reported in ``skipped``)."""
+        s = self.settings
+        limit = float(s.doc_time_limit)
+        answers: dict[str, Answer] = {}
+        skipped: dict[str, str] = {}
+        started: dict[str, float] = {}
+        lock = threading.Lock()
+
+        def run(rec: DocumentRecord) -> Answer:
+            with lock:
+                started[rec.record_id] = time.monotonic()
+            doc = self.library.load_index(rec)
+            return self.engine.ask_document(doc, question, iterations=iterations, seed=seed)
+
+        pool = ThreadPoolExecutor(max_workers=max(1, min(int(s.workers), len(recs))), thread_name_prefix="alphasearch-doc")
+        try:
+            futures: dict[Future, DocumentRecord] = {pool.submit(run, r): r for r in recs}
+            pending = set(futures)
+            while pending:
+                now = time.monotonic()
+                with lock:
+                    deadlines = [started[futures[f].record_id] + limit for f in pending
+                                 if futures[f].record_id in started]
+                timeout = max(0.01, min(deadlines) - now) if deadlines else limit
+                done, pending = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+                for f in done:
+                    rec = futures[f]
+                    try:
+                        answers[rec.name] = f.result()
+                    except AlphaSearchError as exc:
+                        skipped[rec.name] = str(exc)
+                    except Exception as exc:  # one broken document must not sink the folder answer
+                        skipped[rec.name] = f"search failed ({type(exc).__name__}: {exc})"
+                now = time.monotonic()
+                for f in list(pending):
+                    rec = futures[f]
+                    with lock:
+                        t0 = started.get(rec.record_id)
+                    if t0 is not None and now - t0 >= limit:
+                        skipped[rec.name] = f"no result within the {limit:g} s time limit"
+                        f.cancel()
+                        pending.discard(f)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+        return answers, skipped
+
+    # --- the whole question ------------------------------------------------------------------
+    def ask(self, question: str, *, folder: str | None = None, history: Sequence[ChatTurn] | None = None,
+            conversation: str | None = None, top_k: int | None = None, iterations: int | None = None,
+            seed: int | None = None, save_trace: bool = True) -> Answer:
+        s = self.settings
+        t0 = time.perf_counter()
+        if history is None:
+            history = self.library.history(conversation, limit=20) if conversation else []
+        routing, fp = self.route(question, folder, history)
+        t1 = time.perf_counter()
+        records = {r.sha256: r for r in self.library.documents(fp.folder_id)}
+        if not records:
+            raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")
+        k = max(1, int(top_k or s.top_k_docs))
+        rng = random.Random(s.seed if seed is None else seed)
+        doc_trace, chosen, doc_scores = self.choose_documents(question, fp, records, k, iterations or s.iterations, rng)
+        t2 = time.perf_counter()
+        chosen_recs = [records[key] for key in chosen]
+        answers, skipped = self.search_documents(question, chosen_recs, iterations, seed)
+        t3 = time.perf_counter()
+        answer = merge(question, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
+        names = [r.name for r in chosen_recs]
+        answer.trace = doc_trace
+        answer.seconds = time.perf_counter() - t0
+        answer.extra = {"folder": fp.name, "folder_confidence": round(routing.confidence, 4), "documents": names,
+                        "routing": routing.to_dict()}
+        if skipped:
+            answer.degraded = "; ".join(f"{n}: {why}" for n, why in skipped.items())
+        answer.folder_trace = FolderTrace(
+            question=question, routing=routing.to_dict(), documents=doc_trace, chosen=names,
+            per_document={n: a.trace for n, a in answers.items() if a.trace is not None}, skipped=skipped,
+            doc_scores={records[key].name: v for key, v in doc_scores.items() if key in records},
+            seconds={"routing": t1 - t0, "documents": t2 - t1, "search": t3 - t2, "total": time.perf_counter() - t0})
+        if save_trace:
+            try:
+                self.library.save_trace(fp.folder_id, {"question": question, "answer": answer.text,
+                                                       "folder": fp.name,
+                                                       "folder_trace": answer.folder_trace.to_dict()})
+            except (OSError, AlphaSearchError):
+                pass  # the visualizer's copy is a convenience; the answer stands
+        if conversation:
+            self.library.add_turn(conversation, "user", question, folder=fp.folder_id)
+            self.library.add_turn(conversation, "assistant", answer.text, folder=fp.folder_id,
+                                  meta={"confidence": round(answer.confidence, 4), "documents": names,
+                                        "citations": [c.to_dict() for c in answer.citations]})
+        return answer
+
+
+def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float], answers: dict[str, Answer], *,
+          threshold: float = 0.35) -> Answer:
+    """One answer from the per-document answers.
+
+    Each document gets weight ½·(Phase 1 score / best Phase 1 score) + ½·(its
+    answer's confidence); its i-th ranked page scores weight · 0.8^i, and
+    ``doc_pages`` lists (document, page) by that score. The text and citations
+    come from the best-weighted document with a confident answer, plus any other
+    document whose answer is nearly as confident.
+    """
+    best_score = max((doc_scores.get(r.sha256, 0.0) for r in recs), default=0.0) or 1.0
+    weights: dict[str, float] = {}
+    for r in recs:
+        a = answers.get(r.name)
+        if a is None:
+            continue
+        weights[r.name] = 0.5 * doc_scores.get(r.sha256, 0.0) / best_score + 0.5 * a.confidence
+    ranked_pages: list[tuple[float, int, str, int]] = []
+    for order, (name, w) in enumerate(sorted(weights.items(), key=lambda kv: -kv[1])):
+        for i, page in enumerate(answers[name].pages):
+            ranked_pages.append((w * PAGE_DECAY ** i, -order, name, page))
+    ranked_pages.sort(key=lambda t: (-t[0], -t[1]))
+    doc_pages = [(name, page) for _, _, name, page in ranked_pages]
+    usage = Usage()
+    for a in answers.values():
+        usage.add(a.usage)
+    good = sorted(((n, a) for n, a in answers.items() if not a.fallback), key=lambda na: -weights[na[0]])
+    if not good:
+        conf = max((a.confidence for a in answers.values()), default=0.0)
+        return Answer(text=FOLDER_FALLBACK, confidence=conf, fallback=True, citations=[], pages=[],
+                      doc_pages=doc_pages, usage=usage)
+    top_name, top = good[0]
+    parts = [(top_name, top)] + [(n, a) for n, a in good[1:3] if a.confidence >= max(threshold, 0.9 * top.confidence)]
+    texts, citations = [], []
+    for name, a in parts:
+        texts.append(_name_pages(a.text, name))
+        citations.extend(c if c.doc else Citation(name, c.section, c.pages, c.snippet, c.doc_id) for c in a.citations)
+    return Answer(text="\n\n".join(texts), confidence=top.confidence, fallback=False, citations=citations, pages=[],
+                  doc_pages=doc_pages, usage=usage, doc=top_name)
+
+
+_PAGE_REF = re.compile(r"\[(p{1,2}\.\s*[\d–\-, ]+)\]")
+
+
+def _name_pages(text: str, doc: str) -> str:
+    """``[p. 4]`` → ``[doc, p. 4]`` so a folder answer says which document each page is from."""
+    return _PAGE_REF.sub(lambda m: f"[{doc}, {m.group(1)}]", text)
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """The CLI's JSON for a folder answer (``Answer.to_dict`` plus the folder trace)."""
+    out = answer.to_dict()
+    if answer.folder_trace is not None:
+        out["folder_trace"] = answer.folder_trace.to_dict()
+    return out

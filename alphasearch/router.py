@@ -1,0 +1,343 @@
+"""Phase 0 (which folder?) and the document scorer of Phase 1 (which documents?).
+
+Offline, a document is judged for a question by three signals, each in [0, 1]:
+
+- ``coverage``: the idf-weighted share of the question's terms that occur anywhere
+  in the document (idf over the documents being compared, so a term every
+  document has says little and a company name says a lot);
+- ``lexical``: BM25 of the question against the document's routing profile
+  (name, summary, section titles, headings), divided by the best document's;
+- ``embedding``: static-embedding (wordllama) cosine similarity of the question
+  to the document's name and summary, mapped to [0, 1].
+
+A folder's score is its best document's score, plus a little for its runners-up
+and for words the question shares with the folder's name. Pure apart from the
+embedding model: no disk, no network.
+"""
+from __future__ import annotations
+
+import math
+import re
+import sys
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import bm25s
+import numpy as np
+
+from .errors import NotFoundError, StoreError
+from .models import Section
+from .scorers import clean_question, embed
+from .text import terms
+
+WEIGHTS = (0.5, 0.3, 0.2)  # coverage, lexical, embedding
+PRIOR_WEIGHTS = (0.0, 0.6, 0.4)  # the cheap prior for MCTS: profile and summary only
+
+
+class EmptyLibraryError(StoreError):
+    """There is no folder, or no document in any folder, to route to."""
+
+
+class EmptyFolderError(StoreError):
+    """The chosen folder holds no document."""
+
+
+@dataclass(frozen=True)
+class DocProfile:
+    """What routing knows about one document (``key`` = its content hash)."""
+
+    key: str
+    name: str
+    folder_id: str
+    summary: str = ""
+    profile: str = ""
+    vocab: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class FolderProfile:
+    folder_id: str
+    name: str
+    documents: tuple[DocProfile, ...]
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Phase 0's decision. ``confidence`` in [0, 1]; ``scores``: folder name → score in [0, 1]."""
+
+    folder_id: str
+    folder: str
+    confidence: float
+    scores: dict[str, float]
+    followup: bool = False
+    reason: str = ""
+    method: str = "offline"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"folder_id": self.folder_id, "folder": self.folder, "confidence": round(self.confidence, 4),
+                "scores": {k: round(v, 4) for k, v in self.scores.items()}, "followup": self.followup,
+                "reason": self.reason, "method": self.method}
+
+
+class Turn(Protocol):  # store.ChatTurn fits
+    role: str
+    text: str
+    folder_id: str
+
+
+class Router(Protocol):
+    """Picks the folder for a question; an LLM router implements the same method."""
+
+    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = ()) -> Routing: ...
+
+
+# --- document signals ---------------------------------------------------------------------
+class DocumentSignals:
+    """Precomputed signals for a fixed set of documents (immutable after build;
+    safe to share between threads)."""
+
+    def __init__(self, docs: Sequence[DocProfile]):
+        self.docs = list(docs)
+        n = len(self.docs)
+        self.df: Counter[str] = Counter()
+        for d in self.docs:
+            self.df.update(d.vocab)
+        profile_tokens = [terms(f"{d.name} {d.profile or d.summary}") or [""] for d in self.docs]
+        self.bm25 = None
+        if n and any(t != [""] for t in profile_tokens):
+            self.bm25 = bm25s.BM25()
+            self.bm25.index(profile_tokens, show_progress=False)
+        self.vectors = _embed_cached([(d.key, f"{_stem(d.name)}. {d.summary}") for d in self.docs]) if n else None
+        self._cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    def signals(self, question: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(coverage, lexical, embedding) per document, each in [0, 1]."""
+        with self._lock:
+            hit = self._cache.get(question)
+        if hit is not None:
+            return hit
+        n = len(self.docs)
+        q = list(dict.fromkeys(terms(clean_question(question))))
+        cov = np.zeros(n, dtype=np.float32)
+        lex = np.zeros(n, dtype=np.float32)
+        emb = np.zeros(n, dtype=np.float32)
+        if n and q:
+            idf = {t: math.log(1 + n / (self.df.get(t, 0) + 0.5)) for t in q}
+            known = [t for t in q if self.df.get(t, 0)]  # terms no document has cannot tell documents apart
+            total = sum(idf[t] for t in known)
+            if total > 0:
+                for i, d in enumerate(self.docs):
+                    cov[i] = sum(idf[t] for t in known if t in d.vocab) / total
+            if self.bm25 is not None:
+                raw = np.asarray(self.bm25.get_scores(q), dtype=np.float32)
+                top = float(raw.max()) if raw.size else 0.0
+                if top > 0:
+                    lex = raw / top
+        if n and self.vectors is not None:
+            qv = embed([clean_question(question) or question])[0]
+            emb = np.clip((self.vectors @ qv - 0.05) / 0.6, 0.0, 1.0).astype(np.float32)
+        out = (cov, lex, emb)
+        with self._lock:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[question] = out
+        return out
+
+    def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS) -> np.ndarray:
+        cov, lex, emb = self.signals(question)
+        a, b, c = weights
+        return np.clip(a * cov + b * lex + c * emb, 0.0, 1.0)
+
+
+_emb_cache: dict[str, np.ndarray] = {}
+_emb_lock = threading.Lock()
+
+
+def _embed_cached(items: Sequence[tuple[str, str]]) -> np.ndarray:
+    """Embeddings of (key, text) pairs, cached by key and text for the process."""
+    with _emb_lock:
+        missing = [(k, t) for k, t in items if (k, t) not in _emb_cache]
+    if missing:
+        vecs = embed([t for _, t in missing])
+        with _emb_lock:
+            for (k, t), v in zip(missing, vecs):
+                _emb_cache[(k, t)] = v
+    with _emb_lock:
+        return np.stack([_emb_cache[(k, t)] for k, t in items])
+
+
+def _stem(name: str) -> str:
+    base = re.sub(r"\.pdf$", "", name, flags=re.IGNORECASE)
+    return re.sub(r"[_\-]+", " ", base)
+
+
+# --- Phase 1 scorer (documents as sections) ------------------------------------------------
+class DocumentScorer:
+    """MCTS scorer over a synthetic root whose children are documents
+    (``node_id`` = the document's content hash). Reward in [0, 1]."""
+
+    batch_siblings = True  # scoring every document at once costs the same as one
+
+    def __init__(self, signals: DocumentSignals, weights: tuple[float, float, float] = WEIGHTS):
+        self.signals = signals
+        self.weights = weights
+        self.position = {d.key: i for i, d in enumerate(signals.docs)}
+
+    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
+        s = self.signals.scores(question, self.weights)
+        return [float(s[self.position[x.node_id]]) if x.node_id in self.position else 0.0 for x in sections]
+
+
+def document_tree(docs: Sequence[DocProfile], pages: Sequence[int], label: str = "documents") -> Section:
+    """The folder's document tree: a root whose children are its documents
+    (pages = the whole document, 1-based inclusive; summary = its summary)."""
+    children = tuple(Section(node_id=d.key, title=d.name, pages=(1, max(1, p)), summary=d.summary, level=1,
+                             source="document") for d, p in zip(docs, pages))
+    return Section(node_id="documents", title=label, pages=(1, max([max(1, p) for p in pages], default=1)),
+                   summary="", children=children, level=0, source="root")
+
+
+# --- Phase 0 -----------------------------------------------------------------------------------
+_FOLLOWUP = re.compile(
+    r"^\s*(and|but|also|so|then|what about|how about|and what|what of|same|compared)\b|"
+    r"\b(the (year|quarter|month|one|period) (before|after|prior)|previous (year|quarter)|prior (year|quarter)|"
+    r"year before|last year|that|those|these|it|its|they|them|their|there|this one|same)\b",
+    re.IGNORECASE,
+)
+
+
+def looks_like_followup(question: str) -> bool:
+    """Short questions that lean on the conversation ("and the year before?")."""
+    q = question.strip()
+    content = terms(clean_question(q))
+    return len(content) <= 2 or (len(q.split()) <= 10 and bool(_FOLLOWUP.search(q)))
+
+
+class OfflineRouter:
+    """Routes by the best-matching documents of each folder (see module doc).
+
+    A follow-up stays in the folder of the conversation's last answer unless the
+    new question alone points at another folder with confidence ≥ ``switch_confidence``
+    and a score margin ≥ ``switch_margin`` (stricter for questions that look like follow-ups).
+    """
+
+    method = "offline"
+
+    def __init__(self, *, temperature: float = 0.08, switch_confidence: float = 0.8, switch_margin: float = 0.2):
+        self.temperature = temperature
+        self.switch_confidence = switch_confidence
+        self.switch_margin = switch_margin
+        self._signals: tuple[tuple, DocumentSignals] | None = None
+        self._lock = threading.Lock()
+
+    def signals(self, folders: Sequence[FolderProfile]) -> DocumentSignals:
+        """Signals over every document of ``folders`` (cached until the set changes)."""
+        docs = [d for f in folders for d in f.documents]
+        key = tuple((d.key, d.name, d.folder_id, len(d.vocab)) for d in docs)
+        with self._lock:
+            if self._signals is not None and self._signals[0] == key:
+                return self._signals[1]
+        built = DocumentSignals(docs)
+        with self._lock:
+            self._signals = (key, built)
+        return built
+
+    def folder_scores(self, question: str, folders: Sequence[FolderProfile]) -> dict[str, float]:
+        """folder_id → score in [0, 1]."""
+        sig = self.signals(folders)
+        doc_scores = sig.scores(question)
+        q = set(terms(question))
+        out: dict[str, float] = {}
+        start = 0
+        for f in folders:
+            vals = np.sort(doc_scores[start:start + len(f.documents)])[::-1]
+            start += len(f.documents)
+            if vals.size == 0:
+                out[f.folder_id] = 0.0
+                continue
+            runners = float(vals[1:3].mean()) if vals.size > 1 else float(vals[0])
+            name_terms = set(terms(f.name))
+            name_bonus = 0.1 if q & name_terms else 0.0
+            out[f.folder_id] = float(min(1.0, 0.85 * vals[0] + 0.15 * runners + name_bonus))
+        return out
+
+    def _confidences(self, scores: dict[str, float]) -> dict[str, float]:
+        ids = list(scores)
+        x = np.asarray([scores[i] for i in ids], dtype=np.float64) / self.temperature
+        p = np.exp(x - x.max())
+        p = p / p.sum()
+        return dict(zip(ids, p.tolist()))
+
+    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = ()) -> Routing:
+        nonempty = [f for f in folders if f.documents]
+        if not folders:
+            raise EmptyLibraryError("The library has no folders yet; create a folder and add PDFs first.")
+        if not nonempty:
+            raise EmptyLibraryError("Every folder is empty; add PDFs to a folder first.")
+        by_id = {f.folder_id: f for f in nonempty}
+        scores = self.folder_scores(question, nonempty)
+        conf = self._confidences(scores)
+        best = max(scores, key=lambda i: (scores[i], conf[i]))
+        names = {f.folder_id: f.name for f in nonempty}
+        named = {names[i]: scores[i] for i in scores}
+        last = _last_folder(history)
+        if last is None or last not in by_id or last == best:
+            followup = last == best and last is not None
+            reason = "best match of the question" + (" (same folder as the conversation)" if followup else "")
+            return Routing(best, names[best], conf[best], named, followup, reason, self.method)
+        elliptic = looks_like_followup(question)
+        need_conf = 0.95 if elliptic else self.switch_confidence
+        need_margin = 2 * self.switch_margin if elliptic else self.switch_margin
+        if conf[best] >= need_conf and scores[best] - scores[last] >= need_margin:
+            return Routing(best, names[best], conf[best], named, False,
+                           f"the question points clearly away from {names[last]}", self.method)
+        # stay: judge the question in the context of the previous question
+        previous = _last_user_text(history)
+        ctx_scores = self.folder_scores(f"{question} {previous}".strip(), nonempty) if previous else scores
+        ctx_conf = self._confidences(ctx_scores)
+        return Routing(last, names[last], max(ctx_conf[last], 0.5), {names[i]: ctx_scores[i] for i in ctx_scores},
+                       True, "follow-up: stays in the conversation's folder", self.method)
+
+
+def _last_folder(history: Sequence[Turn]) -> str | None:
+    for turn in reversed(list(history)):
+        if getattr(turn, "folder_id", ""):
+            return turn.folder_id
+    return None
+
+
+def _last_user_text(history: Sequence[Turn]) -> str:
+    for turn in reversed(list(history)):
+        if turn.role == "user":
+            return turn.text
+    return ""
+
+
+ROUTERS = {"offline": OfflineRouter}
+
+
+def make_router(name: str = "offline", **kwargs: Any) -> Router:
+    try:
+        return ROUTERS[name](**kwargs)
+    except KeyError:
+        raise ValueError(f"Unknown router {name!r}; choose one of {', '.join(ROUTERS)}.") from None
+
+
+def profiles_from_library(library: Any) -> list[FolderProfile]:
+    """FolderProfiles of every folder of a :class:`alphasearch.store.Library`."""
+    rows = library.routing_rows()
+    by_folder: dict[str, list[DocProfile]] = {}
+    for rec, vocab in rows:
+        by_folder.setdefault(rec.folder_id, []).append(
+            DocProfile(rec.sha256, rec.name, rec.folder_id, rec.summary, rec.profile,
+                       frozenset(sys.intern(t) for t in vocab.split())))
+    return [FolderProfile(f.folder_id, f.name, tuple(by_folder.get(f.folder_id, ()))) for f in library.folders()]
+
+
+__all__ = ["Router", "OfflineRouter", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "DocumentScorer",
+           "document_tree", "looks_like_followup", "make_router", "profiles_from_library", "EmptyLibraryError",
+           "EmptyFolderError", "NotFoundError"]
