@@ -1,0 +1,384 @@
+"""Streamlit glue shared by every screen: settings in session state, the cached
+engine, search history, safe text, answers with page previews, and the
+view-model of the tree visualizer.
+
+Pages import from here; this module imports the engine; the engine never
+imports Streamlit. Document text is always shown escaped (never as HTML or
+live Markdown).
+"""
+from __future__ import annotations
+
+import html
+import logging
+import math
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from alphasearch import mcts
+from alphasearch.config import Settings
+from alphasearch.errors import AlphaSearchError, PDFError
+from alphasearch.models import Answer, Citation, SearchTrace
+
+log = logging.getLogger("alphasearch.app")
+
+# Settings a user may change in the app (everything else comes from the environment).
+EDITABLE = ("engine", "base_url", "index_model", "search_model", "answer_model", "iterations", "exploration",
+            "rule", "top_k_docs")
+
+
+# --- settings and engine ---------------------------------------------------------------------
+@st.cache_resource(show_spinner=False)
+def base_settings() -> Settings:
+    """Settings from the environment, read once per server process."""
+    return Settings.from_env()
+
+
+def overrides() -> dict[str, Any]:
+    """This browser session's setting overrides (the API key among them, memory only)."""
+    return st.session_state.setdefault("settings_overrides", {})
+
+
+def current_settings() -> Settings:
+    """The base settings with this session's overrides applied."""
+    changes = dict(overrides())
+    key = st.session_state.get("session_api_key", "")
+    if key:
+        changes["api_key"] = key
+    return base_settings().replace(**changes) if changes else base_settings()
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _engine(settings: Settings):
+    from alphasearch.pipeline import Engine
+
+    return Engine(settings)
+
+
+def engine():
+    """The shared engine for the current settings (one per distinct settings, thread-safe)."""
+    return _engine(current_settings())
+
+
+def engine_label(settings: Settings) -> str:
+    """One line naming the active engine, never the key."""
+    if settings.resolved_engine == "offline":
+        return "Offline (BM25 + static embeddings, no key, no network)"
+    where = settings.base_url or "api.openai.com"
+    return f"LLM · {settings.search_model} / {settings.answer_model} at {where}"
+
+
+def library():
+    """The folder library of the current engine (SQLite catalog under the data dir)."""
+    return engine().library
+
+
+@st.cache_data(show_spinner=False, max_entries=2048)
+def doc_facts(sha256: str) -> tuple[int | None, str]:
+    """(section count, engine that built it) of a stored index; (None, "missing") if unreadable."""
+    index = library().indexes.get(sha256)
+    if index is None:
+        return None, "missing"
+    return index.section_count(), index.engine
+
+
+# --- the latest searches (for the tree visualizer) -------------------------------------------
+@dataclass
+class SearchRecord:
+    """One question asked on any screen, with its trace(s) for the visualizer.
+
+    ``traces`` maps a phase name ("Document tree", "Phase 1 — documents",
+    "Phase 2 — <doc>") to the trace of that phase.
+    """
+
+    question: str
+    source: str  # "Single PDF", "Folder query", "Saved", "Uploaded trace"
+    traces: dict[str, SearchTrace]
+    when: float = field(default_factory=time.time)
+
+    @property
+    def title(self) -> str:
+        stamp = time.strftime("%H:%M:%S", time.localtime(self.when))
+        return f"{stamp} · {self.source} · {shorten(self.question, 60)}"
+
+
+def searches() -> list[SearchRecord]:
+    return st.session_state.setdefault("searches", [])
+
+
+def remember_search(record: SearchRecord) -> None:
+    """Make ``record`` the latest search (the visualizer's default); keeps the last 30."""
+    items = searches()
+    items.append(record)
+    del items[:-30]
+    st.session_state.pop("tree_pick", None)  # the visualizer shows the latest by default
+
+
+def saved_searches() -> list[SearchRecord]:
+    """The latest saved folder search of every folder (stored in the library), newest first."""
+    from alphasearch.models import FolderTrace
+
+    out: list[SearchRecord] = []
+    try:
+        lib = library()
+        for f in lib.folders():
+            data = lib.load_trace(f.folder_id)
+            if not data or not data.get("folder_trace"):
+                continue
+            try:
+                ft = FolderTrace.from_dict(data["folder_trace"])
+            except (KeyError, TypeError, ValueError):
+                continue
+            traces = {"Phase 1 — documents": ft.documents} if ft.documents else {}
+            traces.update({f"Phase 2 — {d}": tr for d, tr in ft.per_document.items()})
+            if traces:
+                when = lib.trace_dir.joinpath(f"{f.folder_id}.json").stat().st_mtime
+                out.append(SearchRecord(ft.question or str(data.get("question", "")), f"Saved · {f.name}", traces,
+                                        when=when))
+    except (AlphaSearchError, OSError):
+        return out
+    return sorted(out, key=lambda r: -r.when)
+
+
+# --- safe text ------------------------------------------------------------------------------
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
+
+
+def md_escape(text: str) -> str:
+    """Document text made inert for ``st.markdown``: every Markdown/HTML/directive
+    character is backslash-escaped, so it shows as the literal text."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def shorten(text: str, n: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def pages_label(pages: Sequence[int]) -> str:
+    a, b = int(pages[0]), int(pages[-1])
+    return f"p. {a}" if a == b else f"pp. {a}–{b}"
+
+
+def show_error(exc: BaseException, doing: str) -> None:
+    """One sentence on screen; the traceback only in the server log."""
+    if isinstance(exc, AlphaSearchError):
+        st.error(str(exc), icon=":material/error:")
+    else:
+        log.exception("unexpected error while %s", doing)
+        st.error(f"Something went wrong while {doing}; nothing stored was changed, please try again.",
+                 icon=":material/error:")
+
+
+def pdf_error(name: str, exc: BaseException) -> str:
+    """A one-sentence reason a file was not accepted."""
+    if isinstance(exc, AlphaSearchError):
+        return str(exc)
+    log.exception("unexpected error reading %s", name)
+    return f"{name} could not be read as a PDF."
+
+
+def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
+    from alphasearch.errors import FileTooLargeError
+
+    if len(data) > settings.max_file_mb * 1024 * 1024:
+        raise FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {settings.max_file_mb} MB.")
+
+
+# --- previews ------------------------------------------------------------------------------------
+PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a preview is not cached
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def page_png(doc_id: str, page: int, snippet: str, _load: PdfLoader) -> bytes:
+    """PNG of a 1-based page with ``snippet`` highlighted (cached by document id, page and snippet)."""
+    from alphasearch.pdf import render_page_png
+
+    return render_page_png(_load(), page, highlight=snippet)
+
+
+def citation_preview(c: Citation, load: PdfLoader | None) -> None:
+    """The cited page as an image with the cited passage highlighted."""
+    if load is None:
+        st.caption("The PDF is not available to preview.")
+        return
+    try:
+        png = page_png(c.doc_id or c.doc, int(c.pages[0]), c.snippet, load)
+    except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
+        st.caption(f"Preview unavailable: {exc}")
+        return
+    st.image(png, caption=f"{c.doc} — {pages_label(c.pages)} (passage highlighted)", width="stretch")
+
+
+# --- answers ----------------------------------------------------------------------------------------
+def answer_stats(answer: Answer) -> str:
+    nodes = answer.trace.nodes_scored if answer.trace else int(answer.extra.get("nodes_scored", 0))
+    calls = answer.usage.llm_calls
+    bits = [f"confidence {answer.confidence:.0%}", f"{answer.seconds:.2f} s",
+            f"{calls} LLM call{'s' if calls != 1 else ''}"]
+    if answer.usage.cache_hits:
+        bits.append(f"{answer.usage.cache_hits} cached")
+    bits.append(f"{nodes} sections scored")
+    return " · ".join(bits)
+
+
+def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None], *, key: str,
+                  route: str = "") -> None:
+    """Answer text, its figures, a warning if degraded, and one expander per citation
+    holding the highlighted page."""
+    if route:
+        st.caption(route)
+    if answer.fallback:
+        st.info(md_escape(answer.text), icon=":material/search_off:")
+    else:
+        st.markdown(md_escape(answer.text))
+    st.caption(answer_stats(answer))
+    if answer.degraded:
+        st.warning(f"Degraded answer: {answer.degraded}", icon=":material/error:")
+    for i, c in enumerate(answer.citations):
+        label = f"[{i + 1}] {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
+        with st.expander(md_escape(label), expanded=False):
+            left, right = st.columns([2, 3])
+            with left:
+                st.caption("Cited passage")
+                st.markdown("> " + md_escape(c.snippet) if c.snippet else "—")
+                st.caption(f"Section: {md_escape(c.section)} · {pages_label(c.pages)}")
+            with right:
+                citation_preview(c, pdf_for(c))
+
+
+# --- tree visualizer view-model (pure; no Streamlit calls) -----------------------------------------
+@dataclass(frozen=True)
+class NodeView:
+    """One node's state after iteration t of a search."""
+
+    node_id: str
+    parent: str | None
+    title: str
+    pages: tuple[int, int]
+    summary: str
+    depth: int
+    prior: float
+    visits: int
+    q: float
+    reward: float | None  # the node's simulation result (known once scored by iteration t)
+    selection: float | None  # its selection value under its parent at t (None for the root)
+    on_path: bool  # on the path of iteration t
+    chosen_values: tuple[tuple[int, float], ...]  # (iteration, selection value) each time it was chosen
+
+
+def tree_state(trace: SearchTrace, t: int) -> list[NodeView]:
+    """Every node that exists after iteration ``t`` (0 ≤ t ≤ iterations), pre-order,
+    with N, Q (in [0, 1]) and the selection value it would have now."""
+    t = max(0, min(t, len(trace.steps)))
+    stats = mcts.replay(trace, t)
+    path = set(trace.steps[t - 1].path) if t else set()
+    chosen: dict[str, list[tuple[int, float]]] = {}
+    scored_at: dict[str, int] = {}
+    for step in trace.steps[:t]:
+        for node_id, value in zip(step.path[1:], step.ucb):
+            chosen.setdefault(node_id, []).append((step.iteration, value))
+        scored_at.setdefault(step.path[-1], step.iteration)
+    out: list[NodeView] = []
+
+    def visit(node, depth: int, parent_visits: int, share: float) -> None:
+        nid = node.section.node_id
+        if nid not in stats:
+            return
+        visits, total = stats[nid]
+        q = total / visits if visits else 0.0
+        selection = None
+        if node.parent_id is not None:
+            probe = type(node)(section=node.section, prior=node.prior, visits=visits, total_reward=total)
+            value = mcts.selection_value(probe, parent_visits, share, trace.c, trace.rule)
+            selection = value if math.isfinite(value) else math.inf
+        out.append(NodeView(
+            node_id=nid, parent=node.parent_id, title=node.section.title, pages=tuple(node.section.pages),
+            summary=node.section.summary, depth=depth, prior=node.prior, visits=visits, q=q,
+            reward=node.reward if (nid in scored_at or t == len(trace.steps)) else None,
+            selection=selection, on_path=nid in path, chosen_values=tuple(chosen.get(nid, ())),
+        ))
+        kids = [ch for ch in node.children if ch.section.node_id in stats]
+        total_prior = sum(ch.prior for ch in kids)
+        for ch in kids:
+            s = ch.prior / total_prior if total_prior > 0 else 1.0 / len(kids)
+            visit(ch, depth + 1, visits, s)
+
+    visit(trace.root, 0, 0, 1.0)
+    return out
+
+
+def q_colour(q: float, visits: int) -> str:
+    """Red (Q=0) → amber → green (Q=1); grey when never visited."""
+    if visits == 0:
+        return "#c9ced6"
+    q = max(0.0, min(1.0, q))
+    stops = [(0.0, (214, 69, 65)), (0.5, (240, 173, 78)), (1.0, (46, 160, 67))]
+    for (a, ca), (b, cb) in zip(stops, stops[1:]):
+        if q <= b:
+            f = (q - a) / (b - a)
+            r, g, bl = (round(x + (y - x) * f) for x, y in zip(ca, cb))
+            return f"#{r:02x}{g:02x}{bl:02x}"
+    return "#2ea043"
+
+
+def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
+                   selected: str | None = None) -> tuple[list[dict], list[dict]]:
+    """vis-network nodes and edges (plain dicts): size ~ sqrt(visits), colour ~ Q,
+    label = short title + N + Q; the path of iteration t drawn in blue.
+
+    Nodes carry no ``title`` (hover text): streamlit-agraph inserts titles as HTML,
+    and document text must never be HTML.
+    """
+    top = max((v.visits for v in views), default=0) or 1
+    nodes, edges = [], []
+    for v in views:
+        size = 10 + 26 * math.sqrt(v.visits / top)
+        on = highlight_path and v.on_path
+        border = "#1f4e99" if on else ("#111111" if v.node_id == selected else "#6b7280")
+        nodes.append({
+            "id": v.node_id,
+            "label": f"{shorten(v.title, 26)}\nN={v.visits} · Q={v.q:.2f}",
+            "shape": "dot",
+            "size": round(size, 1),
+            "color": {"background": q_colour(v.q, v.visits), "border": border,
+                      "highlight": {"background": q_colour(v.q, v.visits), "border": "#111111"}},
+            "borderWidth": 4 if on or v.node_id == selected else 1,
+            "font": {"size": 13, "color": "#1f2937", "face": "Inter, Arial, sans-serif",
+                     "bold": {"color": "#1f4e99"}},
+        })
+        if v.parent is not None:
+            edges.append({
+                "from": v.parent, "to": v.node_id,
+                "color": "#1f4e99" if on else "#b8bec8", "width": 4 if on else 1,
+            })
+    return nodes, edges
+
+
+def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
+    """Q of each given node after every iteration 1..T (None before it was first visited)."""
+    wanted = set(node_ids)
+    running: dict[str, tuple[int, float]] = {}
+    out: dict[str, list[float | None]] = {n: [] for n in node_ids}
+    for step in trace.steps:
+        for nid in step.path:
+            if nid in wanted:
+                v, w = running.get(nid, (0, 0.0))
+                running[nid] = (v + 1, w + step.reward)
+        for nid in node_ids:
+            v, w = running.get(nid, (0, 0.0))
+            out[nid].append(w / v if v else None)
+    return out
+
+
+def iter_nodes(trace: SearchTrace) -> Iterator[tuple[str, str]]:
+    for n in trace.root.walk():
+        yield n.section.node_id, n.section.title
+
+
+def html_safe(text: str) -> str:
+    return html.escape(str(text), quote=True)

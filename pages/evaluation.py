@@ -1,0 +1,185 @@
+"""Evaluation: hit@k per method from a ``python -m alphasearch eval … --out`` results
+file, the judge-budget curves (a simulation) and the misses, each of which can be
+re-run and opened in the tree visualizer."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from alphasearch.errors import AlphaSearchError
+from alphasearch.evaluation import Row, hit_at_k, summarise
+from pages._common import SearchRecord, engine, md_escape, remember_search, show_error
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "benchmarks" / "out"
+DEFAULT_EVAL = ROOT.parent / "shared" / "eval"
+ss = st.session_state
+
+st.title("Evaluation")
+st.caption("Which pages each retrieval method finds on a labelled set, side by side.")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def parse_rows(text: str) -> tuple[list[dict], int]:
+    """Result rows (dicts) and the number of unreadable lines."""
+    rows, bad = [], 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            d["pages"] = [int(p) for p in d.get("pages", [])]
+            d["evidence_pages"] = [int(p) for p in d["evidence_pages"]]
+            d["id"], d["method"] = str(d["id"]), str(d["method"])
+            rows.append(d)
+        except (ValueError, KeyError, TypeError):
+            bad += 1
+    return rows, bad
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def question_texts(eval_dir: str) -> dict[str, str]:
+    qfile = Path(eval_dir) / "questions.jsonl"
+    out: dict[str, str] = {}
+    try:
+        for line in qfile.read_text("utf-8").splitlines():
+            if line.strip():
+                d = json.loads(line)
+                out[str(d["id"])] = str(d["question"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return out
+
+
+def to_row(d: dict) -> Row:
+    return Row(id=d["id"], doc=str(d.get("doc", "")), source=str(d.get("source", "")), method=d["method"],
+               pages=d["pages"], evidence_pages=d["evidence_pages"], answer=str(d.get("answer", "")),
+               confidence=float(d.get("confidence", 0.0)), fallback=bool(d.get("fallback", False)),
+               seconds=float(d.get("seconds", 0.0)), llm_calls=int(d.get("llm_calls", 0)),
+               nodes_scored=int(d.get("nodes_scored", 0)))
+
+
+# --- load a results file ----------------------------------------------------------------------------
+candidates = sorted(OUT.glob("*.jsonl"), key=lambda p: -p.stat().st_mtime) if OUT.is_dir() else []
+c_file, c_up = st.columns(2)
+with c_file:
+    picked = st.selectbox("Results file in benchmarks/out/", [None] + candidates, key="eval_file",
+                          format_func=lambda p: "—" if p is None else p.name)
+with c_up:
+    uploaded = st.file_uploader("…or upload a results.jsonl", type=["jsonl", "json"], key="eval_upload")
+text, label = "", ""
+if uploaded is not None:
+    text, label = uploaded.getvalue().decode("utf-8", errors="replace"), uploaded.name
+elif picked is not None:
+    try:
+        text, label = Path(picked).read_text("utf-8", errors="replace"), Path(picked).name
+    except OSError as exc:
+        st.error(f"{Path(picked).name} cannot be read ({exc.strerror}).", icon=":material/error:")
+
+tab_hits, tab_budget, tab_miss = st.tabs(["hit@k per method", "Judge budget (simulation)", "Misses"])
+
+rows: list[dict] = []
+if text:
+    rows, bad = parse_rows(text)
+    if bad:
+        st.warning(f"{bad} line(s) of {label} are not result rows and were ignored.", icon=":material/warning:")
+    if not rows:
+        st.error(f"{label} holds no result rows (each line needs id, method, pages and evidence_pages).",
+                 icon=":material/error:")
+
+with tab_hits:
+    if not rows:
+        st.info("No results loaded. Produce them with\n\n"
+                "`python -m alphasearch eval ../shared/eval --methods flat_bm25,mcts_puct --out "
+                "benchmarks/out/results.jsonl`\n\nthen pick the file above.", icon=":material/info:")
+    else:
+        summaries = summarise([to_row(d) for d in rows])
+        ks = sorted(summaries[0].hits)
+        table = pd.DataFrame([{"method": s.method, "source": s.source, "n": s.n,
+                               **{f"hit@{k}": round(s.hits[k], 3) for k in ks}, "MRR": round(s.mrr, 3),
+                               "median s": round(s.median_seconds, 3), "mean nodes scored": round(s.mean_nodes, 1),
+                               "fallback share": round(s.fallbacks, 3)} for s in summaries])
+        sources = list(dict.fromkeys(table["source"]))
+        source = st.selectbox("Source", sources, key="eval_source") if len(sources) > 1 else sources[0]
+        part = table[table["source"] == source]
+        long = part.melt(id_vars=["method"], value_vars=[f"hit@{k}" for k in ks], var_name="metric",
+                         value_name="share of questions")
+        fig = px.bar(long, x="method", y="share of questions", color="metric", barmode="group", text_auto=".2f",
+                     range_y=[0, 1.05], title=f"{label}: hit@k per method ({source}, n={int(part['n'].iloc[0])})")
+        fig.update_layout(height=420, margin=dict(l=10, r=10, t=50, b=10))
+        st.plotly_chart(fig, width="stretch", key="eval_hits")
+        st.dataframe(table, hide_index=True, width="stretch")
+
+with tab_budget:
+    budget_file = OUT / "judge_budget.json"
+    try:
+        budget = json.loads(budget_file.read_text("utf-8"))
+        brows = pd.DataFrame(budget["rows"])
+        assert {"sigma", "method", "judge_calls", "hit@3"} <= set(brows.columns)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError):
+        budget = None
+    if budget is None:
+        st.info("No judge-budget study yet. Run `python benchmarks/judge_budget.py` (it writes "
+                "benchmarks/out/judge_budget.json).", icon=":material/info:")
+    else:
+        st.caption("A **simulation**: a simulated judge rewards a section by whether its pages hold evidence, plus "
+                   "noise of the given standard deviation. " + md_escape(str(budget.get("machine", ""))))
+        sigmas = sorted(brows["sigma"].unique())
+        sigma = st.select_slider("Judge noise (sigma)", sigmas, value=sigmas[0], key="eval_sigma")
+        part = brows[brows["sigma"] == sigma].sort_values(["method", "judge_calls"])
+        fig = px.line(part, x="judge_calls", y="hit@3", color="method", markers=True, log_x=True,
+                      hover_data=[c for c in ("budget_label", "hit@1", "hit@5") if c in part.columns],
+                      title=f"hit@3 against judge calls per question (sigma={sigma})")
+        flat = budget.get("flat_offline", {}).get("hit@3")
+        if flat is not None:
+            fig.add_hline(y=flat, line_dash="dot", annotation_text="flat offline ranking (no judge)")
+        fig.update_layout(height=440, margin=dict(l=10, r=10, t=50, b=10), yaxis_range=[0, 1.05])
+        st.plotly_chart(fig, width="stretch", key="eval_budget")
+        verdicts = [v for v in budget.get("verdict", []) if v.get("sigma") == sigma]
+        if verdicts:
+            with st.expander("Verdict at this noise level"):
+                st.json(verdicts[0])
+
+with tab_miss:
+    if not rows:
+        st.info("Load a results file to see the questions each method missed.", icon=":material/info:")
+    else:
+        methods = list(dict.fromkeys(d["method"] for d in rows))
+        c_m, c_k, c_dir = st.columns([2, 1, 3])
+        method = c_m.selectbox("Method", methods, key="eval_miss_method")
+        k = c_k.selectbox("k", (1, 3, 5), index=1, key="eval_miss_k")
+        eval_dir = c_dir.text_input("Labelled set (for question texts and re-runs)", value=str(DEFAULT_EVAL),
+                                    key="eval_dir")
+        texts = question_texts(eval_dir)
+        if not texts:
+            st.caption(f"No labelled set at {eval_dir}: questions are shown by id and cannot be re-run.")
+        misses = [d for d in rows if d["method"] == method and not hit_at_k(d["pages"], d["evidence_pages"], k)]
+        st.markdown(f"**{len(misses)}** of {sum(d['method'] == method for d in rows)} questions missed at hit@{k}.")
+        table = pd.DataFrame([{"id": d["id"], "question": texts.get(d["id"], ""), "doc": d.get("doc", ""),
+                               "expected pages": ", ".join(map(str, d["evidence_pages"])),
+                               "returned pages": ", ".join(map(str, d["pages"][:k]))} for d in misses])
+        event = st.dataframe(table, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                             key="eval_miss_table")
+        chosen = event.selection.rows if event and hasattr(event, "selection") else []
+        if chosen and texts:
+            d = misses[chosen[0]]
+            st.markdown(f"Selected: **{md_escape(texts.get(d['id'], d['id']))}** in {md_escape(d.get('doc', ''))}")
+            if st.button("Run this search again and open it in the tree visualizer", icon=":material/account_tree:",
+                         key="eval_rerun"):
+                rule = "ucb1" if "ucb1" in method else "puct"
+                try:
+                    with st.spinner("Indexing (cached after the first time) and searching…"):
+                        eng = engine()
+                        doc = eng.index_file(Path(eval_dir) / "pdfs" / d["doc"])
+                        answer = eng.ask_document(doc, texts[d["id"]], rule=rule)
+                except (AlphaSearchError, OSError) as exc:
+                    show_error(exc, "re-running the search")
+                else:
+                    if answer.trace is not None:
+                        remember_search(SearchRecord(texts[d["id"]], f"Evaluation miss · {d['id']} ({rule})",
+                                                     {"Document tree": answer.trace}))
+                        st.switch_page("pages/tree.py")

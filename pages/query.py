@@ -1,0 +1,171 @@
+"""Folder query: a chat over the library. Each question is routed to a folder
+(automatically or the one chosen), the best documents are picked, their section
+trees searched, and the answer cites document, section and pages. The
+conversation is stored in the library, so it survives a reload and a restart."""
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from alphasearch.errors import AlphaSearchError
+from alphasearch.models import Answer, Citation, Usage
+from pages._common import (SearchRecord, engine, library, md_escape, remember_search, render_answer, searches,
+                           shorten, show_error)
+
+ss = st.session_state
+AUTO = "__auto__"
+st.title("Folder query")
+st.caption("Ask across your folders. AlphaSearch picks the folder, then the documents, then the sections.")
+
+try:
+    lib = library()
+    folders = lib.folders()
+except AlphaSearchError as exc:
+    show_error(exc, "opening the library")
+    st.stop()
+
+if not any(f.documents for f in folders):
+    st.info("The library has no documents yet. Create folders and add PDFs on the **Folders** screen first.",
+            icon=":material/folder_open:")
+    st.page_link("pages/folders.py", label="Go to Folders", icon=":material/folder_open:")
+    st.stop()
+
+# --- the conversation: from the URL, else the most recent one ---------------------------------------
+conv = st.query_params.get("c") or ss.get("query_conv")
+if not conv:
+    known = [c for c in lib.conversations() if c.startswith("app-")]
+    conv = known[0] if known else f"app-{uuid.uuid4().hex[:12]}"
+conv = "".join(ch for ch in str(conv) if ch.isalnum() or ch in "-_")[:64] or "app-default"
+ss["query_conv"] = conv
+if st.query_params.get("c") != conv:
+    st.query_params["c"] = conv
+
+names = {f.folder_id: f.name for f in folders}
+c_route, c_new, c_clear = st.columns([3, 1, 1], vertical_alignment="bottom")
+with c_route:
+    target = st.selectbox("Folder", [AUTO] + [f.folder_id for f in folders if f.documents], key="query_folder",
+                          format_func=lambda i: "Automatic routing" if i == AUTO else names.get(i, i),
+                          help="Automatic: the question (and the conversation so far) decides the folder.")
+with c_new:
+    if st.button("New conversation", icon=":material/add_comment:", width="stretch", key="query_new"):
+        ss["query_conv"] = f"app-{uuid.uuid4().hex[:12]}"
+        st.query_params["c"] = ss["query_conv"]
+        st.rerun()
+with c_clear:
+    if st.button("Clear history", icon=":material/delete_sweep:", width="stretch", key="query_clear"):
+        lib.clear_history(conv)
+        st.rerun()
+
+
+def pdf_loader(c: Citation):
+    """Bytes of the cited document from the library (by content hash)."""
+    if not c.doc_id:
+        return None
+    try:
+        path = lib.pdf_path(c.doc_id)
+    except AlphaSearchError:
+        return None
+    return (lambda: path.read_bytes()) if path.exists() else None
+
+
+def stored_answer(text: str, meta: dict) -> Answer:
+    cites = [Citation(doc=str(c.get("doc", "")), section=str(c.get("section", "")),
+                      pages=tuple(c.get("pages", (1, 1))), snippet=str(c.get("snippet", "")),
+                      doc_id=str(c.get("doc_id", ""))) for c in meta.get("citations", [])]
+    return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
+                  citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
+                  usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),
+                  degraded=str(meta.get("degraded", "")), extra={"nodes_scored": int(meta.get("nodes_scored", 0))})
+
+
+def route_line(meta: dict) -> str:
+    if "folder" not in meta:
+        return ""
+    docs = ", ".join(meta.get("documents", [])) or "none"
+    how = "chosen by you" if meta.get("forced") else f"routing confidence {float(meta.get('folder_confidence', 0)):.0%}"
+    return md_escape(f"Folder: {meta['folder']} ({how}) · documents: {docs}")
+
+
+def show_turns() -> None:
+    try:
+        turns = lib.history(conv, limit=200)
+    except AlphaSearchError as exc:
+        show_error(exc, "loading the conversation")
+        return
+    for i, turn in enumerate(turns):
+        if turn.role == "user":
+            with st.chat_message("user"):
+                st.markdown(md_escape(turn.text))
+        else:
+            with st.chat_message("assistant", avatar=":material/travel_explore:"):
+                render_answer(stored_answer(turn.text, turn.meta), pdf_loader, key=f"query-{i}",
+                              route=route_line(turn.meta))
+
+
+question = st.chat_input("Ask a question about your folders", key="query_question")
+show_turns()
+
+if question:
+    question = question.strip()[:2000]
+    with st.chat_message("user"):
+        st.markdown(md_escape(question))
+    with st.chat_message("assistant", avatar=":material/travel_explore:"):
+        with st.status("Routing the question to a folder…", expanded=True) as status:
+            try:
+                history = lib.history(conv, limit=20)
+                answer = engine().ask_folder(question, folder=None if target == AUTO else target, history=history)
+            except Exception as exc:
+                status.update(label="No answer", state="error")
+                show_error(exc, "answering from the library")
+                answer = None
+            if answer is not None:
+                ft = answer.folder_trace
+                routing = (ft.routing if ft else answer.extra.get("routing")) or {}
+                folder_name = str(answer.extra.get("folder", routing.get("folder", "")))
+                conf = float(answer.extra.get("folder_confidence", routing.get("confidence", 0.0)))
+                docs = list(answer.extra.get("documents", []))
+                st.markdown(md_escape(f"1. Folder: {folder_name}") +
+                            (" (chosen by you)" if target != AUTO else f" — confidence {conf:.0%}") +
+                            (f" — {md_escape(routing['reason'])}" if routing.get("reason") else ""))
+                scores = ft.doc_scores if ft else {}
+                st.markdown("2\\. Documents: " + md_escape(", ".join(
+                    f"{d} ({scores[d]:.2f})" if d in scores else d for d in docs) or "none"))
+                sections: dict[str, list[str]] = {}
+                if ft:
+                    for d, tr in ft.per_document.items():
+                        sections[d] = [s.title for s in tr.best[:3]]
+                lines = [f"{d}: " + "; ".join(shorten(t, 50) for t in ts) for d, ts in sections.items()]
+                st.markdown("3\\. Sections searched: " + (md_escape(" | ".join(lines)) if lines else "—"))
+                if ft and ft.skipped:
+                    st.warning("Skipped: " + md_escape("; ".join(f"{k}: {v}" for k, v in ft.skipped.items())),
+                               icon=":material/timer_off:")
+                status.update(label=f"Answered from {folder_name} · {len(docs)} document(s)", state="complete",
+                              expanded=False)
+        if answer is not None:
+            nodes = (answer.trace.nodes_scored if answer.trace else 0) + sum(
+                t.nodes_scored for t in (ft.per_document.values() if ft else []))
+            meta = {"folder": folder_name, "folder_confidence": conf, "forced": target != AUTO, "documents": docs,
+                    "sections": sections, "confidence": answer.confidence, "fallback": answer.fallback,
+                    "seconds": round(answer.seconds, 3), "llm_calls": answer.usage.llm_calls,
+                    "cache_hits": answer.usage.cache_hits, "nodes_scored": nodes, "degraded": answer.degraded,
+                    "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
+            fid = str(routing.get("folder_id", ""))
+            try:
+                lib.add_turn(conv, "user", question, folder=fid)
+                lib.add_turn(conv, "assistant", answer.text, folder=fid, meta=meta)
+            except AlphaSearchError as exc:
+                show_error(exc, "saving the conversation")
+            render_answer(stored_answer(answer.text, meta), pdf_loader, key="query-new", route=route_line(meta))
+            traces = {}
+            if ft and ft.documents is not None:
+                traces["Phase 1 — documents"] = ft.documents
+            if ft:
+                for d, tr in ft.per_document.items():
+                    traces[f"Phase 2 — {d}"] = tr
+            if traces:
+                remember_search(SearchRecord(question, f"Folder query · {folder_name}", traces))
+
+if any(r.source.startswith("Folder query") for r in searches()):
+    if st.button("Open the latest search in the tree visualizer", icon=":material/account_tree:", key="query_to_tree"):
+        st.switch_page("pages/tree.py")

@@ -1,0 +1,145 @@
+"""Single PDF: upload (or the sample) → indexing with progress → document card → cited chat."""
+from __future__ import annotations
+
+import streamlit as st
+
+from pages._common import (SearchRecord, check_upload_size, current_settings, engine, md_escape, pages_label,
+                           remember_search, render_answer, show_error)
+
+SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
+                    "What are the main risks to the business?", "What revenue is expected for 2026?")
+STAGES = {  # stage → (start, end) share of the overall bar
+    "validating": (0.0, 0.05), "reading pages": (0.05, 0.8), "building the tree": (0.8, 0.9),
+    "summaries": (0.9, 1.0), "loaded from cache": (1.0, 1.0),
+}
+
+ss = st.session_state
+ss.setdefault("single_chat", [])
+ss.setdefault("single_uploader", 0)
+
+
+def reset() -> None:
+    for k in ("single_doc", "single_data", "single_file_id", "single_pending"):
+        ss.pop(k, None)
+    ss["single_chat"] = []
+    ss["single_uploader"] += 1  # a fresh, empty uploader
+
+
+def index(data: bytes, name: str, file_id: str) -> None:
+    """Index the bytes with a live progress bar; on failure say why in one sentence."""
+    settings = current_settings()
+    with st.status(f"Indexing {name}…", expanded=True) as status:
+        bar = st.progress(0.0, text="validating")
+        last = {"shown": -1.0}
+
+        def progress(stage: str, fraction: float) -> None:
+            a, b = STAGES.get(stage, (0.0, 1.0))
+            overall = min(1.0, a + (b - a) * max(0.0, min(1.0, fraction)))
+            if overall - last["shown"] >= 0.01 or fraction >= 1.0 or stage != last.get("stage"):
+                bar.progress(overall, text=f"{stage} · {overall:.0%}")
+                status.update(label=f"Indexing {name}: {stage}…")
+                last.update(shown=overall, stage=stage)
+
+        try:
+            check_upload_size(data, name, settings)
+            doc = engine().index_bytes(data, name, progress=progress)
+        except Exception as exc:
+            status.update(label=f"{name} was not indexed", state="error", expanded=True)
+            show_error(exc, f"indexing {name}")
+            ss["single_file_id"] = file_id  # do not retry the same bad file on every rerun
+            return
+        bar.progress(1.0, text="ready")
+        status.update(label=f"{name} is ready: {doc.page_count} pages, {doc.section_count()} sections",
+                      state="complete", expanded=False)
+    ss.update(single_doc=doc, single_data=data, single_file_id=file_id, single_chat=[])
+
+
+st.title("Ask a PDF")
+st.caption("Upload a PDF, or try the generated sample report. Answers cite the pages they come from.")
+
+col_up, col_btn = st.columns([3, 1], vertical_alignment="center")
+with col_up:
+    upload = st.file_uploader("PDF file", type=["pdf"], key=f"single_upload_{ss['single_uploader']}",
+                              help=f"Up to {current_settings().max_file_mb} MB and {current_settings().max_pages:,} pages.")
+with col_btn:
+    if st.button("Try the sample", icon=":material/auto_awesome:", width="stretch", key="try_sample"):
+        ss["want_sample"] = True
+    if "single_doc" in ss and st.button("Reset", icon=":material/restart_alt:", width="stretch", key="single_reset",
+                                        help="Forget this document and the conversation."):
+        reset()
+        st.rerun()
+
+if ss.pop("want_sample", False):
+    from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
+
+    reset()
+    index(sample_pdf_bytes(), SAMPLE_NAME, "sample")
+elif upload is not None and ss.get("single_file_id") != upload.file_id:
+    index(upload.getvalue(), upload.name, upload.file_id)
+
+doc = ss.get("single_doc")
+if doc is None:
+    st.info("No document yet. Upload a PDF above, or press **Try the sample** to use a fictional annual "
+            "report — no file and no key needed.", icon=":material/upload_file:")
+    st.stop()
+
+# --- document card ----------------------------------------------------------------------------
+with st.container(border=True):
+    st.subheader(md_escape(doc.name))
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Pages", f"{doc.page_count:,}")
+    c2.metric("Sections", f"{doc.section_count():,}")
+    c3.metric("Tree from", doc.tree_source or "—")
+    c4.metric("Engine", doc.engine)
+    for w in doc.warnings:
+        st.warning(w, icon=":material/error:")
+    with st.expander("Section tree"):
+        lines = []
+        for node in doc.root.walk():
+            if node is doc.root:
+                continue
+            lines.append("  " * max(node.level - 1, 0) + f"- {md_escape(node.title)} "
+                         f"({pages_label(node.pages)})")
+        st.markdown("\n".join(lines) if lines else "One section: the whole document.")
+
+# --- chat --------------------------------------------------------------------------------------------
+data = ss.get("single_data")
+
+
+def pdf_for(_citation):
+    return (lambda: data) if data else None
+
+
+question = st.chat_input(f"Ask a question about {doc.name}", key="single_question") or ss.pop("single_pending", None)
+for i, (asked, answer) in enumerate(ss["single_chat"]):
+    with st.chat_message("user"):
+        st.markdown(md_escape(asked))
+    with st.chat_message("assistant", avatar=":material/travel_explore:"):
+        render_answer(answer, pdf_for, key=f"single-{i}")
+
+if not ss["single_chat"] and not question and ss.get("single_file_id") == "sample":
+    st.caption("Try one of these:")
+    pick = st.pills("Example questions", SAMPLE_QUESTIONS, label_visibility="collapsed", key="single_examples")
+    if pick:
+        ss["single_pending"] = pick
+        st.rerun()
+
+if question:
+    question = question.strip()[:2000]
+    with st.chat_message("user"):
+        st.markdown(md_escape(question))
+    with st.chat_message("assistant", avatar=":material/travel_explore:"):
+        try:
+            with st.spinner("Searching the section tree…"):
+                answer = engine().ask_document(doc, question)
+        except Exception as exc:
+            show_error(exc, "answering the question")
+        else:
+            ss["single_chat"].append((question, answer))
+            if answer.trace is not None:
+                remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace}))
+            render_answer(answer, pdf_for, key=f"single-{len(ss['single_chat']) - 1}")
+
+if ss["single_chat"]:
+    if st.button("Open the latest search in the tree visualizer", icon=":material/account_tree:", key="single_to_tree"):
+        st.switch_page("pages/tree.py")

@@ -1,0 +1,168 @@
+"""Tree visualizer: the section tree of a search with visit counts and Q-values,
+replayable iteration by iteration."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from streamlit_agraph import Config, Edge, Node, agraph
+
+from alphasearch.models import SearchTrace
+from pages._common import (SearchRecord, graph_elements, md_escape, pages_label, q_history, saved_searches,
+                           searches, shorten, tree_state)
+
+ss = st.session_state
+st.title("Tree visualizer")
+st.caption("How the Monte Carlo Tree Search found its pages: node size is the visit count N, colour is the "
+           "mean reward Q (red 0 → green 1), the blue path is the one chosen in the selected iteration.")
+
+# --- pick a search -------------------------------------------------------------------------------
+session_records = list(reversed(searches()))
+asked = {r.question for r in session_records}
+records: list[SearchRecord] = session_records + [r for r in saved_searches() if r.question not in asked]
+with st.expander("Open a saved trace (JSON downloaded from this page or written by the CLI)"):
+    upload = st.file_uploader("Trace JSON", type=["json"], key="tree_trace_upload")
+    if upload is not None:
+        try:
+            raw = json.loads(upload.getvalue().decode("utf-8"))
+            loaded = {"Uploaded trace": SearchTrace.from_dict(raw["trace"] if "trace" in raw else raw)}
+            records.insert(0, SearchRecord(f"{upload.name}", "Uploaded trace", loaded))
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError):
+            st.error(f"{upload.name} is not a search trace saved by AlphaSearch.", icon=":material/error:")
+
+if not records:
+    st.info("No search yet. Ask a question on **Single PDF** (the sample report works without a file or key) "
+            "or on **Folder query**, then come back here.", icon=":material/info:")
+    st.page_link("pages/single_pdf.py", label="Go to Single PDF", icon=":material/description:")
+    st.stop()
+
+c_pick, c_phase = st.columns([3, 2])
+with c_pick:
+    idx = st.selectbox("Search", range(len(records)), format_func=lambda i: records[i].title,
+                       key="tree_pick", help="The latest search from any screen is first.")
+record = records[idx or 0]
+with c_phase:
+    phases = list(record.traces)
+    phase = st.selectbox("Tree", phases, key=f"tree_phase_{record.when}",
+                         help="Folder searches: Phase 1 ranks the documents, Phase 2 searches each chosen "
+                              "document's section tree.")
+trace = record.traces[phase]
+T = len(trace.steps)
+st.markdown(f"**Question:** {md_escape(record.question)}")
+
+sid = f"{record.when}-{phase}"
+c_slider, c_toggle = st.columns([4, 1], vertical_alignment="bottom")
+with c_slider:
+    t = st.slider("Replay: state after iteration", 0, max(T, 1), T, key=f"tree_t_{sid}", disabled=T == 0,
+                  help="Move to replay the search; the graph and every number show the state after iteration t.")
+with c_toggle:
+    show_path = st.toggle("Show path of iteration t", value=True, key="tree_show_path")
+t = min(t, T)
+
+views = tree_state(trace, t)
+step = trace.steps[t - 1] if t else None
+m1, m2, m3, m4, m5 = st.columns(5)
+m1.metric("Iteration", f"{t} / {T}")
+m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
+m3.metric("Nodes in tree", len(views))
+m4.metric("Sections scored", trace.nodes_scored)
+m5.metric("Rule", f"{trace.rule.upper()} c={trace.c:g}", "stopped early" if trace.stopped_early else None,
+          delta_color="off")
+
+# --- the graph ---------------------------------------------------------------------------------------
+pick_key = f"tree_node_{sid}"
+selected = ss.get(pick_key)
+node_dicts, edge_dicts = graph_elements(views, highlight_path=show_path, selected=selected)
+nodes = []
+for d in node_dicts:
+    n = Node(**d)
+    n.title = ""  # no hover HTML: the agraph frontend would render titles as HTML
+    nodes.append(n)
+edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
+config = Config(height=560, width=1000, directed=True, physics=False, hierarchical=True,
+                levelSeparation=130, nodeSpacing=170, treeSpacing=220, direction="UD", sortMethod="directed",
+                interaction={"hover": True, "navigationButtons": True, "zoomView": True, "dragView": True},
+                edges={"smooth": {"type": "cubicBezier", "forceDirection": "vertical", "roundness": 0.4},
+                       "arrows": {"to": {"enabled": False}}})
+config.width = "100%"
+with st.container(border=True):
+    clicked = agraph(nodes=nodes, edges=edges, config=config)
+if clicked and clicked != ss.get(f"tree_click_{sid}"):
+    ss[f"tree_click_{sid}"] = clicked
+    ss[pick_key] = clicked
+    st.rerun()  # redraw with the clicked node outlined
+
+# --- node details -------------------------------------------------------------------------------------
+by_id = {v.node_id: v for v in views}
+ids = [v.node_id for v in views]
+if ss.get(pick_key) not in by_id:
+    ss[pick_key] = (step.path[-1] if step else ids[0])
+nid = st.selectbox("Node (or click one in the graph)", ids, key=pick_key,
+                   format_func=lambda i: f"{shorten(by_id[i].title, 60)} · {pages_label(by_id[i].pages)}")
+v = by_id[nid]
+with st.container(border=True):
+    st.markdown(f"**{md_escape(v.title)}** — {pages_label(v.pages)}")
+    d1, d2, d3, d4, d5 = st.columns(5)
+    d1.metric("Visits N", v.visits)
+    d2.metric("Mean reward Q", f"{v.q:.3f}")
+    d3.metric("Prior P", f"{v.prior:.3f}")
+    d4.metric("Own reward", "—" if v.reward is None else f"{v.reward:.3f}")
+    sel = "—" if v.selection is None else ("∞ (unvisited)" if v.selection == float("inf") else f"{v.selection:.3f}")
+    d5.metric(f"{trace.rule.upper()} value now", sel)
+    if v.summary:
+        st.markdown("**Summary:** " + md_escape(shorten(v.summary, 600)))
+    if v.chosen_values:
+        st.caption("Selection values when chosen: " + ", ".join(f"it {i}: {val:.3f}" for i, val in v.chosen_values[-12:]))
+    if step:
+        path_titles = " → ".join(shorten(by_id[p].title, 30) for p in step.path if p in by_id)
+        st.caption(f"Path of iteration {t}: " + md_escape(path_titles))
+
+# --- charts -----------------------------------------------------------------------------------------------
+tab_q, tab_n, tab_r, tab_table = st.tabs(["Q over iterations", "Visits per node", "Reward per iteration",
+                                          "Node table"])
+final = tree_state(trace, T)
+top = [x.node_id for x in sorted(final, key=lambda x: -x.visits) if x.parent is not None][:6]
+titles = {x.node_id: shorten(x.title, 30) for x in final}
+with tab_q:
+    hist = q_history(trace, top)
+    fig = go.Figure()
+    for node_id in top:
+        fig.add_trace(go.Scatter(x=list(range(1, T + 1)), y=hist[node_id], mode="lines+markers",
+                                 name=titles[node_id], connectgaps=False))
+    if t:
+        fig.add_vline(x=t, line_dash="dot", line_color="#1f4e99")
+    fig.update_layout(height=360, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="iteration",
+                      yaxis_title="Q", yaxis_range=[0, 1.05], legend_title_text="most visited sections")
+    st.plotly_chart(fig, width="stretch", key=f"tree_qchart_{sid}")
+with tab_n:
+    shown = sorted((x for x in views if x.visits), key=lambda x: -x.visits)[:30]
+    fig = go.Figure(go.Bar(x=[x.visits for x in shown], y=[shorten(x.title, 40) + f" ({x.node_id})" for x in shown],
+                           orientation="h", marker_color=[x.q for x in shown], marker_colorscale="RdYlGn",
+                           marker_cmin=0, marker_cmax=1, marker_colorbar_title="Q"))
+    fig.update_layout(height=max(300, 24 * len(shown) + 80), margin=dict(l=10, r=10, t=30, b=10),
+                      xaxis_title=f"visits after iteration {t}", yaxis_autorange="reversed")
+    st.plotly_chart(fig, width="stretch", key=f"tree_nchart_{sid}")
+with tab_r:
+    rewards = [s.reward for s in trace.steps]
+    fig = go.Figure(go.Bar(x=list(range(1, T + 1)), y=rewards,
+                           marker_color=["#1f4e99" if i + 1 == t else "#9db4d6" for i in range(T)]))
+    fig.update_layout(height=320, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="iteration",
+                      yaxis_title="reward", yaxis_range=[0, 1.05])
+    st.plotly_chart(fig, width="stretch", key=f"tree_rchart_{sid}")
+with tab_table:
+    table = pd.DataFrame([{
+        "node": x.node_id, "title": x.title, "pages": pages_label(x.pages), "depth": x.depth,
+        "visits": x.visits, "q": round(x.q, 4), "prior": round(x.prior, 4),
+        "reward": None if x.reward is None else round(x.reward, 4),
+        "selection_value": None if x.selection is None else round(x.selection, 4),
+        "on_path": x.on_path,
+    } for x in views])
+    st.dataframe(table, width="stretch", hide_index=True)
+    c_csv, c_json = st.columns(2)
+    c_csv.download_button("Download node table (CSV)", table.to_csv(index=False).encode("utf-8"),
+                          file_name=f"alphasearch-nodes-t{t}.csv", mime="text/csv", icon=":material/download:")
+    payload = {"question": record.question, "phase": phase, "trace": trace.to_dict()}
+    c_json.download_button("Download trace (JSON)", json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8"),
+                           file_name="alphasearch-trace.json", mime="application/json", icon=":material/download:")
