@@ -77,6 +77,118 @@ def wants_number(question: str) -> bool:
     return bool(_NUMERIC_Q.search(question))
 
 
+# --- financial statements: which ones a question needs, which one a page is ---------------
+# A page is a primary statement when its title area (first lines) names one and the page is
+# mostly figures; a question needs a statement when it names it or asks for a figure or ratio
+# computed from its line items (e.g. inventory turnover needs cost of sales and inventories).
+_STATEMENT_TITLE = {
+    "income": re.compile(r"statements? of (?:consolidated |condensed )*(?:income|operations|earnings)\b"
+                         r"|\bincome statements?\b", re.IGNORECASE),
+    "balance": re.compile(r"balance sheets?|statements? of (?:consolidated )?financial (?:position|condition)",
+                          re.IGNORECASE),
+    "cashflow": re.compile(r"statements? of (?:consolidated )?cash ?flows?|cash ?flows? statements?", re.IGNORECASE),
+}
+_STATEMENT_NEED = {
+    "income": re.compile(
+        r"income statement|statements? of (?:income|operations|earnings)|p&l|profit and loss|revenue|\bsales\b|"
+        r"top line|net income|net earnings|net profit|earnings per share|\beps\b|operating (?:income|profit|margin)|"
+        r"gross (?:margin|profit)|cost of (?:goods|sales|revenue)|\bcogs\b|interest expense|\bebitd?a?\b|"
+        r"tax rate|income tax|r&d|research and development|sg&a|selling, general|operating expenses|"
+        r"turnover|\bd[sip]o\b|days (?:sales|inventory|payable)|conversion cycle|return on|\bro[aec]e?\b|"
+        r"coverage|margin", re.IGNORECASE),
+    "balance": re.compile(
+        r"balance sheet|statements? of financial (?:position|condition)|assets?\b|liabilit|equity|inventor|"
+        r"receivable|payable|working capital|(?:current|quick|cash) ratio|\bdebt|goodwill|pp&?ne?\b|property,? plant|"
+        r"fixed asset|capitali[sz]ation|book value|accrued|accrual|cash and (?:cash )?equivalents|capital employed|"
+        r"leverage|turnover|\bd[sip]o\b|days (?:sales|inventory|payable)|conversion cycle|return on|\bro[aec]e?\b|"
+        r"capital[- ]intensive", re.IGNORECASE),
+    "cashflow": re.compile(
+        r"cash ?flow|capex|capital expenditure|purchases? of property|dividends? paid|repurchas|buy ?back|"
+        r"depreciation|amorti[sz]ation|d&a|\bebitda\b|capital[- ]intensive|cash (?:from|provided by|used in)",
+        re.IGNORECASE),
+}
+STATEMENT_WEIGHT = 1.0
+PAGE_REF_WEIGHT = 0.8
+CAPTION_WEIGHT = 0.6
+
+
+def statement_kind(text: str, numeric: float) -> str:
+    """"income", "balance" or "cashflow" when the page is that primary statement, else ""."""
+    if numeric < 0.12:
+        return ""
+    head = "\n".join(text.splitlines()[:8])
+    kinds = [k for k, rx in _STATEMENT_TITLE.items() if rx.search(head)]
+    return kinds[0] if len(kinds) == 1 else ""  # several titles: an index of statements
+
+
+def statements_needed(question: str) -> frozenset[str]:
+    """The statements a question names or whose line items it needs."""
+    question = question.replace("_", " ")
+    return frozenset(k for k, rx in _STATEMENT_NEED.items() if rx.search(question))
+
+
+_PAGE_REF = re.compile(r"\b(?:page|slide|p\.)\s*\(?\s*(\d{1,4})(?:\s*(?:and|&|-|–|to)\s*(\d{1,4}))?",
+                       re.IGNORECASE)
+_COVER = re.compile(r"\b(?:cover|front page|title page)\b", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:(second|2nd)[- ](?:to[- ])?last|penultimate|last) (?:page|slide)\b", re.IGNORECASE)
+_FIGURE_REF = re.compile(r"\b(fig(?:ure)?|table)\.?\s*(\d{1,3})\b|\b(first|second|third) (figure|table)\b",
+                         re.IGNORECASE)
+_APPENDIX_REF = re.compile(r"\bappendix\s+([A-Z\d]{1,2})\b", re.IGNORECASE)
+_ORDINAL = {"first": 1, "second": 2, "third": 3}
+_LABEL_LINE = re.compile(r"^\s*(?:page\s+)?(\d{1,4})(?:\s*(?:/|of)\s*\d{1,4})?\s*$", re.IGNORECASE)
+
+
+def page_refs(question: str) -> list[int]:
+    """Page numbers the question names ("on page 19", "pages 10 and 11")."""
+    out: list[int] = []
+    for m in _PAGE_REF.finditer(question):
+        out.extend(int(g) for g in m.groups() if g)
+    return out
+
+
+def positional_refs(question: str, page_count: int) -> list[int]:
+    """Pages named by position: the cover (page 1), the last or second-last page."""
+    out = []
+    if _COVER.search(question):
+        out.append(1)
+    for m in _LAST.finditer(question):
+        out.append(page_count - 1 if m.group(1) else page_count)
+    return [p for p in out if 1 <= p <= page_count]
+
+
+def caption_refs(question: str) -> list[tuple[str, str]]:
+    """Captions the question names: ("figure", "1") for "Figure 1" or "the first figure";
+    ("appendix", "e") for "Appendix E"."""
+    out = []
+    for m in _FIGURE_REF.finditer(question):
+        if m.group(1):
+            kind = "table" if m.group(1).lower() == "table" else "figure"
+            out.append((kind, m.group(2)))
+        else:
+            kind = "table" if m.group(4).lower() == "table" else "figure"
+            out.append((kind, str(_ORDINAL[m.group(3).lower()])))
+    out.extend(("appendix", m.group(1).lower()) for m in _APPENDIX_REF.finditer(question))
+    return out
+
+
+def _caption_pattern(kind: str, number: str) -> re.Pattern[str]:
+    if kind == "figure":
+        return re.compile(rf"^\s*fig(?:ure)?\.?\s*{number}\b", re.IGNORECASE | re.MULTILINE)
+    if kind == "table":
+        return re.compile(rf"^\s*table\s*{number}\b", re.IGNORECASE | re.MULTILINE)
+    return re.compile(rf"^\s*appendix\s*{re.escape(number)}\b", re.IGNORECASE | re.MULTILINE)
+
+
+def page_label(text: str) -> int | None:
+    """The printed page number: a line holding only a number among the first or last three lines."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    for ln in lines[-3:][::-1] + lines[:3]:
+        m = _LABEL_LINE.match(ln)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 # --- lexical page retrieval -----------------------------------------------------------------
 class PageRanker:
     """Scores every page of one document for a question.
@@ -116,6 +228,8 @@ class PageRanker:
         head_tokens = [terms(" ".join(list(p.headings) + titles[p.number - 1])) for p in doc.pages]
         self.heads = _bm25(head_tokens)
         self.numeric = np.asarray([numeric_share(p.text) for p in doc.pages], dtype=np.float32)
+        self.kinds = [statement_kind(p.text, float(x)) for p, x in zip(doc.pages, self.numeric)]
+        self.labels = [page_label(p.text) for p in doc.pages]
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
@@ -137,11 +251,40 @@ class PageRanker:
             page = page * (1.0 + 2.0 * self.numeric)
         top = float(page.max()) if n else 0.0
         out = page / top if top > 0 else page
+        out = out + self._boosts(question)
+        top = float(out.max()) if n else 0.0
+        out = out / top if top > 0 else out
         with self._lock:
             if len(self._cache) > 256:
                 self._cache.clear()
             self._cache[question] = out
         return out
+
+
+    def _boosts(self, question: str) -> np.ndarray:
+        """Additive evidence in [0, 1 + …] per page: the statements the question needs,
+        and the pages it names (by printed label, or by position when no page has that label)."""
+        n = self.doc.page_count
+        boost = np.zeros(n, dtype=np.float32)
+        needs = statements_needed(question)
+        if needs:
+            for i, kind in enumerate(self.kinds):
+                if kind in needs:
+                    boost[i] += STATEMENT_WEIGHT
+        for ref in page_refs(question):
+            labelled = [i for i, lab in enumerate(self.labels) if lab == ref]
+            for i in labelled:
+                boost[i] += PAGE_REF_WEIGHT
+            if 1 <= ref <= n:
+                boost[ref - 1] += PAGE_REF_WEIGHT * (0.5 if labelled else 1.0)
+        for p in positional_refs(question, n):
+            boost[p - 1] += PAGE_REF_WEIGHT
+        for kind, number in caption_refs(question):
+            rx = _caption_pattern(kind, number)
+            hits = [i for i, page in enumerate(self.doc.pages) if rx.search(page.text)]
+            for i in hits[:1] if kind != "appendix" else hits[:3]:
+                boost[i] += CAPTION_WEIGHT
+        return boost
 
 
 def _bm25(token_lists: list[list[str]]) -> bm25s.BM25 | None:
