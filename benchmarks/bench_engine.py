@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import sys
@@ -68,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if eval_dir is None:
         return say_absent(args.eval_dir)
     print(machine_line())
+    load_before = os.getloadavg()[0]
+    print(f"load average (1 min) before the run: {load_before:.2f} — other processes slow every figure")
     questions = load_questions(eval_dir)
     by_doc: dict[str, list] = defaultdict(list)
     for q in questions:
@@ -124,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                 share.append(scored / n_nodes)
 
     # 3. memory: tracemalloc while indexing the largest PDF of the sample
-    biggest = max(docs, key=lambda d: len(blobs[d]))
+    biggest = max(docs, key=lambda d: indexes[d].page_count)
     tracemalloc.start()
     indexer.build_index(blobs[biggest], biggest)
     _, traced_peak = tracemalloc.get_traced_memory()
@@ -135,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     flat = flat_cold + flat_warm
     result = {
         "machine": machine(),
+        "load_1min_before": round(load_before, 2),
+        "load_1min_after": round(os.getloadavg()[0], 2),
         "documents": len(docs),
         "pages": total_pages,
         "megabytes": round(sum(len(b) for b in blobs.values()) / 2**20, 1),

@@ -232,7 +232,7 @@ def answer(table: list[dict], sigmas: Sequence[float]) -> list[dict]:
             "puct_floor_calls_to_match_greedy": calls_to_reach(by["puct_floor"], g["hit@3"]),
             "puct_floor_calls_to_common_target": calls_to_reach(by["puct_floor"], target),
             "ucb1_calls_to_common_target": calls_to_reach(by["ucb1"], target),
-            "puct_beats_ucb1_at_same_iterations": f"{wins} of {len(by['puct'])} budgets ({ties} ties)",
+            "puct_beats_ucb1_at_same_iterations": f"{wins} of {len(by['puct'])} ({ties} ties)",
         })
     return out
 
