@@ -298,16 +298,16 @@ def run(args: argparse.Namespace) -> int:
                           "--methods", args.methods, "--out", str(results)] + quick, OUT / "eval.log")
     summary = summarise(read_rows(results)) if results.is_file() else None
 
-    jb = bench = None
     if not args.skip_judge:
         step("judge-budget study", [py, "benchmarks/judge_budget.py", "--eval-dir", str(eval_dir)] + quick,
              OUT / "judge_budget.log")
-        jb = json.loads((OUT / "judge_budget.json").read_text())
     if not args.skip_bench:
         lim = ["--limit-docs", "10"] if args.quick else []
         step("engine benchmark", [py, "benchmarks/bench_engine.py", "--eval-dir", str(eval_dir),
                                   "--json", str(OUT / "bench_engine.json")] + lim, OUT / "bench_engine.log")
-        bench = json.loads((OUT / "bench_engine.json").read_text())
+    # a skipped step reuses its last output in benchmarks/out/, when there is one
+    jb = json.loads((OUT / "judge_budget.json").read_text()) if (OUT / "judge_budget.json").is_file() else None
+    bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
 
     rows = read_rows(results) if results.is_file() else []
     meta = {
@@ -336,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--results", default=None, help="reuse this eval results.jsonl instead of running the eval")
     p.add_argument("--quick", action="store_true", help="small samples, to check the pipeline")
     p.add_argument("--skip-eval", action="store_true", help="reuse benchmarks/out/results.jsonl if present")
-    p.add_argument("--skip-judge", action="store_true")
-    p.add_argument("--skip-bench", action="store_true")
+    p.add_argument("--skip-judge", action="store_true", help="reuse benchmarks/out/judge_budget.json")
+    p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
     return run(p.parse_args(argv))
 
 
