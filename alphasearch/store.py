@@ -541,8 +541,12 @@ class Library:
         for i, (raw_name, source) in enumerate(items):
             started = time.perf_counter()
 
-            def sub(stage: str, frac: float, _i=i, _name=raw_name) -> None:
-                report(f"{_name}: {stage}", min(1.0, (_i + max(0.0, min(1.0, frac))) / n))
+            done = [0.0]  # this file's fraction so far: never goes back
+
+            def sub(stage: str, frac: float, _i=i, _name=raw_name, _done=done) -> None:
+                lo, hi = _STAGES.get(stage, (_done[0], 1.0))
+                _done[0] = max(_done[0], lo + (hi - lo) * max(0.0, min(1.0, frac)))
+                report(f"{_name}: {stage}", min(1.0, (_i + _done[0]) / n))
 
             try:
                 name = validate_name(raw_name, "file")
@@ -558,6 +562,9 @@ class Library:
                 result = self._add_one(fid, name, data, sub, replace_existing)
             except PDFError as exc:
                 result = AddResult(name, "rejected", str(exc))
+            except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
+                result = AddResult(name, "rejected", f"{name} could not be stored ({exc.strerror or exc}); "
+                                                     f"free some disk space and add it again.")
             results.append(replace(result, seconds=time.perf_counter() - started))
             report(f"{name}: {result.status}", (i + 1) / n)
         return results
@@ -906,6 +913,10 @@ class Library:
             actions.append(f"cleared {len(stale)} interrupted add(s).")
         return RepairReport(actions, self.health())
 
+
+# share of one file's progress bar per indexer stage
+_STAGES = {"validating": (0.0, 0.05), "reading pages": (0.05, 0.8), "building the tree": (0.8, 0.9),
+           "summaries": (0.9, 1.0), "unchanged": (1.0, 1.0), "index reused": (1.0, 1.0)}
 
 _PROBLEM_TEXT = {
     "index_missing": "its index is missing.",
