@@ -64,6 +64,12 @@ def cmd_query(args: argparse.Namespace) -> int:
           f"{answer.seconds:.2f}s")
     for c in answer.citations:
         print(f"  [{c.doc} → {c.section}, p. {c.pages[0]}] {c.snippet[:120]}")
+    u = answer.usage
+    if u.llm_calls or u.cache_hits:
+        print(f"model calls {u.llm_calls}, cache hits {u.cache_hits}, "
+              f"{u.prompt_tokens + u.completion_tokens} tokens, ~${u.cost_usd:.4f}")
+    if answer.degraded:
+        print(f"notice: {answer.degraded}", file=sys.stderr)
     return 0
 
 
@@ -155,6 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_folder import register as register_folder_commands
 
     register_folder_commands(sub, add)
+
+    from .cli_llm import register as register_llm_commands
+
+    register_llm_commands(sub, add)
     return p
 
 

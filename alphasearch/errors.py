@@ -64,6 +64,18 @@ class LLMError(AlphaSearchError):
     """The language model could not give a usable reply (after retries)."""
 
 
+class LLMUnavailableError(LLMError):
+    """Timeout, connection error or an HTTP error status, after the SDK's retries."""
+
+
+class LLMRefusalError(LLMError):
+    """The model declined to answer, or its reply was empty."""
+
+
+class LLMMalformedError(LLMError):
+    """The model's reply did not have the expected JSON shape, even after one retry."""
+
+
 class StoreError(AlphaSearchError):
     """The library on disk cannot do what was asked."""
 

@@ -7,7 +7,7 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from . import indexer, pdf
+from . import indexer, llm_engine, pdf
 from .answer import extractive_answer, rank_pages
 from .config import Settings
 from .mcts import search
@@ -32,19 +32,27 @@ class _DocTools:
 class Engine:
     """The engine behind the CLI and the app. Thread-safe; holds warm per-document scorers."""
 
-    def __init__(self, settings: Settings | None = None):
+    def __init__(self, settings: Settings | None = None, *, llm=None):
         self.settings = settings or Settings.from_env()
         self.indexes = IndexCache(self.settings.data_dir)
         self._tools: OrderedDict[str, _DocTools] = OrderedDict()
         self._lock = threading.Lock()
+        # "openai" engine state (llm_engine.py): the cached client, why LLM indexing
+        # fell back per doc_id, and recent PDF bytes for vision answers
+        self._llm = llm
+        self._llm_notes: dict[str, str] = {}
+        self._pdf_bytes: OrderedDict[str, bytes] = OrderedDict()
         self._library: Library | None = None
         self.router: Router = OfflineRouter()
         self._folder_cache: dict[str, object] = {}
 
     # --- indexing -----------------------------------------------------------------
     def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
-                    force: bool = False) -> DocumentIndex:
-        """Index PDF bytes, or load the stored index of identical bytes."""
+                    force: bool = False, engine: str | None = None) -> DocumentIndex:
+        """Index PDF bytes, or load the stored index of identical bytes.
+        ``engine``: "offline" or "openai" (default: the settings' resolved engine)."""
+        if (engine or self.settings.resolved_engine) == "openai":
+            return llm_engine.index_bytes(self, data, name, progress=progress, force=force)
         pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
         doc_id = pdf.content_hash(data)
         if not force:
@@ -82,7 +90,10 @@ class Engine:
     # --- questions ---------------------------------------------------------------------
     def ask_document(self, doc: DocumentIndex, question: str, *, iterations: int | None = None,
                      seed: int | None = None, rule: str | None = None) -> Answer:
-        """MCTS over the document's section tree, deep read, extractive answer."""
+        """MCTS over the document's section tree, deep read, extractive answer
+        (the "openai" engine: LLM scorer and a synthesized answer, see llm_engine.py)."""
+        if self.settings.resolved_engine == "openai":
+            return llm_engine.ask_document(self, doc, question, iterations=iterations, seed=seed, rule=rule)
         s = self.settings
         started = time.perf_counter()
         tools = self.tools(doc)
