@@ -25,15 +25,21 @@ _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 
 
 def rank_pages(doc: DocumentIndex, trace: SearchTrace | None, page_scores: np.ndarray, *, k: int = 10) -> list[int]:
-    """1-based pages best first: each page's own evidence blended with the Q of
-    the best searched section that contains it; at least ``k`` pages where the
-    document has them."""
+    """1-based pages best first: each page's own evidence (``page_scores``, index 0 =
+    page 1, in [0, 1]) blended with the Q of the deepest searched section that
+    contains it (so pages under an unexplored child keep their parent's value);
+    at least ``k`` pages where the document has them."""
     n = doc.page_count
     section_q = np.zeros(n, dtype=np.float32)
     if trace is not None:
-        for node in ranked_frontier(trace.root):
+        stack = [trace.root]
+        while stack:  # pre-order: deeper visited nodes overwrite their ancestors
+            node = stack.pop()
+            if not node.visits:
+                continue
             a, b = node.section.pages
-            section_q[a - 1:b] = np.maximum(section_q[a - 1:b], node.q)
+            section_q[max(0, a - 1):b] = node.q
+            stack.extend(reversed(node.children))
     top = float(section_q.max()) if n else 0.0
     if top > 0:
         section_q = section_q / top

@@ -2,11 +2,17 @@
 
 An LLM judge is expensive per node, so the question is how much page-level
 retrieval (hit@3) each search strategy buys per judge call. Here a simulated
-judge stands in for the LLM: a node's reward is 1 when its page range contains
-an evidence page of the question (from the eval set), else 0, plus Gaussian
-noise of standard deviation ``sigma``, clipped to [0, 1]. The noise of one node
-is fixed per (seed, question, node), like a cached LLM reply, so every method
-sees the same judge. One call = one node judged.
+judge stands in for the LLM. Two judge models:
+
+- ``uniform``: reward = 1 when the node's page range contains an evidence page
+  of the question (from the eval set), else 0, plus Gaussian noise N(0, sigma),
+  clipped to [0, 1] — equally reliable on a 2-page leaf and a 200-page chapter;
+- ``diluted``: the same, but the signal of an evidence-holding node shrinks with
+  its length, 1 × min(1, sqrt(8 / pages)) — a judge reading a long section's
+  summary is less sure than one reading a short section's text.
+
+The noise of one node is fixed per (seed, question, node), like a cached LLM
+reply, so every method sees the same judge. One call = one node judged.
 
 Methods, on the eval set's real section trees (offline indexer, cached):
 MCTS-UCB1 (uniform priors), MCTS-PUCT with the engine's offline prior
@@ -17,6 +23,7 @@ offline page scores (the deep read). Reference without any judge: those page
 scores alone (``flat offline``).
 
     python benchmarks/judge_budget.py [--eval-dir ../shared/eval] [--limit N] [--sigmas 0,0.2,0.4]
+                                      [--judges uniform,diluted]
 
 Writes benchmarks/out/judge_budget.{json,html,png} and prints the table and the
 answer to: does PUCT with the offline prior need fewer judge calls than UCB1 and
@@ -48,6 +55,12 @@ from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
 ITERATIONS = (3, 5, 8, 12, 20, 30, 50, 80, 120)
 BEAM_WIDTHS = (2, 3, 5)
 METHODS = ("puct", "puct_floor", "ucb1", "greedy", "beam", "exhaustive")
+JUDGES = {
+    "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
+    "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
+               "clipped to [0, 1]",
+}
+DILUTION_PAGES = 8  # the offline indexer's max leaf length
 PRIOR_FLOOR = 0.05
 
 
@@ -67,21 +80,30 @@ class FlooredPrior:
 
 
 class SimulatedJudge:
-    """Reward = [node's pages contain an evidence page] + N(0, sigma), clipped to [0, 1].
+    """Reward = signal + N(0, sigma), clipped to [0, 1]; the signal is 1 when the
+    node's pages contain an evidence page (``uniform``), scaled by
+    min(1, sqrt(8 / pages)) for ``diluted``, else 0.
 
     Deterministic per (seed, question id, node id); ``calls`` counts nodes judged."""
 
     batch_siblings = False
 
-    def __init__(self, evidence: Sequence[int], sigma: float, seed: int, qid: str):
+    def __init__(self, evidence: Sequence[int], sigma: float, seed: int, qid: str, kind: str = "uniform"):
+        if kind not in JUDGES:
+            raise ValueError(f"Unknown judge {kind!r}; choose one of {', '.join(JUDGES)}.")
         self.evidence = sorted(set(evidence))
         self.sigma = sigma
+        self.kind = kind
         self.key = f"{seed}|{qid}"
         self.calls = 0
 
     def truth(self, section: Section) -> float:
         a, b = section.pages
-        return 1.0 if any(a <= p <= b for p in self.evidence) else 0.0
+        if not any(a <= p <= b for p in self.evidence):
+            return 0.0
+        if self.kind == "diluted":
+            return min(1.0, (DILUTION_PAGES / (b - a + 1)) ** 0.5)
+        return 1.0
 
     def score(self, question: str, sections: Sequence[Section]) -> list[float]:
         out = []
@@ -109,11 +131,16 @@ def run(args: argparse.Namespace) -> int:
     if args.limit:
         questions = random.Random(args.seed).sample(questions, min(args.limit, len(questions)))
     sigmas = [float(s) for s in args.sigmas.split(",")]
+    judges = [j.strip() for j in args.judges.split(",") if j.strip()]
+    unknown = [j for j in judges if j not in JUDGES]
+    if unknown or not judges:
+        raise SystemExit(f"Unknown judge(s) {unknown}; choose from {', '.join(JUDGES)}.")
+    configs = [(j, s) for j in judges for s in sigmas]
     settings = Settings()
     trees = Trees(eval_dir)
     started = time.perf_counter()
-    # rows[(sigma, method, budget)] -> list of (calls, hit@1, hit@3, hit@5)
-    rows: dict[tuple[float, str, int], list[tuple[int, float, float, float]]] = defaultdict(list)
+    # rows[(judge, sigma, method, budget)] -> list of (calls, hit@1, hit@3, hit@5)
+    rows: dict[tuple[str, float, str, int], list[tuple[int, float, float, float]]] = defaultdict(list)
     flat: list[tuple[float, float, float]] = []
     tree_nodes: list[int] = []
     by_doc: dict[str, list] = defaultdict(list)
@@ -130,12 +157,12 @@ def run(args: argparse.Namespace) -> int:
             page_scores = ranker.scores(q.question)
             flat_pages = trace_page_order_flat(page_scores)
             flat.append(tuple(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)))  # type: ignore[arg-type]
-            for sigma in sigmas:
+            for kind, sigma in configs:
                 def measure(method: str, budget: int, trace_fn) -> None:
-                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id)
+                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
                     trace = trace_fn(judge)
                     pages = trace_page_order(trace, doc.page_count, page_scores)
-                    rows[(sigma, method, budget)].append(
+                    rows[(kind, sigma, method, budget)].append(
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5))))
 
                 for it in ITERATIONS:
@@ -151,9 +178,11 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
 
     table = []
-    for (sigma, method, budget), vals in sorted(rows.items(), key=lambda kv: (kv[0][0], METHODS.index(kv[0][1]), kv[0][2])):
+    order = {c: i for i, c in enumerate(configs)}
+    for (kind, sigma, method, budget), vals in sorted(
+            rows.items(), key=lambda kv: (order[kv[0][:2]], METHODS.index(kv[0][2]), kv[0][3])):
         table.append({
-            "sigma": sigma, "method": method, "budget": budget,
+            "judge": kind, "sigma": sigma, "method": method, "budget": budget,
             "budget_label": _budget_label(method, budget),
             "judge_calls": round(statistics.fmean(v[0] for v in vals), 2),
             "hit@1": round(statistics.fmean(v[1] for v in vals), 4),
@@ -162,10 +191,12 @@ def run(args: argparse.Namespace) -> int:
             "n": len(vals),
         })
     flat_row = {f"hit@{k}": round(statistics.fmean(f[i] for f in flat), 4) for i, k in enumerate((1, 3, 5))}
-    verdict = answer(table, sigmas)
+    verdict = answer(table, configs)
     result = {
         "simulation": True,
-        "judge": "reward = 1[node pages contain an evidence page] + N(0, sigma), clipped to [0,1]; one call per node",
+        "judges": {j: JUDGES[j] for j in judges},
+        "sigmas": sigmas,
+        "prior_floor": PRIOR_FLOOR,
         "machine": machine_line(),
         "questions": len(questions),
         "documents": len(by_doc),
@@ -207,12 +238,12 @@ def calls_to_reach(rows: list[dict], target: float) -> float | None:
     return min(ok) if ok else None
 
 
-def answer(table: list[dict], sigmas: Sequence[float]) -> list[dict]:
-    """Per noise level: the calls PUCT and UCB1 need to match greedy's hit@3, and
-    hit@3 of PUCT vs UCB1 at the same iteration budgets."""
+def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict]:
+    """Per judge and noise level: the calls PUCT and UCB1 need to match greedy's
+    hit@3, and hit@3 of PUCT vs UCB1 at the same iteration budgets."""
     out = []
-    for sigma in sigmas:
-        at = [r for r in table if r["sigma"] == sigma]
+    for kind, sigma in configs:
+        at = [r for r in table if r["sigma"] == sigma and r["judge"] == kind]
         by = {m: [r for r in at if r["method"] == m] for m in METHODS}
         g = by["greedy"][0]
         ex = by["exhaustive"][0]
@@ -222,6 +253,7 @@ def answer(table: list[dict], sigmas: Sequence[float]) -> list[dict]:
         best_puct = max(by["puct"], key=lambda r: r["hit@3"])
         target = min(best_puct["hit@3"], max(r["hit@3"] for r in by["ucb1"]))
         out.append({
+            "judge": kind,
             "sigma": sigma,
             "greedy": {"calls": g["judge_calls"], "hit@3": g["hit@3"]},
             "exhaustive": {"calls": ex["judge_calls"], "hit@3": ex["hit@3"]},
@@ -246,13 +278,13 @@ def print_table(result: dict) -> None:
           f"mean tree size {result['mean_tree_nodes']} nodes; {result['seconds']} s")
     f = result["flat_offline"]
     print(f"flat offline page scores, 0 judge calls: hit@1 {f['hit@1']:.3f}  hit@3 {f['hit@3']:.3f}  hit@5 {f['hit@5']:.3f}")
-    print(f"\n{'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6}")
+    print(f"\n{'judge':<8} {'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6}")
     for r in result["rows"]:
-        print(f"{r['sigma']:>5.2f}  {r['method']:<10} {r['budget_label']:>7} {r['judge_calls']:>7.1f} "
+        print(f"{r['judge']:<8} {r['sigma']:>5.2f}  {r['method']:<10} {r['budget_label']:>7} {r['judge_calls']:>7.1f} "
               f"{r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f}")
     print("\nDoes PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same hit@3?")
     for v in result["verdict"]:
-        print(f"  sigma {v['sigma']:.2f}: greedy hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; "
+        print(f"  {v['judge']} judge, sigma {v['sigma']:.2f}: greedy hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; "
               f"to match it PUCT needs {_fmt(v['puct_calls_to_match_greedy'])}, UCB1 {_fmt(v['ucb1_calls_to_match_greedy'])} calls. "
               f"To reach hit@3 {v['common_target_hit@3']:.3f}: PUCT {_fmt(v['puct_calls_to_common_target'])}, "
               f"UCB1 {_fmt(v['ucb1_calls_to_common_target'])}, PUCT with prior floor "
@@ -271,25 +303,29 @@ def plot(result: dict, out: Path) -> None:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    sigmas = sorted({r["sigma"] for r in result["rows"]})
-    fig = make_subplots(rows=1, cols=len(sigmas), shared_yaxes=True,
-                        subplot_titles=[f"judge noise σ = {s:g}" for s in sigmas])
-    for col, sigma in enumerate(sigmas, start=1):
+    sigmas = result["sigmas"]
+    judges = list(result["judges"])
+    fig = make_subplots(rows=len(judges), cols=len(sigmas), shared_yaxes=True, shared_xaxes=True,
+                        vertical_spacing=0.12, horizontal_spacing=0.04,
+                        subplot_titles=[f"{j} judge, σ = {s:g}" for j in judges for s in sigmas])
+    for (row, kind), (col, sigma) in ((jr, sc) for jr in enumerate(judges, start=1) for sc in enumerate(sigmas, start=1)):
         for m in METHODS:
-            rs = [r for r in result["rows"] if r["sigma"] == sigma and r["method"] == m]
+            rs = [r for r in result["rows"] if r["sigma"] == sigma and r["method"] == m and r["judge"] == kind]
             fig.add_trace(go.Scatter(
                 x=[r["judge_calls"] for r in rs], y=[r["hit@3"] for r in rs], name=NAMES[m],
-                mode="lines+markers" if len(rs) > 1 else "markers", legendgroup=m, showlegend=col == 1,
+                mode="lines+markers" if len(rs) > 1 else "markers", legendgroup=m, showlegend=col == 1 and row == 1,
                 marker={"color": COLOURS[m], "size": 8}, line={"color": COLOURS[m]},
                 text=[r["budget_label"] for r in rs],
-                hovertemplate="%{text} calls %{x:.1f} hit@3 %{y:.3f}"), row=1, col=col)
-        note = {"annotation_text": "flat offline page ranking, 0 calls"} if col == 1 else {}
-        fig.add_hline(y=result["flat_offline"]["hit@3"], line_dash="dot", line_color="grey", row=1, col=col, **note)
-        fig.update_xaxes(type="log", title_text="mean judge calls per question (log)", row=1, col=col)
-    fig.update_yaxes(title_text="hit@3", row=1, col=1)
+                hovertemplate="%{text} calls %{x:.1f} hit@3 %{y:.3f}"), row=row, col=col)
+        note = {"annotation_text": "flat offline, 0 calls"} if col == 1 else {}
+        fig.add_hline(y=result["flat_offline"]["hit@3"], line_dash="dot", line_color="grey", row=row, col=col, **note)
+        fig.update_xaxes(type="log", row=row, col=col,
+                         title_text="mean judge calls per question (log)" if row == len(judges) else None)
+        if col == 1:
+            fig.update_yaxes(title_text="hit@3", row=row, col=col)
     fig.update_layout(title=f"Judge-budget study (SIMULATED judge), {result['questions']} questions",
-                      width=380 * len(sigmas) + 120, height=460, template="plotly_white",
-                      legend={"orientation": "h", "y": -0.25})
+                      width=330 * len(sigmas) + 140, height=330 * len(judges) + 170, template="plotly_white",
+                      legend={"orientation": "h", "y": -0.12}, margin={"t": 80})
     fig.write_html(out / "judge_budget.html", include_plotlyjs="cdn")
     try:
         fig.write_image(out / "judge_budget.png", scale=1)
@@ -302,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--eval-dir", default=None, help="eval set folder (default ../shared/eval)")
     p.add_argument("--limit", type=int, default=0, help="sample this many questions (0 = all)")
-    p.add_argument("--sigmas", default="0,0.2,0.4,0.6", help="judge noise levels, comma-separated")
+    p.add_argument("--sigmas", default="0,0.2,0.4", help="judge noise levels, comma-separated")
+    p.add_argument("--judges", default="uniform,diluted", help=f"judge models, comma-separated: {', '.join(JUDGES)}")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(OUT))
     return run(p.parse_args(argv))

@@ -151,45 +151,48 @@ def eval_section(summary: list[dict], meta: dict) -> str:
 
 
 def judge_section(jb: dict, png: str) -> str:
-    sigmas = sorted({r["sigma"] for r in jb["rows"]})
+    sigmas = jb["sigmas"]
+    judges = list(jb["judges"])
+    cell = {(r["judge"], r["sigma"], r["method"], r["budget"]): r for r in jb["rows"]}
     keys = list(dict.fromkeys((r["method"], r["budget"], r["budget_label"]) for r in jb["rows"]))
-    cell = {(r["sigma"], r["method"], r["budget"]): r for r in jb["rows"]}
-    head = ["method", "budget"] + [f"σ={s:g}: hit@3 (calls)" for s in sigmas]
-    body = []
-    for m, b, label in keys:
-        row = [m, label or "—"]
-        for s in sigmas:
-            r = cell.get((s, m, b))
-            row.append(f"{r['hit@3']:.3f} ({r['judge_calls']:.1f})" if r else "")
-        body.append(row)
     lines = [
         "## 2. Judge-budget study (SIMULATION)",
         "",
-        "**This is a simulation, not an LLM run.** A simulated judge stands in for an LLM: "
-        f"{jb['judge']}. The noise of a node is fixed per (seed, question, node), like a cached reply, so all "
-        "methods see the same judge. Each method's page ranking: the pages of its best sections first, ordered "
-        "inside a section by the engine's offline page scores. MCTS budgets are iterations; a revisit of a "
-        "scored node costs no call, so calls ≤ iterations. PUCT uses the engine's offline prior "
-        "(`PriorScorer`, free); `puct_floor` is a what-if with every prior raised to at least 0.05. "
-        f"{jb['questions']} questions, mean tree {jb['mean_tree_nodes']} nodes; flat offline page ranking with "
-        f"no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
+        "**This is a simulation, not an LLM run.** A simulated judge stands in for an LLM judging one node per "
+        "call. Two judge models: " + "; ".join(f"`{j}`: {d}" for j, d in jb["judges"].items()) + ". "
+        "The noise of a node is fixed per (seed, question, node), like a cached reply, so all methods see the "
+        "same judge. Each method's page ranking: the pages of its best sections first, ordered inside a section "
+        "by the engine's offline page scores. MCTS budgets are iterations; a revisit of a scored node costs no "
+        "call, so calls ≤ iterations. PUCT uses the engine's offline prior (`PriorScorer`, free); `puct_floor` "
+        f"is a what-if with every prior raised to at least {jb.get('prior_floor', 0.05)}. "
+        f"{jb['questions']} questions on {jb['documents']} PDFs, mean tree {jb['mean_tree_nodes']} nodes; the flat "
+        f"offline page ranking with no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
         "",
         f"![hit@3 against judge calls]({png})",
         "",
-        md_table(head, body),
-        "",
-        "**Does PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same hit@3?**",
-        "",
     ]
+    for j in judges:
+        head = ["method", "budget"] + [f"σ={s:g}: hit@3 (calls)" for s in sigmas]
+        body = []
+        for m, b, label in keys:
+            row = [m, label or "—"]
+            for s in sigmas:
+                r = cell.get((j, s, m, b))
+                row.append(f"{r['hit@3']:.3f} ({r['judge_calls']:.1f})" if r else "")
+            body.append(row)
+        lines += [f"`{j}` judge:", "", md_table(head, body), ""]
+    lines += ["**Does PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same "
+              "hit@3?**", ""]
+    f = lambda x: "never (within 120 iterations)" if x is None else f"{x:.1f}"  # noqa: E731
     for v in jb["verdict"]:
-        f = lambda x: "never (within 120 iterations)" if x is None else f"{x:.1f}"  # noqa: E731
         lines.append(
-            f"- σ = {v['sigma']:g}: against UCB1, to reach hit@3 {v['common_target_hit@3']:.3f} PUCT needs "
+            f"- `{v['judge']}`, σ = {v['sigma']:g}: to reach hit@3 {v['common_target_hit@3']:.3f} PUCT needs "
             f"{f(v['puct_calls_to_common_target'])} calls, UCB1 {f(v['ucb1_calls_to_common_target'])} "
-            f"(PUCT's hit@3 higher at {v['puct_beats_ucb1_at_same_iterations']} of the equal iteration budgets). "
-            f"Against greedy (hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls): PUCT needs "
-            f"{f(v['puct_calls_to_match_greedy'])}, PUCT with floored prior {f(v['puct_floor_calls_to_match_greedy'])}. "
-            f"Exhaustive: {v['exhaustive']['hit@3']:.3f} with {v['exhaustive']['calls']:.1f} calls.")
+            f"(PUCT's hit@3 higher at {v['puct_beats_ucb1_at_same_iterations']} equal iteration budgets). "
+            f"Greedy: hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; to match it PUCT "
+            f"needs {f(v['puct_calls_to_match_greedy'])}, PUCT with floored prior "
+            f"{f(v['puct_floor_calls_to_match_greedy'])}. Exhaustive: {v['exhaustive']['hit@3']:.3f} with "
+            f"{v['exhaustive']['calls']:.1f} calls.")
     lines += ["", jb.get("conclusion", ""), ""]
     return "\n".join(lines)
 
@@ -235,7 +238,7 @@ def conclusion(jb: dict) -> str:
         vs_greedy = ("reaches greedy's hit@3 with fewer calls" if pg is not None and pg < v["greedy"]["calls"]
                      else "reaches greedy's hit@3 only with more calls" if pg is not None
                      else "never reaches greedy's hit@3")
-        parts.append(f"σ={v['sigma']:g}: PUCT needs {vs_ucb}, and {vs_greedy}")
+        parts.append(f"`{v['judge']}` σ={v['sigma']:g}: PUCT needs {vs_ucb}, and {vs_greedy}")
     return "In short — " + "; ".join(parts) + "."
 
 
