@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
-from .mcts import ranked_frontier
 from .scorers import PageRanker, clean_question, wants_number
 from .text import sentences, shorten, terms
 
