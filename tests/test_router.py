@@ -1,0 +1,118 @@
+"""Phase 0 routing and the Phase 1 document scorer, on literal profiles and generated folders."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from alphasearch.mcts import search
+from alphasearch.router import (DocProfile, DocumentScorer, DocumentSignals, EmptyLibraryError, FolderProfile,
+                                OfflineRouter, document_tree, looks_like_followup, make_router,
+                                profiles_from_library)
+from alphasearch.store import ChatTurn, Library
+from folder_helpers import build_library
+
+
+def _doc(key: str, folder: str, name: str, text: str) -> DocProfile:
+    from alphasearch.text import terms
+
+    return DocProfile(key=key.ljust(64, "0"), name=name, folder_id=folder, summary=text, profile=text,
+                      vocab=frozenset(terms(text)))
+
+
+KITCHEN = FolderProfile("k", "Kitchen", (
+    _doc("a", "k", "bread.pdf", "Sourdough starter, rye flour, kneading dough, proofing, baking loaves in an oven."),
+    _doc("b", "k", "soup.pdf", "Chicken stock, lentil soup with cumin, beef stew braised with red wine."),
+))
+SKY = FolderProfile("s", "Astronomy", (
+    _doc("c", "s", "telescopes.pdf", "Refracting telescope lenses, Newtonian reflector mirrors, equatorial mounts."),
+    _doc("d", "s", "planets.pdf", "Jupiter's Great Red Spot, Saturn's rings and Titan, Olympus Mons on Mars."),
+))
+EMPTY = FolderProfile("e", "Empty", ())
+
+
+@pytest.fixture(scope="module")
+def router() -> OfflineRouter:
+    return OfflineRouter()
+
+
+@pytest.mark.parametrize("question, folder", [
+    ("How long should the dough proof before baking?", "Kitchen"),
+    ("Which spices go into the lentil soup?", "Kitchen"),
+    ("What is the Great Red Spot on Jupiter?", "Astronomy"),
+    ("How do I collimate the mirrors of a reflector telescope?", "Astronomy"),
+])
+def test_routes_to_the_folder_on_the_subject(router, question, folder):
+    r = router.route(question, [KITCHEN, SKY, EMPTY])
+    assert r.folder == folder
+    assert 0.5 < r.confidence <= 1.0
+    assert set(r.scores) == {"Kitchen", "Astronomy"}  # empty folders are not candidates
+    assert all(0.0 <= v <= 1.0 for v in r.scores.values())
+    assert r.scores[folder] == max(r.scores.values())
+
+
+def test_follow_up_stays_in_the_conversation_folder(router):
+    history = [ChatTurn("user", "What is the Great Red Spot on Jupiter?", "s"),
+               ChatTurn("assistant", "An anticyclonic storm. [p. 2]", "s")]
+    for follow_up in ("and the year before?", "What about its moons?", "and the rings?", "How big is it?"):
+        r = router.route(follow_up, [KITCHEN, SKY], history)
+        assert r.folder == "Astronomy" and r.followup, follow_up
+
+
+def test_a_question_that_clearly_points_elsewhere_switches(router):
+    history = [ChatTurn("user", "What is the Great Red Spot on Jupiter?", "s"),
+               ChatTurn("assistant", "A storm.", "s")]
+    r = router.route("How long do I knead sourdough bread dough before proofing it in the oven?", [KITCHEN, SKY],
+                     history)
+    assert r.folder == "Kitchen" and not r.followup
+
+
+def test_empty_library_and_empty_folders_are_clear_errors(router):
+    with pytest.raises(EmptyLibraryError, match="no folders"):
+        router.route("anything?", [])
+    with pytest.raises(EmptyLibraryError, match="empty"):
+        router.route("anything?", [EMPTY])
+
+
+def test_followup_detector():
+    assert looks_like_followup("and the year before?")
+    assert looks_like_followup("What about 2023?")
+    assert not looks_like_followup("What was the revenue of the robotics segment in fiscal 2024?")
+
+
+def test_make_router_lists_valid_names():
+    assert isinstance(make_router("offline"), OfflineRouter)
+    with pytest.raises(ValueError, match="offline"):
+        make_router("psychic")
+
+
+def test_document_scorer_ranks_the_right_document_first():
+    docs = KITCHEN.documents + SKY.documents
+    sig = DocumentSignals(docs)
+    root = document_tree(docs, [4, 4, 4, 4])
+    assert [c.node_id for c in root.children] == [d.key for d in docs] and root.children[0].pages == (1, 4)
+    scorer = DocumentScorer(sig)
+    scores = scorer.score("Titan and Saturn's rings", root.children)
+    assert max(range(4), key=lambda i: scores[i]) == 3
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    trace = search(root, "Titan and Saturn's rings", scorer, iterations=10, rng=random.Random(0))
+    assert trace.best[0].title == "planets.pdf"
+
+
+def test_routing_over_a_real_library_of_generated_pdfs(data_dir):
+    lib = Library(data_dir)
+    build_library(lib)
+    profiles = profiles_from_library(lib)
+    assert [p.name for p in profiles] == ["Astronomy", "Finance", "Kitchen"]
+    assert all(len(p.documents) == 2 and all(d.vocab for d in p.documents) for p in profiles)
+    router = OfflineRouter()
+    cases = {
+        "What was the quarterly dividend per share?": "Finance",
+        "How much long-term debt did the company have?": "Finance",
+        "Which moon has lakes of liquid methane?": "Astronomy",
+        "How wide is the mirror of the observatory?": "Astronomy",
+        "At what temperature is the loaf baked?": "Kitchen",
+        "How long does the chicken stock simmer?": "Kitchen",
+    }
+    for question, folder in cases.items():
+        assert router.route(question, profiles).folder == folder, question
