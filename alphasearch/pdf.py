@@ -11,10 +11,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pymupdf
+import sys
 
-from . import errors
+# PyMuPDF 2.0 imports its optional layout analyser (onnxruntime: ~0.6 s CPU and ~55 MB per
+# process) and pymupdf4llm (~0.2 s) whenever they are installed. AlphaSearch never calls
+# Page.get_layout or to_markdown, so both imports are skipped (pymupdf treats them as absent).
+for _optional in ("pymupdf.layout", "pymupdf4llm"):
+    sys.modules.setdefault(_optional, None)  # type: ignore[arg-type]
+import pymupdf  # noqa: E402
 
+from . import errors  # noqa: E402
+
+pymupdf.no_recommend_layout()
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 

@@ -1,0 +1,74 @@
+"""The hostile input files, one table shared by the tests and ``benchmarks/reliability_table.py``.
+
+Each case is a file an analyst might upload, what the engine must do with it (reject with a
+specific error, or accept and handle safely), and the settings that make a limit small enough
+to test quickly.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pdf_factory
+from alphasearch import errors
+
+
+@dataclass(frozen=True)
+class HostileCase:
+    id: str
+    description: str
+    build: Callable[[], bytes]
+    error: type[errors.AlphaSearchError] | None  # None: accepted and handled safely
+    message: str = ""  # a fragment the one-line message must contain
+    settings: dict = field(default_factory=dict)  # Settings overrides (also passed as ALPHASEARCH_* to the CLI)
+    question: str = "What is this document about?"
+    warning: str = ""  # a fragment one of the index's warnings must contain
+
+
+def _png() -> bytes:
+    return b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+
+
+def _too_big() -> bytes:
+    return pdf_factory.outline_pdf() + b"\n%" + b"0" * (1024 * 1024 + 10) + b"\n"
+
+
+CASES: tuple[HostileCase, ...] = (
+    HostileCase("zero-bytes", "zero bytes", lambda: b"", errors.EmptyFileError, "empty"),
+    HostileCase("text-renamed", "a text file renamed to .pdf",
+                lambda: b"Quarterly notes: revenue up, costs down.\n" * 50, errors.NotAPDFError, "not a PDF"),
+    HostileCase("png-renamed", "a PNG image renamed to .pdf", _png, errors.NotAPDFError, "not a PDF"),
+    HostileCase("random-bytes", "64 KB of random bytes",
+                lambda: random.Random(1).randbytes(65536), errors.NotAPDFError, "not a PDF"),
+    HostileCase("truncated", "a PDF cut off after 400 bytes", pdf_factory.truncated_pdf,
+                errors.CorruptPDFError, "corrupt"),
+    HostileCase("header-garbage", "a %PDF- header followed by garbage",
+                lambda: b"%PDF-1.7\n" + random.Random(2).randbytes(8000), errors.CorruptPDFError, "corrupt"),
+    HostileCase("password", "a password-protected PDF (AES-256 user password)", pdf_factory.encrypted_pdf,
+                errors.EncryptedPDFError, "password-protected"),
+    HostileCase("owner-only", "an owner-password-only PDF (no password needed to read)",
+                pdf_factory.owner_only_pdf, None, question="How much does membership cost?"),
+    HostileCase("zero-pages", "a valid PDF claiming 0 pages", pdf_factory.zero_pages_pdf,
+                errors.NoPagesError, "no pages"),
+    HostileCase("too-many-pages", "more pages than the limit (limit set to 4, file has 5)", pdf_factory.flat_pdf,
+                errors.TooManyPagesError, "the limit is 4", settings={"max_pages": 4}),
+    HostileCase("too-large", "a file over the size limit (limit set to 1 MB)", _too_big,
+                errors.FileTooLargeError, "the limit is 1 MB", settings={"max_file_mb": 1}),
+    HostileCase("many-pages-warning", "more pages than the warning level (set to 3)", pdf_factory.flat_pdf,
+                None, settings={"warn_pages": 3}, warning="indexing will take a while"),
+    HostileCase("absurd-page-size", "one page of 14,400 x 14,400 pt", pdf_factory.huge_page_pdf, None,
+                question="What is the poster about?"),
+    HostileCase("deep-outline", "an outline 3,000 entries deep", pdf_factory.deep_outline_pdf, None,
+                warning="nested more than"),
+    HostileCase("outline-nowhere", "an outline pointing at pages that do not exist", pdf_factory.bad_outline_pdf,
+                None, question="Which chapter is about subject C?"),
+    HostileCase("no-text-layer", "pages with no text layer (drawings only, like a scan)",
+                pdf_factory.image_only_pdf, None),
+    HostileCase("damaged-page", "a page whose content stream is corrupt", pdf_factory.corrupt_page_pdf, None,
+                question="What does page three talk about?", warning="damaged"),
+    HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
+                question="When does the vault code rotate?"),
+)
+
+BY_ID = {c.id: c for c in CASES}

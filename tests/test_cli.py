@@ -1,0 +1,157 @@
+"""The command line: index, inspect, query (text and --json), demo, and clean failures."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from alphasearch import __main__ as cli
+from alphasearch import indexer
+from cli_helpers import assert_clean_failure, run_cli
+
+
+@pytest.fixture
+def sample_file(write_pdf_file, sample_pdf):
+    return write_pdf_file(sample_pdf, "northwind.pdf")
+
+
+def test_index_then_inspect(sample_file, data_dir):
+    proc = run_cli("index", str(sample_file), data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("northwind.pdf: 9 pages,") and "tree from outline" in proc.stdout
+    assert proc.stderr == ""
+    assert len(list((data_dir / "indexes").glob("*.json"))) == 1
+
+    proc = run_cli("inspect", str(sample_file), data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for title in ("Letter to Shareholders", "Financial Results", "Revenue by Segment", "Cash Flow", "Outlook"):
+        assert title in out
+    # children are indented under their parent
+    fin = next(ln for ln in out.splitlines() if "Financial Results" in ln and "introduction" not in ln)
+    seg = next(ln for ln in out.splitlines() if "Revenue by Segment" in ln)
+    assert len(seg) - len(seg.lstrip()) > len(fin) - len(fin.lstrip())
+
+
+def test_query_json_shape(sample_file, data_dir):
+    proc = run_cli("query", str(sample_file), "What was the total revenue in 2025?", "--json",
+                   "--iterations", "12", "--seed", "3", data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("\n") == 1 and proc.stdout.endswith("\n")  # exactly one line: one object
+    out = json.loads(proc.stdout)
+
+    assert set(out) >= {"answer", "confidence", "fallback", "citations", "pages", "trace", "stats"}
+    assert isinstance(out["answer"], str) and "412.6" in out["answer"]
+    assert 0.0 <= out["confidence"] <= 1.0 and out["fallback"] is False
+    assert out["citations"]
+    for c in out["citations"]:
+        assert set(c) >= {"doc", "section", "pages", "snippet"}
+        assert c["doc"] == "northwind.pdf" and c["snippet"] and c["section"]
+        assert all(isinstance(p, int) and 1 <= p <= 9 for p in c["pages"])
+    assert any(4 in c["pages"] or 5 in c["pages"] for c in out["citations"])
+
+    pages = out["pages"]
+    assert len(pages) >= 5 and len(set(pages)) == len(pages) and all(1 <= p <= 9 for p in pages)
+    assert pages[0] in (4, 5)
+
+    trace = out["trace"]
+    assert trace["iterations"] == len(trace["steps"]) and 1 <= trace["iterations"] <= 12
+    ids = {n["id"] for n in trace["nodes"]}
+    for n in trace["nodes"]:
+        assert set(n) >= {"id", "parent", "title", "pages", "visits", "q", "prior"}
+        assert n["parent"] is None or n["parent"] in ids
+        assert 0.0 <= n["q"] <= 1.0 and 0.0 <= n["prior"] <= 1.0 and n["visits"] >= 0
+        assert len(n["pages"]) == 2 and 1 <= n["pages"][0] <= n["pages"][1] <= 9
+    assert sum(n["parent"] is None for n in trace["nodes"]) == 1
+    for i, step in enumerate(trace["steps"], start=1):
+        assert set(step) >= {"iteration", "path", "reward"}
+        assert step["iteration"] == i and set(step["path"]) <= ids and 0.0 <= step["reward"] <= 1.0
+
+    stats = out["stats"]
+    assert set(stats) >= {"seconds", "llm_calls", "cache_hits", "nodes_scored", "cost_usd"}
+    assert stats["llm_calls"] == 0 and stats["cost_usd"] == 0.0 and stats["nodes_scored"] >= 1
+    assert 0 < stats["seconds"] < 60
+
+
+def test_query_text_output(sample_file, data_dir):
+    proc = run_cli("query", str(sample_file), "Where is the new factory?", data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    assert "Tampere" in proc.stdout and "confidence" in proc.stdout and "northwind.pdf" in proc.stdout
+
+
+def test_same_seed_same_answer(sample_file, data_dir, capsys):
+    args = ["--data-dir", str(data_dir), "query", str(sample_file), "How many employees?", "--json", "--seed", "5"]
+    outs = []
+    for _ in range(2):
+        assert cli.main(args) == 0
+        out = json.loads(capsys.readouterr().out)
+        out["stats"].pop("seconds")
+        outs.append(out)
+    assert outs[0] == outs[1]
+
+
+def test_second_query_does_not_index_again(sample_file, data_dir, capsys, monkeypatch):
+    base = ["--data-dir", str(data_dir)]
+    assert cli.main(base + ["query", str(sample_file), "What was the free cash flow?", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    index_files = list((data_dir / "indexes").glob("*.json"))
+    assert len(index_files) == 1
+    stamp = index_files[0].stat().st_mtime_ns
+
+    def no_indexing(*a, **k):
+        raise AssertionError("the PDF was indexed again")
+
+    monkeypatch.setattr(indexer, "build_index", no_indexing)
+    # same bytes under another name and path: still the cached index (keyed by content hash)
+    copy = sample_file.parent / "copy-of-report.pdf"
+    copy.write_bytes(sample_file.read_bytes())
+    assert cli.main(base + ["query", str(copy), "What was the free cash flow?", "--json"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["pages"] == first["pages"] and "16.5" in second["answer"]
+    assert second["citations"][0]["doc"] == "copy-of-report.pdf"
+    assert index_files[0].stat().st_mtime_ns == stamp
+
+
+def test_index_force_rebuilds(sample_file, data_dir, capsys, monkeypatch):
+    base = ["--data-dir", str(data_dir)]
+    assert cli.main(base + ["index", str(sample_file)]) == 0
+    calls = []
+    real = indexer.build_index
+    monkeypatch.setattr(indexer, "build_index", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert cli.main(base + ["index", str(sample_file)]) == 0
+    assert calls == []
+    assert cli.main(base + ["index", str(sample_file), "--force"]) == 0
+    assert calls == [1]
+
+
+def test_demo(data_dir):
+    proc = run_cli("demo", data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    assert "Sample PDF:" in proc.stdout and "412.6" in proc.stdout
+    assert (data_dir / "sample").is_dir()
+
+
+def test_demo_with_own_question(data_dir, capsys):
+    assert cli.main(["--data-dir", str(data_dir), "demo", "Who founded the company?"]) == 0
+    out = capsys.readouterr().out
+    assert "Lindqvist" in out
+
+
+def test_missing_file_is_one_clear_line(data_dir, tmp_path):
+    proc = run_cli("query", str(tmp_path / "absent.pdf"), "anything", data_dir=data_dir)
+    assert_clean_failure(proc, "absent.pdf")
+    assert proc.returncode == 2
+
+
+def test_usage_errors_exit_2(data_dir):
+    proc = run_cli("query", data_dir=data_dir)
+    assert proc.returncode == 2 and "usage:" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("frobnicate", data_dir=data_dir)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_data_dir_from_environment(sample_file, tmp_path):
+    target = tmp_path / "env-data"
+    proc = run_cli("index", str(sample_file), data_dir=target)
+    assert proc.returncode == 0, proc.stderr
+    assert list((target / "indexes").glob("*.json"))
