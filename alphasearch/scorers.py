@@ -360,9 +360,13 @@ class TitleScorer:
 
 class HybridScorer:
     """The default offline simulation: page-level BM25 evidence, the section's own
-    title/summary match, and static-embedding similarity, weighted and clipped to [0, 1]."""
+    title/summary match, and static-embedding similarity, weighted and clipped to [0, 1].
 
-    def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.75, 0.15, 0.10)):
+    The embedding weight defaults to 0: on the development set it changed no
+    hit@3 while loading wordllama cost ~0.5 s on a cold query. A weight of 0
+    never loads the model."""
+
+    def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.85, 0.15, 0.0)):
         self.doc = doc
         self.lexical = LexicalScorer(doc)
         self.titles = TitleScorer(doc)
@@ -372,22 +376,27 @@ class HybridScorer:
     def score(self, question: str, sections: Sequence[Section]) -> list[float]:
         lex = self.lexical.score(question, sections)
         tit = self.titles.score(question, sections)
-        emb = self.embedding.score(question, sections)
         a, b, c = self.weights
+        emb = self.embedding.score(question, sections) if c else [0.0] * len(sections)
         return [min(1.0, max(0.0, a * x + b * y + c * z)) for x, y, z in zip(lex, tit, emb)]
 
 
 class PriorScorer:
-    """The cheap prior for PUCT: title/summary terms and embedding similarity only."""
+    """The cheap prior for PUCT: title/summary terms and, with ``embedding_weight`` > 0,
+    embedding similarity (default 0: same hit@3 on the development set, no model load)."""
 
-    def __init__(self, doc: DocumentIndex):
+    def __init__(self, doc: DocumentIndex, embedding_weight: float = 0.0):
         self.titles = TitleScorer(doc)
         self.embedding = EmbeddingScorer(doc)
+        self.embedding_weight = embedding_weight
 
     def score(self, question: str, sections: Sequence[Section]) -> list[float]:
         tit = self.titles.score(question, sections)
+        w = self.embedding_weight
+        if not w:
+            return tit
         emb = self.embedding.score(question, sections)
-        return [min(1.0, 0.5 * x + 0.5 * y) for x, y in zip(tit, emb)]
+        return [min(1.0, (1 - w) * x + w * y) for x, y in zip(tit, emb)]
 
 
 SCORERS = {
