@@ -161,6 +161,8 @@ class FolderSearch:
         routing, fp = self.route(question, folder, history)
         t1 = time.perf_counter()
         records = {r.sha256: r for r in self.library.documents(fp.folder_id)}
+        if records and {d.key for d in fp.documents} != set(records):  # changed since the profiles were read
+            fp = next((p for p in self.profiles() if p.folder_id == fp.folder_id), fp)
         if not records:
             raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")
         k = max(1, int(top_k or s.top_k_docs))

@@ -631,16 +631,22 @@ class Library:
                 self.indexes.put(index)
             else:
                 progress("index reused", 1.0)
-            rec_id = uuid.uuid4().hex
+            rec = DocumentRecord(uuid.uuid4().hex, fid, name, sha, index.page_count, len(data), index.summary,
+                                 routing_profile(replace(index, name=name)), index.version, time.time())
+            vocab = vocabulary(index)
             with self._db(write=True) as con:
                 if con.execute("SELECT 1 FROM folders WHERE id=?", (fid,)).fetchone() is None:
                     raise NotFoundError("The folder was deleted while the file was being added.")
+                # the row this commit replaces, read under the write lock (another process may have
+                # added the same name since we looked)
+                prev = con.execute("SELECT sha256 FROM documents WHERE folder_id=? AND name_key=?",
+                                   (fid, key)).fetchone()
                 con.execute("DELETE FROM documents WHERE folder_id=? AND name_key=?", (fid, key))
                 con.execute(
                     "INSERT INTO documents(id, folder_id, name, name_key, sha256, pages, size_bytes, summary, profile, "
                     "index_version, added, vocab) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (rec_id, fid, name, key, sha, index.page_count, len(data), index.summary,
-                     routing_profile(replace(index, name=name)), index.version, time.time(), vocabulary(index)))
+                    (rec.record_id, fid, name, key, sha, rec.pages, rec.size_bytes, rec.summary, rec.profile,
+                     rec.index_version, rec.added, vocab))
                 con.execute("DELETE FROM pending WHERE token=?", (token,))
                 self._bump(con)
             committed = True
@@ -648,12 +654,11 @@ class Library:
             if not committed:
                 self._clear_pending(token)
                 self._purge_unreferenced(sha)
-        if old is not None:
+        if prev is not None:
             self._drop_trace(fid)
-            if old["sha256"] != sha:
-                self._purge_unreferenced(old["sha256"])
-        rec = self.document(fid, name)
-        status = "replaced" if old is not None else "indexed"
+            if prev["sha256"] != sha:
+                self._purge_unreferenced(prev["sha256"])
+        status = "replaced" if prev is not None else "indexed"
         return AddResult(name, status, "", rec, warnings=tuple(index.warnings))
 
     def _clear_pending(self, token: str) -> None:

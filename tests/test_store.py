@@ -190,10 +190,10 @@ def test_full_disk_leaves_no_half_index_or_row(lib, monkeypatch):
 def test_failed_catalog_write_rolls_back_and_removes_files(lib, monkeypatch):
     lib.create_folder("K")
 
-    def boom(index, limit=4000):
+    def boom(con):
         raise RuntimeError("simulated crash inside the catalog transaction")
 
-    monkeypatch.setattr(store, "routing_profile", boom)
+    monkeypatch.setattr(Library, "_bump", staticmethod(boom))
     with pytest.raises(RuntimeError):
         lib.add("K", "bread.pdf", BREAD)
     monkeypatch.undo()
