@@ -348,6 +348,7 @@ class Answer:
                 "completion_tokens": self.usage.completion_tokens,
                 "nodes_scored": self.trace.nodes_scored if self.trace else 0,
                 "cost_usd": round(self.usage.cost_usd, 6),
+                "malformed": self.usage.malformed,
             },
         }
         if self.degraded:
