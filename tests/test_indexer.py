@@ -1,0 +1,138 @@
+"""Section trees from generated PDFs: outline, font-size headings, topic groups, splits, fan-out."""
+from __future__ import annotations
+
+import pytest
+
+import pdf_factory
+from alphasearch import indexer
+from alphasearch.models import Section
+from alphasearch.pdf import TextBlock
+
+H1 = pdf_factory.H1
+
+TOPICS = {
+    "orchard": "Apple trees in the orchard are pruned in winter; pears and plums ripen in the orchard by late "
+               "summer, and the harvest of apples fills crates of fruit for cider presses and jam.",
+    "railway": "The railway timetable lists locomotives, carriages and platforms; the train to the coast "
+               "departs from platform four, and the signal box controls every track and level crossing.",
+    "astronomy": "Telescopes observe planets, galaxies and nebulae; the observatory measures starlight, "
+                 "comets and the orbit of every moon, and astronomers photograph eclipses at night.",
+}
+
+
+def check_invariants(root: Section, page_count: int, max_leaf: int) -> None:
+    """Leaves cover pages 1..page_count in order without gaps or overlap; children stay
+    inside their parent; no leaf is longer than max_leaf pages; fan-out is bounded."""
+    leaves = list(root.leaves())
+    assert leaves[0].pages[0] == 1 and leaves[-1].pages[1] == page_count
+    for a, b in zip(leaves, leaves[1:]):
+        assert b.pages[0] == a.pages[1] + 1, (a, b)
+    for node in root.walk():
+        assert node.pages[0] <= node.pages[1]
+        assert len(node.children) <= indexer.MAX_FANOUT
+        for child in node.children:
+            assert node.pages[0] <= child.pages[0] and child.pages[1] <= node.pages[1]
+    assert all(leaf.pages[1] - leaf.pages[0] + 1 <= max_leaf for leaf in leaves)
+    ids = [n.node_id for n in root.walk()]
+    assert len(ids) == len(set(ids))
+
+
+def test_outline_tree(outline_pdf):
+    doc = indexer.build_index(outline_pdf, "orchard.pdf")
+    assert doc.tree_source == "outline"
+    assert [c.title for c in doc.root.children] == ["Front matter", "Introduction", "Membership", "Orchard Care",
+                                                    "Harvest", "Cider Making", "Finances"]
+    assert doc.root.children[5].pages == (6, 6)
+    check_invariants(doc.root, 7, 8)
+    assert "600 litres" in doc.root.children[5].summary or "cider" in doc.root.children[5].summary.lower()
+
+
+def test_untrusted_outline_falls_back_to_headings():
+    """Outline entries whose titles are nowhere on their pages are ignored."""
+    pages = [[H1(t), body] for t, body in (("Membership", "Fees are 45 euros."), ("Harvest", "Fruit in August."),
+                                           ("Finances", "Income was 18,400 euros."), ("Cider", "Six weeks."))]
+    toc = [(1, "Quarterly Bananas", 1), (1, "Zebra Logistics", 2), (1, "Moon Mining", 3), (1, "Volcano", 4)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "lying.pdf")
+    assert doc.tree_source == "headings"
+    assert [c.title for c in doc.root.children] == ["Membership", "Harvest", "Finances", "Cider"]
+
+
+def test_font_size_headings_without_outline(headings_pdf):
+    doc = indexer.build_index(headings_pdf, "headings.pdf")
+    assert doc.tree_source == "headings"
+    assert [c.title for c in doc.root.children] == ["Introduction", "Membership", "Orchard Care", "Harvest",
+                                                    "Cider Making", "Finances"]
+    check_invariants(doc.root, 6, 8)
+    # "Notes" repeats on every page: a running header, not a heading
+    assert all("Notes" not in p.headings for p in doc.pages)
+    assert doc.pages[1].headings[0] == "Membership"
+
+
+def test_two_heading_levels_nest():
+    pages = []
+    for chapter in ("Operations", "Finance"):
+        pages.append([H1(chapter), "Overview of the chapter with enough words to be body text here."])
+        for sub in ("Staffing", "Budget"):
+            pages.append([TextBlock(f"{chapter} {sub}", 15, True), f"Details about {sub.lower()} in {chapter}."])
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "nested.pdf")
+    assert doc.tree_source == "headings"
+    top = doc.root.children
+    assert [c.title for c in top] == ["Operations", "Finance"]
+    assert [c.title for c in top[1].children] == ["Finance (introduction)", "Finance Staffing", "Finance Budget"]
+    assert [c.pages for c in top[1].children] == [(4, 4), (5, 5), (6, 6)]
+    check_invariants(doc.root, 6, 8)
+
+
+def test_flat_text_becomes_topic_groups():
+    pages = []
+    for topic in ("orchard", "railway", "astronomy"):
+        pages += [[TOPICS[topic] + f" Page note {i}."] for i in range(6)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "flat.pdf", max_leaf_pages=8)
+    assert doc.tree_source == "topics"
+    check_invariants(doc.root, 18, 8)
+    starts = {leaf.pages[0] for leaf in doc.root.leaves()}
+    assert {7, 13} <= starts  # cuts fall where the topic changes
+
+
+def test_short_flat_document_is_one_group(flat_pdf):
+    doc = indexer.build_index(flat_pdf, "flat.pdf")
+    assert doc.tree_source == "topics"
+    check_invariants(doc.root, 5, 8)
+
+
+def test_long_sections_are_split():
+    pages = [[H1("Preface"), "A short preface."]]
+    pages += [[TOPICS["orchard"] if i < 10 else TOPICS["railway"]] for i in range(20)]
+    toc = [(1, "Preface", 1), (1, "Chapter One", 2), (1, "Appendix", 21)]
+    pages[1].insert(0, H1("Chapter One"))
+    pages[20].insert(0, H1("Appendix"))
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "long.pdf", max_leaf_pages=8)
+    assert doc.tree_source == "outline"
+    chapter = doc.root.children[1]
+    assert chapter.title == "Chapter One" and chapter.pages == (2, 20)
+    assert len(chapter.children) >= 3 and all(c.source == "split" for c in chapter.children)
+    check_invariants(doc.root, 21, 8)
+
+
+def test_many_sections_are_grouped_to_bounded_fanout():
+    titles = [f"Chapter {word}" for word in ("Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu "
+                                            "Nu Xi Omicron Pi Rho Sigma Tau Upsilon").split()]
+    pages = [[H1(t), f"Body text of {t.lower()} describing its own matters in some detail."] for t in titles]
+    toc = [(1, t, i + 1) for i, t in enumerate(titles)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "wide.pdf")
+    assert len(doc.root.children) <= indexer.MAX_FANOUT
+    assert len(list(doc.root.leaves())) == 20
+    assert any(c.source == "group" for c in doc.root.walk())
+    check_invariants(doc.root, 20, 8)
+
+
+def test_image_only_pages_still_get_a_tree():
+    doc = indexer.build_index(pdf_factory.image_only_pdf(3), "scan.pdf")
+    check_invariants(doc.root, 3, 8)
+    assert any("no text layer" in w for w in doc.warnings)
+
+
+@pytest.mark.parametrize("max_leaf", [2, 3])
+def test_planted_200_pages_respect_leaf_limit(big_pdf_200, max_leaf):
+    doc = indexer.build_index(big_pdf_200, "big.pdf", max_leaf_pages=max_leaf)
+    check_invariants(doc.root, 200, max_leaf)
