@@ -127,7 +127,7 @@ def statements_needed(question: str) -> frozenset[str]:
     return frozenset(k for k, rx in _STATEMENT_NEED.items() if rx.search(question))
 
 
-_PAGE_REF = re.compile(r"\b(?:page|slide|p\.)\s*\(?\s*(\d{1,4})(?:\s*(?:and|&|-|–|to)\s*(\d{1,4}))?",
+_PAGE_REF = re.compile(r"\b(?:pages?|slides?|pp?\.)\s*\(?\s*(\d{1,4})(?:\s*(?:and|&|-|–|to)\s*(\d{1,4}))?",
                        re.IGNORECASE)
 _COVER = re.compile(r"\b(?:cover|front page|title page)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:(second|2nd)[- ](?:to[- ])?last|penultimate|last) (?:page|slide)\b", re.IGNORECASE)

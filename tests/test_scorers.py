@@ -1,0 +1,138 @@
+"""Offline scorers on tiny literal documents: page evidence, question-weighted features, sections."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from alphasearch.models import DocumentIndex, Page, Section
+from alphasearch.scorers import (HybridScorer, LexicalScorer, PageRanker, PriorScorer, TitleScorer, caption_refs,
+                                 make_scorer, page_label, page_refs, positional_refs, statement_kind,
+                                 statements_needed)
+
+INCOME = ("Acme Corp\nConsolidated Statements of Operations\n(In millions)\n2023 2022\nNet sales 1,200 1,100\n"
+          "Cost of sales 700 650\nGross profit 500 450\nNet income 120 100\n")
+BALANCE = ("Acme Corp\nConsolidated Balance Sheets\n(In millions)\n2023 2022\nCash 50 40\nInventories 300 280\n"
+           "Total assets 2,000 1,900\nAccounts payable 150 140\n")
+CASH = ("Acme Corp\nConsolidated Statements of Cash Flows\n2023 2022\nNet income 120 100\nDepreciation 40 38\n"
+        "Purchases of property and equipment (90) (80)\nDividends paid (20) (18)\n")
+TEXT = [
+    "Our history. Acme was founded in 1950 by Jane Doe in Springfield to build garden tools.\n1",
+    "Risk factors. Competition in garden tools is intense and weather affects demand for our products.\n2",
+    "Management discussion. Net sales grew because of strong demand for shovels and rakes in spring.\n3",
+]
+
+
+def make_doc(texts, headings=None, root=None) -> DocumentIndex:
+    pages = tuple(Page(i + 1, t, tuple((headings or {}).get(i + 1, ()))) for i, t in enumerate(texts))
+    n = len(pages)
+    root = root or Section("0000", "Doc", (1, n), children=tuple(
+        Section(f"{i:04d}", f"Part {i}", (i, i)) for i in range(1, n + 1)))
+    return DocumentIndex(doc_id="0" * 64, name="acme.pdf", page_count=n, root=root, pages=pages)
+
+
+@pytest.fixture(scope="module")
+def acme() -> DocumentIndex:
+    return make_doc(TEXT + [INCOME, BALANCE, CASH])
+
+
+def test_page_scores_in_unit_range_and_best_page_first(acme):
+    ranker = PageRanker(acme)
+    s = ranker.scores("Who founded Acme and in which year?")
+    assert s.shape == (6,) and float(s.max()) == 1.0 and float(s.min()) >= 0.0
+    assert int(np.argmax(s)) == 0
+    assert ranker.scores("Who founded Acme and in which year?") is s  # cached per question
+
+
+def test_question_with_no_known_terms_scores_zero(acme):
+    assert float(PageRanker(acme).scores("xylophone quasar").max()) == 0.0
+
+
+def test_statement_pages_detected(acme):
+    ranker = PageRanker(acme)
+    assert ranker.kinds == ["", "", "", "income", "balance", "cashflow"]
+    assert statement_kind(INCOME, 0.05) == ""  # too few figures: prose that names a statement
+    index = "Index\nConsolidated Statements of Operations 45\nConsolidated Balance Sheets 46\n1 2 3 4 5 6 7 8 9"
+    assert statement_kind(index, 0.5) == ""  # several statement titles: an index page
+
+
+@pytest.mark.parametrize("question, needs", [
+    ("What is the FY2023 inventory turnover ratio?", {"income", "balance"}),
+    ("What was capital expenditure in 2023?", {"cashflow"}),
+    ("What is the cash_ratio in FY2021?", {"balance"}),
+    ("Based on the balance sheet, what is total debt?", {"balance"}),
+    ("Who founded the company?", set()),
+])
+def test_statements_needed(question, needs):
+    assert statements_needed(question) == needs
+
+
+def test_needed_statement_is_ranked_first(acme):
+    ranker = PageRanker(acme)
+    top = lambda q: int(np.argmax(ranker.scores(q))) + 1  # noqa: E731
+    assert top("What is the FY2023 capital expenditure for Acme?") == 6
+    assert top("What is Acme's days payable outstanding in FY2023?") in (4, 5)
+    assert top("Who founded Acme?") == 1
+
+
+def test_page_references():
+    assert page_refs("How many cats are on page 5?") == [5]
+    assert page_refs("What models are introduced on pages 10 and 11?") == [10, 11]
+    assert page_refs("What date is at the beginning of page(1)?") == [1]
+    assert page_refs("What is the revenue?") == []
+    assert positional_refs("What color is the car on the cover?", 20) == [1]
+    assert positional_refs("Is there a signature on the last page?", 20) == [20]
+    assert positional_refs("In the figure at the second last page, who stands?", 20) == [19]
+    assert caption_refs("How many bars are in Figure 3?") == [("figure", "3")]
+    assert caption_refs("What is in the first figure of the paper?") == [("figure", "1")]
+    assert caption_refs("How many weaknesses are in Appendix E?") == [("appendix", "e")]
+    assert page_label("Title\nbody text\n17") == 17
+    assert page_label("Page 4 of 9\nbody") == 4
+    assert page_label("no number here\nat all") is None
+
+
+def test_named_page_found_by_printed_label():
+    # physical page 3 carries the printed label "1" (two cover pages before it)
+    texts = ["Cover", "Contents", "Intro text about garden tools\n1", "More text about rakes\n2"]
+    ranker = PageRanker(make_doc(texts))
+    assert int(np.argmax(ranker.scores("What tool is shown on page 1?"))) + 1 == 3
+
+
+def test_caption_reference_ranks_the_captioned_page():
+    texts = ["Results overview of the study.", "Figure 1: bars of accuracy per model\nmodels compared",
+             "Table 2: accuracy per model\nmodels compared"]
+    ranker = PageRanker(make_doc(texts))
+    assert int(np.argmax(ranker.scores("How many bars are in Figure 1 comparing models?"))) + 1 == 2
+    assert int(np.argmax(ranker.scores("What does Table 2 compare across models?"))) + 1 == 3
+
+
+def test_headings_count_as_evidence():
+    texts = ["General remarks on many things.", "General remarks on other things."]
+    doc = make_doc(texts, headings={2: ("Warranty",)})
+    assert int(np.argmax(PageRanker(doc).scores("What does the warranty cover?"))) + 1 == 2
+
+
+def test_section_scores_aggregate_pages(acme):
+    root = Section("0000", "Doc", (1, 6), children=(Section("0001", "Story", (1, 3)),
+                                                   Section("0002", "Statements", (4, 6))))
+    doc = make_doc(TEXT + [INCOME, BALANCE, CASH], root=root)
+    lex = LexicalScorer(doc)
+    story, statements = lex.score("What was capital expenditure in 2023?", root.children)
+    assert statements > story and 0.0 <= story <= 1.0 and statements <= 1.0
+    hybrid = HybridScorer(doc).score("What was capital expenditure in 2023?", root.children)
+    assert hybrid[1] > hybrid[0] and all(0.0 <= v <= 1.0 for v in hybrid)
+
+
+def test_title_and_prior_scorers():
+    root = Section("0000", "Doc", (1, 2), children=(Section("0001", "Warranty terms", (1, 1), summary="Repairs."),
+                                                   Section("0002", "Shipping", (2, 2), summary="Delivery times.")))
+    doc = make_doc(["a", "b"], root=root)
+    assert TitleScorer(doc).score("What do the warranty terms say?", root.children) == [1.0, 0.0]
+    prior = PriorScorer(doc).score("What do the warranty terms say?", root.children)
+    assert prior[0] > prior[1] == 0.0
+
+
+def test_make_scorer_by_name(acme):
+    assert isinstance(make_scorer("lexical", acme), LexicalScorer)
+    with pytest.raises(ValueError, match="hybrid, lexical"):
+        make_scorer("oracle", acme)
+
