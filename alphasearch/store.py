@@ -389,7 +389,7 @@ class Library:
         con.row_factory = sqlite3.Row
         try:
             con.execute("PRAGMA foreign_keys=ON")
-            con.execute("PRAGMA synchronous=FULL")
+            con.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against crashes; power loss may drop the last commit
             if write:
                 con.execute("BEGIN IMMEDIATE")
             yield con
