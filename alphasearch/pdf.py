@@ -68,7 +68,7 @@ def content_hash(data: bytes) -> str:
 def check_size(data: bytes, name: str = "document.pdf", *, max_file_mb: int = 500) -> None:
     """Raise FileTooLargeError when ``data`` is larger than ``max_file_mb`` megabytes."""
     if len(data) > max_file_mb * 1024 * 1024:
-        raise errors.FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {max_file_mb} MB.")
+        raise errors.FileTooLargeError(f"{name} is {len(data) / 2**20:.1f} MB; the limit is {max_file_mb} MB.")
 
 
 def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
@@ -82,7 +82,7 @@ def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
         raise errors.WrongExtensionError(f"{p.name} is not a .pdf file.")
     size = p.stat().st_size
     if size > max_file_mb * 1024 * 1024:
-        raise errors.FileTooLargeError(f"{p.name} is {size / 2**20:.0f} MB; the limit is {max_file_mb} MB.")
+        raise errors.FileTooLargeError(f"{p.name} is {size / 2**20:.1f} MB; the limit is {max_file_mb} MB.")
     return p.read_bytes()
 
 

@@ -146,6 +146,38 @@ def test_interrupted_index_write_leaves_nothing_half_written(library, monkeypatc
     _check_library_intact(root, keep, before)
 
 
+# --- the folder library (what the app's folder upload and `folder add` use) ----------------------------
+@pytest.fixture(scope="module")
+def folder_library(tmp_path_factory):
+    from alphasearch.store import Library
+
+    root = tmp_path_factory.mktemp("folder-library")
+    lib = Library(root, settings=Settings(data_dir=root, engine="offline"))
+    lib.create_folder("Reports")
+    assert lib.add("Reports", "keep.pdf", pdf_factory.outline_pdf()).status == "indexed"
+    return root
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_folder_add_rejects_or_accepts_and_keeps_the_library(case: HostileCase, folder_library):
+    from alphasearch.store import Library
+
+    root = folder_library
+    lib = Library(root, settings=Settings(data_dir=root, engine="offline", **case.settings))
+    name = f"{case.id}.pdf"
+    result = lib.add("Reports", name, case.build())
+    if case.error is None:
+        assert result.ok, result.reason
+        assert lib.load_index(lib.document("Reports", name)).page_count >= 1
+    else:
+        assert result.status == "rejected" and name in result.reason and case.message in result.reason
+        assert "\n" not in result.reason
+        assert name not in {d.name for d in lib.documents("Reports")}
+    keep = lib.document("Reports", "keep.pdf")
+    assert lib.load_index(keep).page_count == 7
+    assert lib.health(deep=True).ok
+
+
 # --- the command line ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def cli_runs(tmp_path_factory) -> dict[tuple[str, str], Measured]:
