@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
-from .errors import LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError
+from .errors import ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError
 from .models import Usage
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -108,6 +108,11 @@ class OpenAIChat:
             raise MissingAPIKeyError(
                 "No API key for the LLM engine: set OPENAI_API_KEY (or enter a key in the app), "
                 "or set OPENAI_BASE_URL to a local OpenAI-compatible server, or use --engine offline.")
+        if base_url:
+            parts = urlsplit(base_url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ConfigError(f"The model server address {base_url[:80]!r} is not a URL; set OPENAI_BASE_URL "
+                                  "to something like http://localhost:11434/v1.")
         import openai  # imported here so the offline engine never pays for it
 
         _quiet_transport_logs()

@@ -12,7 +12,7 @@ import traceback
 import pytest
 
 from alphasearch.answer import ANSWER_RULES, llm_answer
-from alphasearch.errors import (LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError)
+from alphasearch.errors import (ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError)
 from alphasearch.indexer import build_index
 from alphasearch.llm import (ChatRequest, Completion, Meter, OpenAIChat, complete_json, cost_usd, load_prices,
                              price_of, text_message)
@@ -60,6 +60,12 @@ def test_missing_key_says_how_to_set_it():
     with pytest.raises(MissingAPIKeyError, match="OPENAI_API_KEY") as err:
         OpenAIChat(api_key="", base_url="")
     assert "OPENAI_BASE_URL" in str(err.value)
+
+
+@pytest.mark.parametrize("url", ["localhost:11434/v1", "ftp://host/v1", "http://", "not a url"])
+def test_a_base_url_that_is_not_a_url_is_a_config_error(url):
+    with pytest.raises(ConfigError, match="OPENAI_BASE_URL"):
+        OpenAIChat(api_key=KEY, base_url=url)
 
 
 def test_local_base_url_without_key_sends_a_dummy_key(llm_server):
