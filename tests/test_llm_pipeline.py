@@ -238,3 +238,24 @@ def test_vision_sends_images_of_pages_without_text(llm_server, data_dir, make_pd
                    if isinstance(r["body"]["messages"][1]["content"], list)
                    and any(p.get("type") == "image_url" for p in r["body"]["messages"][1]["content"])]
     assert "index" in with_images
+
+
+# --- folders: a failing model loses nothing ---------------------------------------------------
+@pytest.mark.parametrize("mode", ["ok", "http500", "malformed"])
+def test_folder_question_with_the_model_failing_keeps_library_and_chat(llm_server, data_dir, mode):
+    from folder_helpers import build_library
+
+    engine = Engine(llm_settings(data_dir, llm_server))
+    build_library(engine.library)
+    before = [(d.folder_id, d.name, d.sha256) for d in engine.library.documents()]
+    llm_server.mode = mode
+    answer = engine.ask_folder("Which moon has lakes of liquid methane?", conversation="c1")
+    assert "methane" in answer.text.lower() and answer.citations
+    if mode == "ok":
+        assert answer.usage.llm_calls >= 2 and llm_server.count == answer.usage.llm_calls
+    else:
+        assert llm_server.count >= 1  # the model was tried, and the offline engine answered
+    assert [(d.folder_id, d.name, d.sha256) for d in engine.library.documents()] == before
+    assert [t.role for t in engine.library.history("c1")] == ["user", "assistant"]
+    for path, blob in all_bytes_under(data_dir):
+        assert KEY.encode() not in blob, path
