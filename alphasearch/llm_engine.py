@@ -145,10 +145,11 @@ def ask_document(engine: "Engine", doc: DocumentIndex, question: str, *, iterati
         text, confidence, fallback, citations = res.text, res.confidence, res.fallback, res.citations
         pages = list(res.read) + [p for p in ranked if p not in res.read]
         extra["dropped_citations"] = res.dropped_citations
-    except LLMError as exc:
+    except Exception as exc:  # LLMError after retries, or anything unexpected: never crash a query
         ex = extractive_answer(doc, question, ranked, tools.ranker.df, threshold=s.answer_threshold)
         text, confidence, fallback, citations, pages = ex.text, ex.confidence, ex.fallback, ex.citations, ranked
-        reasons.append(f"The answer was extracted without the model: {exc}")
+        why = str(exc) if isinstance(exc, LLMError) else f"an unexpected error ({type(exc).__name__})."
+        reasons.append(f"The answer was extracted without the model: {why}")
     return Answer(text=text, confidence=confidence, fallback=fallback, citations=citations, pages=pages,
                   trace=trace, seconds=time.perf_counter() - started, usage=meter.usage,
                   degraded=" ".join(reasons), doc=doc.name, extra=extra)

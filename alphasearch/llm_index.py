@@ -122,6 +122,8 @@ def build_llm_index(
                         failed.append(str(exc))
             except LLMError:
                 pass  # malformed twice or refused: this batch uses the structural sections
+            except Exception:  # anything unexpected: this batch too
+                pass
         with lock:
             done[0] += 1
             if result is None:

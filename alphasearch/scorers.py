@@ -499,6 +499,11 @@ class LLMScorer:
             except LLMError as exc:
                 with self._lock:
                     self.degraded = self.degraded or f"The search used the offline scorer for some sections: {exc}"
+            except Exception as exc:  # never let the model path crash a query
+                with self._lock:
+                    self._off = True
+                    self.degraded = self.degraded or ("The search used the offline scorer after an unexpected "
+                                                      f"error ({type(exc).__name__}).")
         with self._lock:
             self.offline_scored += len(sections)
         return self.fallback.score(question, sections)

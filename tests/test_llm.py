@@ -397,3 +397,24 @@ def test_llm_answer_refusal_raises_for_the_caller_to_degrade(llm_server, sample_
     with pytest.raises(LLMRefusalError):
         llm_answer(sample_index, "revenue?", [4], client(llm_server), model="gpt-4o")
     assert llm_server.count == 2  # retried once
+
+
+class BrokenLLM:
+    """An LLM implementation with a bug: every call raises something unexpected."""
+
+    endpoint = "broken://"
+
+    def complete(self, request):
+        raise RuntimeError("bug")
+
+
+def test_an_unexpected_error_in_the_model_path_degrades_instead_of_crashing(sample_index, data_dir):
+    from alphasearch.config import Settings
+    from alphasearch.pipeline import Engine
+
+    scorer = LLMScorer(sample_index, BrokenLLM(), model="m", fallback=ConstantScorer(0.4))
+    assert scorer.score("q", list(sample_index.root.children)[:2]) == [0.4, 0.4]
+    assert "unexpected error (RuntimeError)" in scorer.degraded
+    engine = Engine(Settings(data_dir=data_dir, engine="openai", base_url="http://127.0.0.1:9/v1"), llm=BrokenLLM())
+    answer = engine.ask_document(sample_index, "What was the total revenue in 2025?")
+    assert "412.6" in answer.text and "unexpected error (RuntimeError)" in answer.degraded
