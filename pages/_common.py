@@ -348,7 +348,7 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
             "color": {"background": q_colour(v.q, v.visits), "border": border,
                       "highlight": {"background": q_colour(v.q, v.visits), "border": "#111111"}},
             "borderWidth": 4 if on or v.node_id == selected else 1,
-            "font": {"size": 13, "color": "#1f2937", "face": "Inter, Arial, sans-serif",
+            "font": {"size": 15, "color": "#1f2937", "face": "Inter, Arial, sans-serif",
                      "bold": {"color": "#1f4e99"}},
         })
         if v.parent is not None:

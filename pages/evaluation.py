@@ -80,7 +80,7 @@ elif picked is not None:
     except OSError as exc:
         st.error(f"{Path(picked).name} cannot be read ({exc.strerror}).", icon=":material/error:")
 
-tab_hits, tab_budget, tab_miss = st.tabs(["hit@k per method", "Judge budget (simulation)", "Misses"])
+tab_hits, tab_budget, tab_miss = st.tabs(["hit@k per method", "Judge budget (simulation)", "Misses"], key="eval_tabs")
 
 rows: list[dict] = []
 if text:

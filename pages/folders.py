@@ -26,7 +26,7 @@ except AlphaSearchError as exc:
     st.stop()
 
 for msg in ss.pop("folders_flash", []):
-    st.success(msg, icon=":material/check_circle:")
+    st.toast(msg, icon=":material/check_circle:")
 
 # --- create ----------------------------------------------------------------------------------------
 with st.form("folder_create", clear_on_submit=True, border=True):
@@ -51,11 +51,15 @@ ids = [f.folder_id for f in folders]
 by_id = {f.folder_id: f for f in folders}
 if ss.get("folders_current") not in by_id:
     ss["folders_current"] = ids[0]
-fid = st.selectbox("Folder", ids, key="folders_current",
-                   format_func=lambda i: f"{by_id[i].name} · {by_id[i].documents} documents · {by_id[i].pages:,} pages")
+c_sel, c_docs, c_pages, c_size = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+fid = c_sel.selectbox("Folder", ids, key="folders_current", format_func=lambda i: by_id[i].name)
 folder = by_id[fid]
+c_docs.metric("Documents", folder.documents)
+c_pages.metric("Pages", f"{folder.pages:,}")
+c_size.metric("Size", f"{folder.size_bytes / 2**20:.1f} MB")
 
-tab_docs, tab_add, tab_manage, tab_health = st.tabs(["Documents", "Add PDFs", "Rename / delete", "Health"])
+tab_docs, tab_add, tab_manage, tab_health = st.tabs(["Documents", "Add PDFs", "Rename / delete", "Health"],
+                                                     key="folders_tab")
 
 # --- documents ------------------------------------------------------------------------------------------
 with tab_docs:

@@ -68,7 +68,7 @@ m1.metric("Iteration", f"{t} / {T}")
 m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
 m3.metric("Nodes in tree", len(views))
 m4.metric("Sections scored", trace.nodes_scored)
-m5.metric("Rule", f"{trace.rule.upper()} c={trace.c:g}", "stopped early" if trace.stopped_early else None,
+m5.metric(f"Rule (c = {trace.c:g})", trace.rule.upper(), "stopped early" if trace.stopped_early else None,
           delta_color="off")
 
 # --- the graph ---------------------------------------------------------------------------------------
@@ -81,7 +81,8 @@ for d in node_dicts:
     n.title = ""  # no hover HTML: the agraph frontend would render titles as HTML
     nodes.append(n)
 edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
-config = Config(height=560, width=1000, directed=True, physics=False, hierarchical=True,
+depth = max((v.depth for v in views), default=0)
+config = Config(height=min(680, 240 + 130 * depth), width=1000, directed=True, physics=False, hierarchical=True,
                 levelSeparation=130, nodeSpacing=170, treeSpacing=220, direction="UD", sortMethod="directed",
                 interaction={"hover": True, "navigationButtons": True, "zoomView": True, "dragView": True},
                 edges={"smooth": {"type": "cubicBezier", "forceDirection": "vertical", "roundness": 0.4},
@@ -121,9 +122,9 @@ with st.container(border=True):
 
 # --- charts -----------------------------------------------------------------------------------------------
 tab_q, tab_n, tab_r, tab_table = st.tabs(["Q over iterations", "Visits per node", "Reward per iteration",
-                                          "Node table"])
+                                          "Node table"], key="tree_tabs")
 final = tree_state(trace, T)
-top = [x.node_id for x in sorted(final, key=lambda x: -x.visits) if x.parent is not None][:6]
+top = [x.node_id for x in sorted(final, key=lambda x: -x.visits) if x.parent is not None and x.visits][:6]
 titles = {x.node_id: shorten(x.title, 30) for x in final}
 with tab_q:
     hist = q_history(trace, top)

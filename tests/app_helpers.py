@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import subprocess
@@ -36,6 +37,7 @@ TOPICS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def topic_pdf(topic: str, variant: int = 0) -> bytes:
     """A small PDF with an outline: a title page and one page per section."""
     title, sections = TOPICS[topic]

@@ -1,0 +1,360 @@
+"""The Streamlit app through ``streamlit.testing.v1.AppTest``: every screen, real
+uploads, real answers, hostile files, and no exception anywhere."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import hostile_cases
+from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
+from app_helpers import APP, hostile_files, topic_pdf
+
+pytestmark = pytest.mark.timeout(120)
+KEY = "sk-app-test-secret-7f3a9c"
+
+
+@pytest.fixture
+def app(data_dir, monkeypatch):
+    """A fresh app on an empty data dir (the shared caches are cleared: they key on settings)."""
+    monkeypatch.setenv("ALPHASEARCH_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("ALPHASEARCH_ENGINE", "offline")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    yield at
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def button(at: AppTest, label: str):
+    matches = [b for b in at.button if label in str(b.label)]
+    assert matches, f"no button {label!r} in {[b.label for b in at.button]}"
+    return matches[0]
+
+
+def plain(text: str) -> str:
+    """Escaped Markdown as the reader sees it."""
+    return text.replace("\\", "")
+
+
+def labels(at: AppTest) -> list[str]:
+    return [plain(e.label) for e in at.expander]
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def no_html(at: AppTest) -> None:
+    """Nothing on the screen is rendered as HTML."""
+    assert not any(m.proto.allow_html for m in at.markdown)
+    assert not at.get("html")
+
+
+def ask(at: AppTest, key: str, question: str) -> None:
+    at.chat_input(key=key).set_value(question).run()
+    ok(at)
+
+
+def sample_loaded(at: AppTest) -> AppTest:
+    button(at, "Try the sample").click().run()
+    ok(at)
+    return at
+
+
+# --- single PDF -------------------------------------------------------------------------------------
+def test_sidebar_names_offline_engine_and_data_dir(app, data_dir):
+    assert "Offline" in texts(app)
+    assert str(data_dir) in [c.value for c in app.sidebar.code]
+
+
+def test_sample_question_gives_cited_answer_with_page_preview(app):
+    sample_loaded(app)
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Pages"] == "9" and metrics["Engine"] == "offline"
+    ask(app, "single_question", "What was the total revenue in 2025?")
+    answer = texts(app)
+    assert "412\\.6" in answer  # escaped Markdown: the literal figure
+    assert "sections scored" in answer and "LLM call" in answer
+    cites = [x for x in labels(app) if x.startswith("[1]")]
+    assert cites and "p. " in cites[0]
+    images = app.image
+    assert images, "each citation shows the cited page as an image"
+    assert app.session_state["searches"][-1].traces["Document tree"].steps
+    no_html(app)
+
+
+def test_uploaded_pdf_is_indexed_and_answered(app):
+    app.file_uploader[0].set_value(("handbook.pdf", topic_pdf("hr"), "application/pdf")).run()
+    ok(app)
+    assert any(plain(s.value) == "handbook.pdf" for s in app.subheader)
+    ask(app, "single_question", "How many days of paid annual leave do employees get?")
+    assert "27 days" in texts(app)
+    assert [x for x in labels(app) if "handbook.pdf" in x and "p. 2" in x]
+
+
+def test_reset_forgets_document_and_chat(app):
+    sample_loaded(app)
+    ask(app, "single_question", "Who leads Northwind Robotics?")
+    button(app, "Reset").click().run()
+    ok(app)
+    assert "single_doc" not in app.session_state and not app.session_state["single_chat"]
+    assert any("No document yet" in i.value for i in app.info)
+
+
+@pytest.mark.parametrize("case", hostile_cases.CASES, ids=[c.id for c in hostile_cases.CASES])
+def test_hostile_upload_on_single_pdf(case, data_dir, monkeypatch):
+    for key, value in case.settings.items():
+        monkeypatch.setenv(f"ALPHASEARCH_{key.upper()}", str(value))
+    monkeypatch.setenv("ALPHASEARCH_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("ALPHASEARCH_ENGINE", "offline")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.file_uploader[0].set_value(("kept.pdf", topic_pdf("hr"), "application/pdf")).run()
+    assert at.session_state["single_doc"].name == "kept.pdf"
+    at.file_uploader[0].set_value((f"{case.id}.pdf", case.build(), "application/pdf")).run()
+    ok(at)
+    if case.error is not None:
+        errs = errors(at)
+        assert len(errs) == 1 and case.message.lower() in errs[0].lower(), errs
+        assert "Traceback" not in errs[0] and errs[0].count(". ") == 0  # one sentence
+        assert at.session_state["single_doc"].name == "kept.pdf"  # the loaded document is kept
+        at.run()  # the reason stays on screen while the file is in the uploader
+        assert errors(at) == errs
+    else:
+        assert not errors(at), errors(at)
+        assert at.session_state["single_doc"].name == f"{case.id}.pdf"
+        ask(at, "single_question", case.question)
+        assert not errors(at)
+        no_html(at)
+    st.cache_resource.clear()
+
+
+def test_document_text_is_shown_as_text_never_html(app):
+    app.file_uploader[0].set_value(("notes.pdf", hostile_cases.BY_ID["html-js-text"].build(), "application/pdf")).run()
+    ask(app, "single_question", "When does the vault code rotate?")
+    body = texts(app)
+    assert "Tuesday" in body
+    assert "<script>" not in body and "\\<script\\>" in body  # escaped, so shown literally
+    no_html(app)
+
+
+# --- tree visualizer --------------------------------------------------------------------------------------
+def test_tree_visualizer_without_search_says_what_to_do(app):
+    app.switch_page("pages/tree.py").run()
+    ok(app)
+    assert any("No search yet" in i.value for i in app.info)
+
+
+def test_tree_visualizer_replays_the_latest_search(app):
+    sample_loaded(app)
+    ask(app, "single_question", "What was the total revenue in 2025?")
+    trace = app.session_state["searches"][-1].traces["Document tree"]
+    T = len(trace.steps)
+    app.switch_page("pages/tree.py").run()
+    ok(app)
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Iteration"] == f"{T} / {T}"
+    root_visits = trace.root.visits
+    app.slider[0].set_value(1).run()
+    ok(app)
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Iteration"] == f"1 / {T}"
+    assert metrics["Reward of iteration t"] == f"{trace.steps[0].reward:.2f}"
+    assert int(metrics["Visits N"]) <= 1 < root_visits
+    table = app.dataframe[-1].value
+    assert set(table.columns) >= {"node", "visits", "q", "prior", "selection_value"}
+    assert table["visits"].iloc[0] == 1  # the root after one iteration
+    assert len(app.get("download_button")) == 2
+
+
+def test_tree_visualizer_node_picker_shows_its_numbers(app):
+    sample_loaded(app)
+    ask(app, "single_question", "Where did the new factory open?")
+    app.switch_page("pages/tree.py").run()
+    picker = next(s for s in app.selectbox if s.label.startswith("Node"))
+    root_id = app.session_state["searches"][-1].traces["Document tree"].root.section.node_id
+    picker.set_value(root_id).run()
+    ok(app)
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["PUCT value now"] == "—"  # the root has no selection value
+    assert int(metrics["Visits N"]) == app.session_state["searches"][-1].traces["Document tree"].root.visits
+
+
+# --- folders, folder query ---------------------------------------------------------------------------------
+def make_three_folders(at: AppTest) -> None:
+    at.switch_page("pages/folders.py").run()
+    ok(at)
+    for name, topic in (("Finance", "finance"), ("Science", "science"), ("HR", "hr")):
+        at.text_input[0].input(name)
+        button(at, "Create folder").click().run()
+        ok(at)
+        assert not errors(at)
+        assert at.session_state["folders_current"]  # the new folder is selected
+        at.file_uploader[0].set_value([(f"{topic}-{i}.pdf", topic_pdf(topic, i), "application/pdf")
+                                       for i in range(2)]).run()
+        button(at, "Add 2 files").click().run()
+        ok(at)
+        results = at.session_state["folders_results"]
+        assert [r[1] for r in results] == ["indexed", "indexed"], results
+
+
+def test_folders_create_upload_table_rename_remove_delete_and_health(app):
+    make_three_folders(app)
+    table = app.dataframe[0].value
+    assert list(table["name"]) == ["hr-0.pdf", "hr-1.pdf"]
+    assert {"pages", "sections", "indexed at", "engine", "hash"} <= set(table.columns)
+    assert table["sections"].min() >= 1 and set(table["engine"]) == {"offline"}
+
+    # same bytes again: unchanged
+    app.file_uploader[0].set_value([("hr-0.pdf", topic_pdf("hr", 0), "application/pdf")]).run()
+    button(app, "Add 1 file").click().run()
+    assert [r[1] for r in app.session_state["folders_results"]] == ["unchanged"]
+    # hostile names and files: rejected with reasons, nothing else lost
+    bad = [(n, b, "application/pdf") for n, (b, _) in hostile_files().items()]
+    app.file_uploader[0].set_value(bad).run()
+    button(app, "Add 5 files").click().run()
+    ok(app)
+    by_name = {r[0]: r for r in app.session_state["folders_results"]}
+    for name, (_, expected) in hostile_files().items():
+        if name != "truncated.pdf":  # MuPDF may repair a truncated file; then it is simply indexed
+            assert by_name[name][1] == "rejected" and expected in by_name[name][2], by_name[name]
+    # rename (a hostile name first)
+    rename = next(t for t in app.text_input if t.label == "New name")
+    rename.input("../etc")
+    button(app, "Rename").click().run()
+    assert any("slash" in e for e in errors(app))
+    rename = next(t for t in app.text_input if t.label == "New name")
+    rename.input("People")
+    button(app, "Rename").click().run()
+    ok(app)
+    # remove a document, with confirmation
+    button(app, "Remove").click().run()
+    button(app, "Yes, remove it").click().run()
+    ok(app)
+    assert "hr-0.pdf" not in list(app.dataframe[0].value["name"])
+    # health check and repair
+    button(app, "Run health check").click().run()
+    ok(app)
+    kind, report = app.session_state["folders_health_report"]
+    assert kind == "check" and report.ok
+    button(app, "Repair").click().run()
+    ok(app)
+    # delete asks first; cancel keeps the folder
+    button(app, "Delete folder People").click().run()
+    button(app, "Cancel").click().run()
+    assert [f for f in app.selectbox(key="folders_current").options if f == "People"]
+    button(app, "Delete folder People").click().run()
+    button(app, "Yes, delete the folder").click().run()
+    ok(app)
+    assert "People" not in app.selectbox(key="folders_current").options
+    assert len(app.selectbox(key="folders_current").options) == 2  # the others are untouched
+
+
+def test_folder_query_routes_cites_and_history_survives_restart(app, data_dir):
+    make_three_folders(app)
+    app.switch_page("pages/query.py").run()
+    ok(app)
+    ask(app, "query_question", "How many days of paid annual leave do employees get?")
+    assert not errors(app)
+    body = texts(app)
+    assert "Folder\\: HR" in body and "27 days" in body
+    assert any("hr-" in x and "Leave" in x for x in labels(app))
+    assert app.image
+    phases = app.session_state["searches"][-1].traces
+    assert "Phase 1 — documents" in phases and any(k.startswith("Phase 2 — hr-") for k in phases)
+    # the tree visualizer offers every phase
+    app.switch_page("pages/tree.py").run()
+    ok(app)
+    assert any("Phase 1" in o for s in app.selectbox for o in s.options)
+
+    # a new session on the same data dir (a reload or a server restart) sees the conversation
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.run()
+    again.switch_page("pages/query.py").run()
+    ok(again)
+    assert "27 days" in texts(again)
+    button(again, "Clear history").click().run()
+    ok(again)
+    assert "27 days" not in texts(again)
+
+
+def test_folder_query_with_empty_library_explains(app):
+    app.switch_page("pages/query.py").run()
+    ok(app)
+    assert any("no documents yet" in i.value for i in app.info)
+
+
+# --- evaluation, settings ------------------------------------------------------------------------------------
+def test_evaluation_view_from_a_results_file(app):
+    rows = []
+    for i in range(6):
+        for method, pages in (("flat_bm25", [3, 1, 2]), ("mcts_puct", [1, 2, 3])):
+            rows.append({"id": f"q{i}", "doc": "a.pdf", "source": "s1" if i % 2 else "s2", "method": method,
+                         "pages": pages, "evidence_pages": [1], "answer": "x", "confidence": 0.5,
+                         "fallback": False, "seconds": 0.1, "llm_calls": 0, "nodes_scored": 4})
+    data = ("\n".join(json.dumps(r) for r in rows) + "\nnot json\n").encode()
+    app.switch_page("pages/evaluation.py").run()
+    app.file_uploader[0].set_value(("results.jsonl", data, "application/json")).run()
+    ok(app)
+    assert any("1 line(s)" in w.value for w in app.warning)
+    table = app.dataframe[0].value
+    puct = table[(table["method"] == "mcts_puct") & (table["source"] == "all")].iloc[0]
+    bm25 = table[(table["method"] == "flat_bm25") & (table["source"] == "all")].iloc[0]
+    assert puct["hit@1"] == 1.0 and bm25["hit@1"] == 0.0 and math.isclose(bm25["MRR"], 0.5)
+    misses = next(s for s in app.selectbox if s.label == "Method")
+    misses.set_value("flat_bm25").run()
+    k = next(s for s in app.selectbox if s.label == "k")
+    k.set_value(1).run()
+    ok(app)
+    miss_table = app.dataframe[-1].value
+    assert len(miss_table) == 6 and set(miss_table["expected pages"]) == {"1"}
+
+
+def test_settings_apply_and_key_stays_in_memory(app, data_dir):
+    app.switch_page("pages/settings.py").run()
+    next(n for n in app.number_input if n.label == "MCTS iterations").set_value(7)
+    next(t for t in app.text_input if t.label == "API key").input(KEY)
+    button(app, "Apply").click().run()
+    ok(app)
+    assert app.session_state["settings_overrides"]["iterations"] == 7
+    assert app.session_state["session_api_key"] == KEY
+    assert all(KEY not in t.value for t in app.text_input)  # never shown back
+    assert KEY not in texts(app)
+    # use the app, then look for the key in every file under the data dir
+    app.switch_page("pages/single_pdf.py").run()
+    sample_loaded(app)
+    ask(app, "single_question", "What was the total revenue in 2025?")
+    assert len(app.session_state["searches"][-1].traces["Document tree"].steps) <= 7
+    for path in data_dir.rglob("*"):
+        if path.is_file():
+            assert KEY.encode() not in path.read_bytes(), path
+    app.switch_page("pages/settings.py").run()
+    button(app, "Forget the session API key").click().run()
+    assert "session_api_key" not in app.session_state
+
+
+def test_every_page_renders_without_exception(app):
+    for page in ("pages/single_pdf.py", "pages/folders.py", "pages/query.py", "pages/tree.py",
+                 "pages/evaluation.py", "pages/settings.py"):
+        app.switch_page(page).run()
+        ok(app)
+        assert app.title, page

@@ -1,0 +1,182 @@
+"""Browser tests: a real ``streamlit run app.py`` driven by Playwright and Debian's chromium.
+
+Screenshots go to ``test-artifacts/screenshots/`` (gitignored). Without
+/usr/bin/chromium the tests skip with a reason, except under ``CI=true`` where
+a missing browser is a failure.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
+from app_helpers import SCREENSHOTS, hostile_files, streamlit_server, topic_pdf
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+WAIT = 60_000  # ms
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but /usr/bin/chromium is missing; .ci/run must install Debian's chromium.")
+        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium); browser tests skipped.")
+    from playwright.sync_api import sync_playwright  # a dev requirement: missing is an error, not a skip
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("browser-data")
+    with streamlit_server(data_dir) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
+    pg = ctx.new_page()
+    pg.goto(server)
+    pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
+    yield pg
+    ctx.close()
+
+
+def shot(pg, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    time.sleep(0.8)  # let charts and the graph finish drawing
+    pg.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    return path
+
+
+def go(pg, title: str, heading: str) -> None:
+    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    pg.get_by_role("heading", name=heading).first.wait_for(timeout=WAIT)
+
+
+def upload(pg, files: list[tuple[str, bytes]]) -> None:
+    pg.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files(
+        files=[{"name": n, "mimeType": "application/pdf", "buffer": b} for n, b in files])
+
+
+def ask(pg, question: str) -> None:
+    box = pg.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+
+
+def wait_idle(pg) -> None:
+    """Until the app is no longer running a script."""
+    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=WAIT)
+
+
+def test_single_pdf_answer_preview_tree_and_replay(page):
+    upload(page, [(SAMPLE_NAME, sample_pdf_bytes())])
+    page.get_by_text(re.compile(r"is ready: 9 pages")).wait_for(timeout=WAIT)
+    ask(page, "What was the total revenue in 2025?")
+    page.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
+    assert page.get_by_text("412.6").first.is_visible()
+    cite = page.get_by_test_id("stExpander").filter(has_text="[1]").first
+    cite.click()
+    img = cite.get_by_test_id("stImage").locator("img")
+    img.wait_for(timeout=WAIT)
+    assert img.evaluate("i => i.naturalWidth") > 300  # the rendered page, not a placeholder
+    assert cite.get_by_text("passage highlighted").is_visible()
+    shot(page, "01_single_pdf_answer")
+
+    page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
+    page.get_by_text("Replay: state after iteration").wait_for(timeout=WAIT)
+    frame = page.frame_locator("iframe[title*='agraph']").first
+    frame.locator("canvas").wait_for(timeout=WAIT)
+    metric = page.get_by_test_id("stMetric").filter(has_text="Iteration").first
+    before = metric.inner_text()
+    shot(page, "02_tree_visualizer")
+
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    for _ in range(5):
+        slider.press("ArrowLeft")
+    wait_idle(page)
+    page.wait_for_function(
+        "(b) => { const m = [...document.querySelectorAll('[data-testid=stMetric]')].find(e => e.innerText.includes('Iteration'));"
+        " return m && m.innerText !== b; }", arg=before, timeout=WAIT)
+    after = metric.inner_text()
+    assert before != after and re.search(r"\d+ / \d+", after)
+    frame.locator("canvas").wait_for(timeout=WAIT)
+    shot(page, "03_tree_replay")
+
+
+def test_hostile_upload_shows_one_sentence_and_app_stays_usable(page):
+    files = hostile_files()
+    data, expected = files["notes.pdf"]
+    upload(page, [("notes.pdf", data)])
+    page.get_by_text(expected).first.wait_for(timeout=WAIT)
+    assert page.get_by_text("Traceback").count() == 0
+    shot(page, "04_single_pdf_bad_upload")
+    page.get_by_role("button", name="Try the sample").first.click()
+    page.get_by_text(re.compile(r"is ready")).wait_for(timeout=WAIT)
+
+
+def test_folders_three_folders_and_a_routed_question(page):
+    go(page, "Folders", "Folders")
+    for name in ("Finance", "Science", "HR"):
+        page.get_by_role("textbox", name="New folder").fill(name)
+        page.get_by_role("button", name="Create folder").click()
+        page.get_by_text(f"Folder “{name}” created.").wait_for(timeout=WAIT)
+        wait_idle(page)
+        page.get_by_role("tab", name="Add PDFs").click()
+        upload(page, [(f"{name.lower()}-{i}.pdf", topic_pdf(name.lower() if name != "HR" else "hr", i))
+                      for i in range(2)])
+        page.get_by_role("button", name=re.compile(rf"Add 2 files to {name}")).click()
+        page.get_by_text("Last upload").wait_for(timeout=WAIT)
+        wait_idle(page)
+        assert page.get_by_text("rejected").count() == 0
+    page.get_by_role("tab", name="Add PDFs").click()
+    shot(page, "05_folders_upload_results")
+    page.get_by_role("tab", name="Documents").click()
+    shot(page, "06_folders_documents")
+
+    go(page, "Folder query", "Folder query")
+    ask(page, "How many days of paid annual leave do employees get?")
+    page.get_by_text(re.compile(r"Folder: HR \(routing confidence")).first.wait_for(timeout=WAIT)
+    page.get_by_text(re.compile(r"27 days of paid annual leave")).first.wait_for(timeout=WAIT)
+    wait_idle(page)
+    cite = page.get_by_test_id("stExpander").filter(has_text="[1]").first
+    cite.click()
+    cite.get_by_test_id("stImage").locator("img").wait_for(timeout=WAIT)
+    shot(page, "07_folder_query_answer")
+
+    page.reload()  # history survives a reload (the conversation id is in the URL, turns in SQLite)
+    page.get_by_text(re.compile(r"27 days of paid annual leave")).first.wait_for(timeout=WAIT)
+
+    go(page, "Tree visualizer", "Tree visualizer")
+    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    shot(page, "08_tree_folder_phase1")
+
+
+def test_evaluation_and_settings_screens(page):
+    go(page, "Evaluation", "Evaluation")
+    wait_idle(page)
+    shot(page, "09_evaluation")
+    go(page, "Settings", "Settings")
+    page.get_by_role("textbox", name="API key").fill("sk-test-never-shown-123")
+    page.get_by_role("button", name="Apply").click()
+    wait_idle(page)
+    assert "sk-test-never-shown-123" not in page.content()
+    shot(page, "10_settings")
