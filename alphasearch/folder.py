@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .pipeline import Engine
 
 FOLDER_FALLBACK = "I could not find enough evidence in this folder."
-PAGE_DECAY = 0.8  # a document's i-th page counts PAGE_DECAY**i of its document's weight
+PAGE_DECAY = 0.9  # a document's i-th page counts PAGE_DECAY**i of its document's weight
 
 
 class FolderSearch:
@@ -205,7 +205,7 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
     """One answer from the per-document answers.
 
     Each document gets weight ½·(Phase 1 score / best Phase 1 score) + ½·(its
-    answer's confidence); its i-th ranked page scores weight · 0.8^i, and
+    answer's confidence); its i-th ranked page scores weight · PAGE_DECAY^i (0.9), and
     ``doc_pages`` lists (document, page) by that score. The text and citations
     come from the best-weighted document with a confident answer, plus any other
     document whose answer is nearly as confident.

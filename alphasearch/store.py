@@ -368,7 +368,8 @@ class Library:
         self.db_path = self.root / "catalog.sqlite3"
         self.settings = settings
         self.max_file_mb = getattr(settings, "max_file_mb", 500)
-        self.build = build or _default_build(settings)
+        self._default_build = _default_build(settings)
+        self.build = build or self._default_build
         self.timeout = timeout
         self._index_cache: dict[str, DocumentIndex] = {}
         self._cache_lock = threading.Lock()
@@ -516,12 +517,14 @@ class Library:
         """Add one PDF (bytes or a path). See :meth:`add_many`."""
         return self.add_many(folder, [(name, data)], progress=progress, replace_existing=replace_existing)[0]
 
-    def add_paths(self, folder: str, paths: Iterable[Path | str], *, progress: Progress | None = None) -> list[AddResult]:
-        """Add PDF files from disk, each under its file name."""
-        return self.add_many(folder, [(Path(p).name, Path(p)) for p in paths], progress=progress)
+    def add_paths(self, folder: str, paths: Iterable[Path | str], *, progress: Progress | None = None,
+                  workers: int | None = None) -> list[AddResult]:
+        """Add PDF files from disk, each under its file name (see :meth:`add_many`)."""
+        return self.add_many(folder, [(Path(p).name, Path(p)) for p in paths], progress=progress, workers=workers)
 
     def add_many(self, folder: str, items: Iterable[tuple[str, bytes | Path | str]], *,
-                 progress: Progress | None = None, replace_existing: bool = True) -> list[AddResult]:
+                 progress: Progress | None = None, replace_existing: bool = True,
+                 workers: int | None = None) -> list[AddResult]:
         """Add several PDFs, incrementally by content hash; one result per item.
 
         Same name and same bytes → ``unchanged`` (skipped at once); same name, new
@@ -530,44 +533,108 @@ class Library:
         given twice in the batch → ``duplicate``; a bad name or a file that is not
         a usable PDF → ``rejected`` with the reason. Never raises for one bad file;
         raises :class:`NotFoundError` when the folder does not exist.
-        ``progress(message, fraction)`` reports overall progress in [0, 1].
+        ``progress(message, fraction)`` reports overall progress in [0, 1] (never
+        decreasing). ``workers``: index processes for batches of three or more new
+        PDFs with the default offline indexer (default: min(CPU count, 4); 1 = in
+        this process, one by one).
         """
         items = list(items)
         fid = self.folder(folder).folder_id
-        report = progress or (lambda message, fraction: None)
-        results: list[AddResult] = []
+        user_report = progress or (lambda message, fraction: None)
+        shown = [0.0]
+
+        def report(message: str, fraction: float) -> None:
+            shown[0] = max(shown[0], min(1.0, fraction))
+            user_report(message, shown[0])
+
+        results: list[AddResult | None] = [None] * len(items)
+        jobs: list[tuple[int, str, bytes, float]] = []  # (position, name, data, started)
         seen: set[str] = set()
-        n = max(1, len(items))
         for i, (raw_name, source) in enumerate(items):
             started = time.perf_counter()
-
+            try:
+                name = validate_name(raw_name, "file")
+            except InvalidNameError as exc:
+                results[i] = AddResult(str(raw_name)[:MAX_NAME], "rejected", str(exc))
+                continue
+            if name_key(name) in seen:
+                results[i] = AddResult(name, "duplicate", f"{name} appears twice in this batch; the first was used.")
+                continue
+            seen.add(name_key(name))
+            try:
+                jobs.append((i, name, self._read_source(source, name), started))
+            except PDFError as exc:
+                results[i] = AddResult(name, "rejected", str(exc))
+            except OSError as exc:
+                results[i] = AddResult(name, "rejected", f"{name} could not be read ({exc.strerror or exc}).")
+        prebuilt = self._prebuild(fid, jobs, workers, report) if jobs else {}
+        n = max(1, len(items))
+        for i, name, data, started in jobs:
             done = [0.0]  # this file's fraction so far: never goes back
 
-            def sub(stage: str, frac: float, _i=i, _name=raw_name, _done=done) -> None:
+            def sub(stage: str, frac: float, _i=i, _name=name, _done=done) -> None:
                 lo, hi = _STAGES.get(stage, (_done[0], 1.0))
                 _done[0] = max(_done[0], lo + (hi - lo) * max(0.0, min(1.0, frac)))
                 report(f"{_name}: {stage}", min(1.0, (_i + _done[0]) / n))
 
             try:
-                name = validate_name(raw_name, "file")
-            except InvalidNameError as exc:
-                results.append(AddResult(str(raw_name)[:MAX_NAME], "rejected", str(exc)))
-                continue
-            if name_key(name) in seen:
-                results.append(AddResult(name, "duplicate", f"{name} appears twice in this batch; the first was used."))
-                continue
-            seen.add(name_key(name))
-            try:
-                data = self._read_source(source, name)
-                result = self._add_one(fid, name, data, sub, replace_existing)
+                result = self._add_one(fid, name, data, sub, replace_existing, prebuilt.get(_sha(data)))
             except PDFError as exc:
                 result = AddResult(name, "rejected", str(exc))
             except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
                 result = AddResult(name, "rejected", f"{name} could not be stored ({exc.strerror or exc}); "
                                                      f"free some disk space and add it again.")
-            results.append(replace(result, seconds=time.perf_counter() - started))
+            results[i] = replace(result, seconds=time.perf_counter() - started)
             report(f"{name}: {result.status}", (i + 1) / n)
-        return results
+        report("done", 1.0)
+        return [r for r in results if r is not None]
+
+    def _prebuild(self, fid: str, jobs: list[tuple[int, str, bytes, float]], workers: int | None,
+                  report: Progress) -> dict[str, Any]:
+        """Index the batch's new PDFs in worker processes (default indexer only).
+        Returns content hash → DocumentIndex or the exception it raised."""
+        if self.build is not self._default_build:  # a custom indexer (LLM, tests) runs in this process
+            return {}
+        cpu = os.cpu_count() or 1
+        workers = min(cpu, 4) if workers is None else workers
+        with self._db() as con:
+            stored = {(r[0], r[1]) for r in con.execute("SELECT name_key, sha256 FROM documents WHERE folder_id=?",
+                                                         (fid,))}
+        todo: dict[str, tuple[str, bytes]] = {}
+        for _, name, data, _ in jobs:
+            sha = _sha(data)
+            if (name_key(name), sha) in stored or sha in todo or self.index_path(sha).exists():
+                continue
+            todo[sha] = (name, data)
+        if workers <= 1 or len(todo) < 3:
+            return {}
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        limits = {}
+        if self.settings is not None:
+            limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
+                          max_leaf_pages=self.settings.max_leaf_pages)
+        out: dict[str, Any] = {}
+        report(f"indexing {len(todo)} PDFs in {min(workers, len(todo))} processes", 0.0)
+        try:
+            # spawn, not fork: the parent may hold threads and locks (Streamlit, the embedding model)
+            with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
+                                     mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(_build_in_worker, data, name, limits): sha for sha, (name, data) in todo.items()}
+                for k, fut in enumerate(as_completed(futures), 1):
+                    sha = futures[fut]
+                    try:
+                        out[sha] = fut.result()
+                    except BrokenProcessPool:
+                        raise
+                    except Exception as exc:  # PDFError and friends, re-raised per file by _add_one
+                        out[sha] = exc
+                    report(f"{todo[sha][0]}: indexed ({k}/{len(todo)})", 0.9 * k / len(todo))
+        except (BrokenProcessPool, OSError):
+            pass  # a worker died (e.g. out of memory): the rest are indexed one by one in this process
+        return out
 
     def replace_document(self, folder: str, name: str, data: bytes | Path | str, *,
                          progress: Progress | None = None) -> AddResult:
@@ -598,10 +665,9 @@ class Library:
             return data
         return pdf.load_bytes(source, max_file_mb=self.max_file_mb)
 
-    def _add_one(self, fid: str, name: str, data: bytes, progress: Progress, replace_existing: bool) -> AddResult:
-        from . import pdf
-
-        sha = pdf.content_hash(data)
+    def _add_one(self, fid: str, name: str, data: bytes, progress: Progress, replace_existing: bool,
+                 prebuilt: Any = None) -> AddResult:
+        sha = _sha(data)
         key = name_key(name)
         with self._db() as con:
             old = con.execute("SELECT * FROM documents WHERE folder_id=? AND name_key=?", (fid, key)).fetchone()
@@ -614,6 +680,8 @@ class Library:
             return AddResult(name, "duplicate", f"{name} has the same content as {twin['name']}, already in this folder.")
         if old is not None and old["sha256"] != sha and not replace_existing:
             return AddResult(name, "duplicate", f"A different {name} is already in this folder.")
+        if isinstance(prebuilt, BaseException):
+            raise prebuilt
         token = uuid.uuid4().hex
         with self._db(write=True) as con:
             con.execute("INSERT INTO pending(token, sha256, pid, started) VALUES (?,?,?,?)",
@@ -625,7 +693,7 @@ class Library:
                 atomic_write_bytes(pdf_file, data)
             index = self.indexes.get(sha)
             if index is None or index.doc_id != sha:
-                index = self.build(data, name, progress)
+                index = prebuilt if isinstance(prebuilt, DocumentIndex) else self.build(data, name, progress)
                 if index.doc_id != sha:
                     index = replace(index, doc_id=sha)
                 self.indexes.put(index)
@@ -929,6 +997,19 @@ _PROBLEM_TEXT = {
     "index_stale": "its index belongs to other content (stale hash).",
     "index_old_version": "its index was built by an older version of AlphaSearch.",
 }
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()  # = pdf.content_hash
+
+
+def _build_in_worker(data: bytes, name: str, limits: dict[str, int]) -> DocumentIndex:
+    """Run in an index worker process: the default offline indexer."""
+    from . import indexer
+
+    return indexer.build_index(data, name, **limits)
 
 
 def _rollback(con: sqlite3.Connection) -> None:

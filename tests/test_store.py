@@ -307,3 +307,29 @@ def test_catalog_is_in_wal_mode(lib):
     finally:
         con.close()
     assert isinstance(lib.db_path, Path) and lib.db_path.parent == lib.root
+
+
+def test_a_batch_is_indexed_in_worker_processes(lib):
+    lib.create_folder("K")
+    pdfs = topic_pdfs()
+    items = [(name, data) for docs in pdfs.values() for name, data in docs.items()]  # 6 new PDFs
+    seen: list[float] = []
+    in_process: list[str] = []
+    real = lib.build
+
+    def counting(data, name, progress=None):
+        in_process.append(name)
+        return real(data, name, progress)
+
+    lib.build = lib._default_build = counting  # still "the default indexer", but we see in-process calls
+    results = lib.add_many("K", items + [("junk.pdf", b"%PDF-1.4 truncated")], workers=2,
+                           progress=lambda m, f: seen.append(f))
+    assert [r.status for r in results] == ["indexed"] * 6 + ["rejected"]
+    assert in_process == []  # every index came from a worker process
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    for rec in lib.documents("K"):
+        index = lib.load_index(rec)
+        assert index.page_count == 4 and index.doc_id == rec.sha256 and index.name == rec.name
+    assert lib.health(deep=True).ok
+    again = lib.add_many("K", items, workers=2)
+    assert {r.status for r in again} == {"unchanged"}
