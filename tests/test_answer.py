@@ -1,0 +1,130 @@
+"""Deep read and extractive answer: page ranking with section values, cited sentences,
+confidence, and the fixed fallback; end to end on a generated 200-page report."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from alphasearch.answer import answer_kind, extractive_answer, rank_pages, section_of
+from alphasearch.mcts import search
+from alphasearch.models import FALLBACK_ANSWER, DocumentIndex, Page, SearchNode, SearchTrace, Section
+
+ROOT = Section("R", "Guide", (1, 4), children=(
+    Section("A", "Care", (1, 2), children=(Section("A1", "Watering", (1, 1)), Section("A2", "Pruning", (2, 2)))),
+    Section("B", "Costs", (3, 4))))
+TEXTS = [
+    "Watering. Young apple trees need 20 litres of water twice a week during dry summers.",
+    "Pruning. Apple trees are pruned in February, before the buds open.",
+    "Costs. A young apple tree costs 35 euros at the Riverside nursery, delivery included.",
+    "Contacts. Write to the board secretary for questions about membership.",
+]
+
+
+def doc() -> DocumentIndex:
+    pages = tuple(Page(i + 1, t) for i, t in enumerate(TEXTS))
+    return DocumentIndex(doc_id="1" * 64, name="orchard.pdf", page_count=4, root=ROOT, pages=pages)
+
+
+def df_of(d: DocumentIndex) -> dict[str, int]:
+    from alphasearch.text import terms
+
+    out: dict[str, int] = {}
+    for p in d.pages:
+        for t in set(terms(p.text)):
+            out[t] = out.get(t, 0) + 1
+    return out
+
+
+def test_section_of_returns_deepest_section():
+    assert section_of(ROOT, 2).node_id == "A2"
+    assert section_of(ROOT, 4).node_id == "B"
+
+
+def test_rank_pages_blends_page_evidence_with_section_values():
+    d = doc()
+    tree = SearchNode(ROOT, visits=4, total_reward=2.0)
+    a = SearchNode(ROOT.children[0], parent_id="R", visits=3, total_reward=2.7)  # Q 0.9
+    b = SearchNode(ROOT.children[1], parent_id="R", visits=1, total_reward=0.1)  # Q 0.1
+    a.children = [SearchNode(ROOT.children[0].children[0], parent_id="A", visits=2, total_reward=1.0),  # Q 0.5
+                  SearchNode(ROOT.children[0].children[1], parent_id="A")]  # never visited: keeps A's 0.9
+    tree.children = [a, b]
+    trace = SearchTrace(root=tree, steps=(), best=())
+    scores = np.array([0.5, 0.5, 0.55, 0.0], dtype=np.float32)
+    # section values, normalised by the best (0.9): p1 0.5/0.9, p2 1.0, p3 and p4 0.1/0.9
+    # combined = 0.8 * page + 0.2 * section: p2 0.6, p1 0.511, p3 0.462, p4 0.022
+    assert rank_pages(d, trace, scores, k=4) == [2, 1, 3, 4]
+    assert rank_pages(d, None, scores, k=4) == [3, 1, 2, 4]  # no trace: page evidence, ties by page
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("When was the cottage restored?", "date"),
+    ("Who founded the company?", "name"),
+    ("How much does a tree cost?", "number"),
+    ("Why are trees pruned?", "text"),
+])
+def test_answer_kind(question, kind):
+    assert answer_kind(question) == kind
+
+
+def test_extractive_answer_quotes_and_cites():
+    d = doc()
+    ex = extractive_answer(d, "How much does a young apple tree cost at the nursery?", [3, 1, 2], df_of(d))
+    assert not ex.fallback
+    assert "35 euros" in ex.text and "[p. 3]" in ex.text
+    assert 0.35 <= ex.confidence <= 1.0
+    first = ex.citations[0]
+    assert (first.doc, first.section, first.pages) == ("orchard.pdf", "Costs", (3, 3))
+    assert "35 euros" in first.snippet
+
+
+def test_fallback_for_a_question_the_document_cannot_answer():
+    d = doc()
+    ex = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
+    assert ex.fallback and ex.text == FALLBACK_ANSWER and ex.citations == []
+    assert 0.0 <= ex.confidence < 0.35
+
+
+def test_fallback_when_nothing_to_read():
+    d = doc()
+    assert extractive_answer(d, "How much does a tree cost?", [], df_of(d)).fallback
+    assert extractive_answer(d, "the and of", [1], df_of(d)).text == FALLBACK_ANSWER
+
+
+def test_lexical_confidence_without_the_model():
+    d = doc()
+    ex = extractive_answer(d, "How much does a young apple tree cost at the nursery?", [3], df_of(d), semantic=False)
+    assert not ex.fallback and 0.35 <= ex.confidence <= 1.0
+
+
+def test_planted_fact_found_and_unanswerable_falls_back(engine, big_pdf_200, planted_fact):
+    d = engine.index_bytes(big_pdf_200, "report.pdf")
+    ans = engine.ask_document(d, planted_fact.question, seed=0)
+    assert planted_fact.page in ans.pages[:3]
+    assert not ans.fallback
+    assert all(term in ans.text for term in planted_fact.answer_terms)
+    assert any(c.pages == (planted_fact.page, planted_fact.page) for c in ans.citations)
+    assert ans.trace is not None and ans.trace.nodes_scored > 0
+    miss = engine.ask_document(d, planted_fact.unanswerable, seed=0)
+    assert miss.fallback and miss.text == FALLBACK_ANSWER and not miss.citations
+
+
+def test_ask_document_is_seeded(engine, outline_pdf):
+    d = engine.index_bytes(outline_pdf, "orchard.pdf")
+    a = engine.ask_document(d, "What does membership cost?", seed=5, rule="ucb1")
+    b = engine.ask_document(d, "What does membership cost?", seed=5, rule="ucb1")
+    assert a.trace.to_dict() == b.trace.to_dict() and a.pages == b.pages
+    assert a.pages[0] == 3 and "45 euros" in a.text
+
+
+def test_search_then_rank_on_literal_tree():
+    d = doc()
+
+    class ByPage:
+        def score(self, question, sections):
+            return [0.9 if s.pages[0] <= 3 <= s.pages[1] else 0.2 for s in sections]
+
+    trace = search(ROOT, "q", ByPage(), iterations=6, rng=random.Random(0))
+    scores = np.zeros(4, dtype=np.float32)
+    assert rank_pages(d, trace, scores, k=4)[0] == 3
