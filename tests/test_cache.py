@@ -49,6 +49,7 @@ def test_second_identical_call_makes_no_request_and_is_a_hit(llm_server, data_di
 
 
 def test_the_api_key_is_not_part_of_the_key_nor_stored(llm_server, data_dir):
+    """The API key is neither part of a cache key nor anywhere in the data directory."""
     cached(llm_server, data_dir, key=KEY).complete(req())
     hit = cached(llm_server, data_dir, key="sk-a-different-key-000").complete(req())
     assert hit.cached and llm_server.count == 1
@@ -58,6 +59,7 @@ def test_the_api_key_is_not_part_of_the_key_nor_stored(llm_server, data_dir):
 
 
 def test_failures_are_not_cached(llm_server, data_dir):
+    """Failed calls are not cached: the next call asks again."""
     llm = cached(llm_server, data_dir)
     llm_server.mode = "http500"
     with pytest.raises(LLMUnavailableError):
@@ -68,6 +70,7 @@ def test_failures_are_not_cached(llm_server, data_dir):
 
 
 def test_threads_share_the_cache(llm_server, data_dir):
+    """Four threads share one cache: all hits, one request."""
     llm = cached(llm_server, data_dir)
     llm.complete(req("warm"))
     results = []

@@ -12,7 +12,8 @@ import traceback
 import pytest
 
 from alphasearch.answer import ANSWER_RULES, llm_answer
-from alphasearch.errors import (ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError)
+from alphasearch.errors import (ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError,
+                                MissingAPIKeyError)
 from alphasearch.indexer import build_index
 from alphasearch.llm import (ChatRequest, Completion, Meter, OpenAIChat, complete_json, cost_usd, load_prices,
                              price_of, text_message)
@@ -57,6 +58,7 @@ def test_request_is_openai_shaped_with_temperature_zero_and_json_mode(llm_server
 
 
 def test_missing_key_says_how_to_set_it():
+    """No key and no base URL: the error says how to set OPENAI_API_KEY or OPENAI_BASE_URL."""
     with pytest.raises(MissingAPIKeyError, match="OPENAI_API_KEY") as err:
         OpenAIChat(api_key="", base_url="")
     assert "OPENAI_BASE_URL" in str(err.value)
@@ -74,6 +76,7 @@ def test_local_base_url_without_key_sends_a_dummy_key(llm_server):
 
 
 def test_server_without_json_mode_is_retried_without_response_format(llm_server):
+    """A server that rejects JSON mode (HTTP 400) is asked again without it, once."""
     llm_server.reject_json_mode = True
     llm = client(llm_server)
     assert json.loads(ask(llm).text) == {"ok": True}
@@ -103,6 +106,9 @@ def _closed_port() -> int:
     ("empty", LLMRefusalError, "empty"),
 ])
 def test_each_failure_raises_one_specific_error_without_the_key(llm_server, mode, kind, words):
+    """HTTP 500/429/401/404, an unreadable body, a timeout, a refusal or an empty reply: one specific error
+    whose message and traceback never show the key.
+    """
     llm_server.mode = mode
     llm_server.slow_seconds = 1.0
     with pytest.raises(kind, match=words) as err:
@@ -114,6 +120,7 @@ def test_each_failure_raises_one_specific_error_without_the_key(llm_server, mode
 
 
 def test_connection_refused_is_unavailable():
+    """Connection refused: LLMUnavailableError saying it could not connect."""
     llm = OpenAIChat(api_key=KEY, base_url=f"http://127.0.0.1:{_closed_port()}/v1", timeout=1, max_retries=0)
     with pytest.raises(LLMUnavailableError, match="Could not connect"):
         ask(llm)
@@ -121,6 +128,7 @@ def test_connection_refused_is_unavailable():
 
 
 def test_sdk_retries_honour_retry_after_then_succeed(llm_server):
+    """429 with Retry-After then 500: the SDK waits as asked, retries and succeeds."""
     llm_server.retry_after = "0.3"
     llm_server.script(["http429", "http500"])
     started = time.perf_counter()
@@ -166,6 +174,7 @@ def _must_have_ok(v):
 
 
 def test_malformed_reply_is_retried_once_with_the_problem_stated(llm_server):
+    """A malformed reply is retried once, telling the model what was wrong."""
     llm_server.script(["malformed"])
     meter = Meter()
     req = ChatRequest(model="gpt-4o-mini", messages=(text_message("user", "JSON please"),))
@@ -177,6 +186,7 @@ def test_malformed_reply_is_retried_once_with_the_problem_stated(llm_server):
 
 
 def test_malformed_twice_raises_and_is_counted(llm_server):
+    """Malformed twice: LLMMalformedError, counted in Usage.malformed."""
     llm_server.mode = "malformed"
     meter = Meter()
     req = ChatRequest(model="gpt-4o-mini", messages=(text_message("user", "JSON please"),))
@@ -186,6 +196,7 @@ def test_malformed_twice_raises_and_is_counted(llm_server):
 
 
 def test_unavailable_is_not_retried_again_by_us(llm_server):
+    """Transport failures are retried only by the SDK (no retry storm)."""
     llm_server.mode = "http500"
     req = ChatRequest(model="gpt-4o-mini", messages=(text_message("user", "JSON please"),))
     with pytest.raises(LLMUnavailableError):
@@ -220,6 +231,7 @@ def test_llm_scorer_scores_siblings_in_one_call_with_the_fixed_rubric(llm_server
 
 
 def test_llm_scorer_malformed_twice_uses_the_offline_score_and_counts_it(llm_server, sample_index):
+    """LLM scorer: malformed twice -> the offline score for that call, counted."""
     llm_server.mode = "malformed"
     meter = Meter()
     scorer = LLMScorer(sample_index, client(llm_server), model="gpt-4o-mini", fallback=ConstantScorer(0.37),
@@ -233,6 +245,7 @@ def test_llm_scorer_malformed_twice_uses_the_offline_score_and_counts_it(llm_ser
 
 
 def test_llm_scorer_switches_to_offline_after_a_transport_failure(llm_server, sample_index):
+    """LLM scorer: after HTTP 500 every later call uses the offline scorer, no more requests."""
     llm_server.mode = "http500"
     scorer = LLMScorer(sample_index, client(llm_server), model="gpt-4o-mini", fallback=ConstantScorer(0.2))
     sections = list(sample_index.root.children)
@@ -313,6 +326,7 @@ def test_llm_index_titles_summaries_and_valid_tree(llm_server, sample_index):
 
 
 def test_llm_index_malformed_batch_falls_back_to_structural_sections(llm_server, sample_index):
+    """LLM indexing: a malformed batch keeps the structural sections for its pages."""
     llm_server.script(["malformed", "malformed"])  # the first batch, twice (workers=1: in order)
     meter = Meter()
     result = build_llm_index(sample_index, client(llm_server), model="gpt-4o", meter=meter, batch_pages=4,
@@ -326,6 +340,7 @@ def test_llm_index_malformed_batch_falls_back_to_structural_sections(llm_server,
 
 
 def test_llm_index_with_the_model_down_is_the_structural_tree(llm_server, sample_index):
+    """LLM indexing with the model down: the structural tree, one request only."""
     llm_server.mode = "http500"
     result = build_llm_index(sample_index, client(llm_server), model="gpt-4o", batch_pages=4, workers=1)
     assert not result.complete and "HTTP 500" in result.degraded
@@ -375,6 +390,7 @@ def test_llm_answer_cites_read_pages_as_document_section_page(llm_server, sample
 
 
 def test_llm_answer_drops_and_counts_citations_of_unread_pages(llm_server, sample_index):
+    """A citation of a page the model was not shown is dropped and counted."""
     llm_server.responder = lambda kind, body: json.dumps({
         "answer": "Revenue was EUR 412.6 million [p. 4], see also [p. 9] and [pp. 7-8].",
         "citations": [{"page": 4, "quote": "Total revenue in 2025"}, {"page": 2, "quote": "x"}],
@@ -393,6 +409,7 @@ def test_llm_answer_not_found_is_the_fallback(llm_server, sample_index):
 
 
 def test_llm_answer_refusal_raises_for_the_caller_to_degrade(llm_server, sample_index):
+    """A refused answer is retried once, then raised for the engine to degrade."""
     llm_server.mode = "refusal"
     with pytest.raises(LLMRefusalError):
         llm_answer(sample_index, "revenue?", [4], client(llm_server), model="gpt-4o")
@@ -409,6 +426,9 @@ class BrokenLLM:
 
 
 def test_an_unexpected_error_in_the_model_path_degrades_instead_of_crashing(sample_index, data_dir):
+    """A bug in an LLM implementation degrades the query (offline scorer, extractive answer) instead of crashing
+    it.
+    """
     from alphasearch.config import Settings
     from alphasearch.pipeline import Engine
 
