@@ -36,6 +36,12 @@ def cmd_index(args: argparse.Namespace) -> int:
     doc = engine.index_file(args.pdf, force=args.force)
     print(f"{doc.name}: {doc.page_count} pages, {doc.section_count()} sections "
           f"(tree from {doc.tree_source}), id {doc.doc_id[:12]}")
+    if engine.settings.resolved_engine == "openai":
+        from .llm_engine import last_index_usage
+
+        u = last_index_usage(engine)
+        print(f"model calls {u.llm_calls}, cache hits {u.cache_hits}, "
+              f"{u.prompt_tokens + u.completion_tokens} tokens, ~${u.cost_usd:.4f}")
     for w in doc.warnings:
         print(f"warning: {w}", file=sys.stderr)
     return 0
