@@ -80,6 +80,7 @@ def index_bytes(engine: "Engine", data: bytes, name: str, *, progress: "Progress
         if cached is not None:
             with engine._lock:
                 engine._llm_notes.pop(offline.doc_id, None)
+                engine._llm_index_usage = Usage()  # loaded: no model call
             return cached if cached.name == name else replace(cached, name=name)
     result = build_llm_index(offline, engine_llm(engine), model=s.index_model, meter=Meter(_prices(engine)),
                              pdf_bytes=data if s.vision else None, vision=s.vision,
