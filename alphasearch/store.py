@@ -534,9 +534,10 @@ class Library:
         a usable PDF → ``rejected`` with the reason. Never raises for one bad file;
         raises :class:`NotFoundError` when the folder does not exist.
         ``progress(message, fraction)`` reports overall progress in [0, 1] (never
-        decreasing). ``workers``: index processes for batches of three or more new
-        PDFs with the default offline indexer (default: min(CPU count, 4); 1 = in
-        this process, one by one).
+        decreasing). ``workers`` > 1: index batches of three or more new PDFs in that
+        many spawned processes (default offline indexer only; the calling program's
+        main module must be import-safe, i.e. guarded by ``if __name__ == "__main__"``).
+        Default 1: one by one in this process.
         """
         items = list(items)
         fid = self.folder(folder).folder_id
@@ -595,8 +596,7 @@ class Library:
         Returns content hash → DocumentIndex or the exception it raised."""
         if self.build is not self._default_build:  # a custom indexer (LLM, tests) runs in this process
             return {}
-        cpu = os.cpu_count() or 1
-        workers = min(cpu, 4) if workers is None else workers
+        workers = 1 if workers is None else min(int(workers), os.cpu_count() or 1)
         with self._db() as con:
             stored = {(r[0], r[1]) for r in con.execute("SELECT name_key, sha256 FROM documents WHERE folder_id=?",
                                                          (fid,))}
