@@ -225,20 +225,24 @@ FLAT_BASELINES: dict[str, Callable[..., list[int]]] = {"flat_bm25": flat_bm25_pa
 
 
 def trace_page_order(trace: SearchTrace, page_count: int, page_scores: np.ndarray | None = None) -> list[int]:
-    """Pages ranked by the search alone: pages of ``trace.best`` in order, then of the
-    other scored frontier nodes by Q; within one section (and among pages no
-    search result covers) by ``page_scores`` (index 0 = page 1), else page order.
-    Returns every page 1..page_count once, 1-based, best first."""
+    """Pages ranked by the search alone (no blending with page evidence), the same
+    rule for every search: each page belongs to the deepest visited node that
+    contains it (so pages under an unvisited child keep their parent's standing);
+    pages follow their node's Q, then its visits; within one node (and among
+    pages no visited node covers) ``page_scores`` (index 0 = page 1) decide,
+    else page order. Returns every page 1..page_count once, 1-based, best first."""
     scores = np.zeros(page_count, dtype=np.float32) if page_scores is None else np.asarray(page_scores)
-    sections = list(trace.best)
-    seen = {s.node_id for s in sections}
-    sections += [n.section for n in ranked_frontier(trace.root) if n.section.node_id not in seen]
-    rank = np.full(page_count, len(sections), dtype=np.int64)
-    for i, s in enumerate(sections):
-        a, b = max(1, s.pages[0]), min(page_count, s.pages[1])
-        if a > b:
+    visited = sorted((n for n in trace.root.walk() if n.visits), key=lambda n: (n.q, n.visits), reverse=True)
+    position = {n.section.node_id: i for i, n in enumerate(visited)}
+    rank = np.full(page_count, len(position), dtype=np.int64)
+    stack = [trace.root]
+    while stack:  # pre-order: a deeper visited node overwrites its ancestors
+        node = stack.pop()
+        if not node.visits:
             continue
-        span = rank[a - 1:b]
-        rank[a - 1:b] = np.minimum(span, i)
+        a, b = max(1, node.section.pages[0]), min(page_count, node.section.pages[1])
+        if a <= b:
+            rank[a - 1:b] = position[node.section.node_id]
+        stack.extend(reversed(node.children))
     order = np.lexsort((np.arange(page_count), -scores, rank))
     return [int(i) + 1 for i in order]

@@ -17,8 +17,9 @@ reply, so every method sees the same judge. One call = one node judged.
 Methods, on the eval set's real section trees (offline indexer, cached):
 MCTS-UCB1 (uniform priors), MCTS-PUCT with the engine's offline prior
 (``scorers.PriorScorer``, free: no judge calls), greedy, beam (widths 2, 3, 5)
-and exhaustive. The page ranking of a search: pages of its best sections first
-(``baselines.trace_page_order``), ordered inside a section by the engine's
+and exhaustive. The page ranking of a search, the same rule for all
+(``baselines.trace_page_order``): each page takes the Q of the deepest visited
+section containing it; ties (pages of one section) are ordered by the engine's
 offline page scores (the deep read). Reference without any judge: those page
 scores alone (``flat offline``).
 

@@ -109,13 +109,23 @@ def test_scores_are_clipped_to_unit_interval():
     assert rewards["b1"] == 1.0 and rewards["a1"] == 0.0
 
 
-def test_trace_page_order_puts_best_sections_first_then_page_scores():
-    trace = greedy(TREE, "q", FakeScorer(SCORES))  # best: a2 (3-4), c (9-12), b (5-8), a1 (1-2)
+def test_trace_page_order_follows_q_then_page_scores():
+    trace = greedy(TREE, "q", FakeScorer(SCORES))  # pages owned by c 0.55, b 0.5, a2 0.3, a1 0.2
     scores = np.zeros(12)
     scores[3] = 1.0  # page 4 beats page 3 inside a2
     scores[10] = 0.5  # page 11 first inside c
-    assert trace_page_order(trace, 12, scores) == [4, 3, 11, 9, 10, 12, 5, 6, 7, 8, 1, 2]
-    assert trace_page_order(trace, 12)[:2] == [3, 4]
+    assert trace_page_order(trace, 12, scores) == [11, 9, 10, 12, 5, 6, 7, 8, 4, 3, 1, 2]
+    assert trace_page_order(trace, 12)[:5] == [9, 10, 11, 12, 5]
+
+
+def test_trace_page_order_keeps_a_partly_searched_section_by_its_own_q():
+    from alphasearch.mcts import search
+
+    # UCB1, 5 iterations: a (0.6), b (0.5), c (0.55), then a → a1 (0.2), then c again.
+    # a2 is never visited, so pages 3-4 stay with a (Q 0.4): after b (0.5), before a1 (0.2)
+    trace = search(TREE, "q", FakeScorer(SCORES), iterations=5, rule="ucb1", confident_leaves=99)
+    assert {n.section.node_id for n in trace.root.walk() if n.visits} == {"root", "a", "b", "c", "a1"}
+    assert trace_page_order(trace, 12) == [9, 10, 11, 12, 5, 6, 7, 8, 3, 4, 1, 2]
 
 
 def _doc(texts: list[str]) -> DocumentIndex:
