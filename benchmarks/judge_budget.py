@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     # rows[(judge, sigma, method, budget)] -> list of (calls, hit@1, hit@3, hit@5)
     rows: dict[tuple[str, float, str, int], list[tuple[int, float, float, float]]] = defaultdict(list)
-    flat: list[tuple[float, float, float]] = []
+    flat: list[tuple[float, float, float, float]] = []  # hit@1, hit@3, hit@5, reciprocal rank (top 20)
     tree_nodes: list[int] = []
     by_doc: dict[str, list] = defaultdict(list)
     for q in questions:
@@ -157,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
             tree_nodes.append(n_nodes)
             page_scores = ranker.scores(q.question)
             flat_pages = trace_page_order_flat(page_scores)
-            flat.append(tuple(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)))  # type: ignore[arg-type]
+            ev = set(q.evidence_pages)
+            rr = next((1.0 / i for i, p in enumerate(flat_pages[:20], 1) if p in ev), 0.0)
+            flat.append((*(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)), rr))
             for kind, sigma in configs:
                 def measure(method: str, budget: int, trace_fn) -> None:
                     judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
@@ -192,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
             "n": len(vals),
         })
     flat_row = {f"hit@{k}": round(statistics.fmean(f[i] for f in flat), 4) for i, k in enumerate((1, 3, 5))}
+    flat_row["mrr"] = round(statistics.fmean(f[3] for f in flat), 4)
     verdict = answer(table, configs)
     result = {
         "simulation": True,

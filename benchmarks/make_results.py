@@ -112,13 +112,18 @@ def md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def eval_section(summary: list[dict], meta: dict) -> str:
+def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str:
     allrows = [s for s in summary if s["source"] == "all"]
     best_flat = max((s for s in allrows if s["method"].startswith("flat")), key=lambda s: s["hit@3"], default=None)
     head = ["method", "n"] + [f"hit@{k}" for k in KS] + ["MRR", "median ms", "p95 ms", "nodes scored", "fallback"]
     body = [[s["method"], str(s["n"])] + [f"{s[f'hit@{k}']:.3f}" for k in KS] +
             [f"{s['mrr']:.3f}", f"{s['median_ms']:.1f}", f"{s['p95_ms']:.1f}", f"{s['nodes_scored']:.1f}",
              f"{s['fallback']:.0%}"] for s in allrows]
+    ref = jb["flat_offline"] if jb and jb.get("questions") == meta["questions"] else None
+    if ref:
+        body.append(["*engine page scores alone (no tree, no search)*", str(jb["questions"])] +
+                    [f"{ref[f'hit@{k}']:.3f}" for k in KS] +
+                    [f"{ref['mrr']:.3f}" if "mrr" in ref else "", "", "", "0.0", ""])
     by_source = [s for s in summary if s["source"] != "all"]
     src_head = ["method", "source", "n"] + [f"hit@{k}" for k in KS] + ["MRR"]
     src_body = [[s["method"], s["source"], str(s["n"])] + [f"{s[f'hit@{k}']:.3f}" for k in KS] + [f"{s['mrr']:.3f}"]
@@ -143,6 +148,12 @@ def eval_section(summary: list[dict], meta: dict) -> str:
             diff = mc["hit@3"] - best_flat["hit@3"]
             text += [f"MCTS-PUCT (the default engine) vs the best flat baseline ({best_flat['method']}): "
                      f"hit@3 {mc['hit@3']:.3f} vs {best_flat['hit@3']:.3f} ({diff:+.3f}).", ""]
+    trees = [s for s in allrows if not s["method"].startswith("flat")]
+    if trees and ref:
+        lo, hi = min(s["hit@3"] for s in trees), max(s["hit@3"] for s in trees)
+        text += [f"The tree searches span hit@3 {lo:.3f}–{hi:.3f}; the engine's own page scores without any tree "
+                 f"give {ref['hit@3']:.3f} (last row, computed in the judge-budget run on the same questions), so "
+                 f"on this set the search changes hit@3 by {lo - ref['hit@3']:+.3f} to {hi - ref['hit@3']:+.3f}.", ""]
     if errors:
         text += [f"{errors} question(s) could not be run (a PDF failed to index); they count as misses.", ""]
     if len({s["source"] for s in by_source}) > 1:
@@ -265,7 +276,7 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         "",
     ]
     if summary is not None:
-        parts.append(eval_section(summary, meta))
+        parts.append(eval_section(summary, meta, jb))
     if jb is not None:
         jb["conclusion"] = conclusion(jb)
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
