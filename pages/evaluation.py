@@ -159,11 +159,17 @@ with tab_miss:
             st.caption(f"No labelled set at {eval_dir}: questions are shown by id and cannot be re-run.")
         misses = [d for d in rows if d["method"] == method and not hit_at_k(d["pages"], d["evidence_pages"], k)]
         st.markdown(f"**{len(misses)}** of {sum(d['method'] == method for d in rows)} questions missed at hit@{k}.")
-        table = pd.DataFrame([{"id": d["id"], "question": texts.get(d["id"], ""), "doc": d.get("doc", ""),
+        table = pd.DataFrame([{"question": texts.get(d["id"], "") or d["id"],
                                "expected pages": ", ".join(map(str, d["evidence_pages"])),
-                               "returned pages": ", ".join(map(str, d["pages"][:k]))} for d in misses])
+                               "returned pages": ", ".join(map(str, d["pages"][:k])), "doc": d.get("doc", ""),
+                               "id": d["id"]} for d in misses],
+                             columns=["question", "expected pages", "returned pages", "doc", "id"])
+        st.caption("Select a row to re-run that search and open it in the tree visualizer.")
         event = st.dataframe(table, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                             key="eval_miss_table")
+                             key="eval_miss_table",
+                             column_config={"question": st.column_config.TextColumn(width="large"),
+                                            "expected pages": st.column_config.TextColumn(width="small"),
+                                            "returned pages": st.column_config.TextColumn(width="small")})
         chosen = event.selection.rows if event and hasattr(event, "selection") else []
         if chosen and texts:
             d = misses[chosen[0]]

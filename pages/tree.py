@@ -28,7 +28,8 @@ with st.expander("Open a saved trace (JSON downloaded from this page or written 
         try:
             raw = json.loads(upload.getvalue().decode("utf-8"))
             loaded = {"Uploaded trace": SearchTrace.from_dict(raw["trace"] if "trace" in raw else raw)}
-            records.insert(0, SearchRecord(f"{upload.name}", "Uploaded trace", loaded))
+            question = str(raw.get("question") or upload.name) if isinstance(raw, dict) else upload.name
+            records.insert(0, SearchRecord(question, f"Uploaded · {upload.name}", loaded))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError):
             st.error(f"{upload.name} is not a search trace saved by AlphaSearch.", icon=":material/error:")
 
@@ -53,12 +54,15 @@ T = len(trace.steps)
 st.markdown(f"**Question:** {md_escape(record.question)}")
 
 sid = f"{record.when}-{phase}"
-c_slider, c_toggle = st.columns([4, 1], vertical_alignment="bottom")
+c_slider, c_toggle = st.columns([3, 1.2], vertical_alignment="bottom")
 with c_slider:
     t = st.slider("Replay: state after iteration", 0, max(T, 1), T, key=f"tree_t_{sid}", disabled=T == 0,
                   help="Move to replay the search; the graph and every number show the state after iteration t.")
 with c_toggle:
     show_path = st.toggle("Show path of iteration t", value=True, key="tree_show_path")
+    big = len(trace.nodes()) > 40
+    show_all = st.toggle("Show unvisited nodes", value=not big, key=f"tree_show_all_{sid}",
+                         help="Large trees are easier to read with only the nodes the search visited.")
 t = min(t, T)
 
 views = tree_state(trace, t)
@@ -74,22 +78,25 @@ m5.metric(f"Rule (c = {trace.c:g})", trace.rule.upper(), "stopped early" if trac
 # --- the graph ---------------------------------------------------------------------------------------
 pick_key = f"tree_node_{sid}"
 selected = ss.get(pick_key)
-node_dicts, edge_dicts = graph_elements(views, highlight_path=show_path, selected=selected)
+drawn = views if show_all else [v for v in views if v.visits or v.parent is None]
+node_dicts, edge_dicts = graph_elements(drawn, highlight_path=show_path, selected=selected)
 nodes = []
 for d in node_dicts:
     n = Node(**d)
     n.title = ""  # no hover HTML: the agraph frontend would render titles as HTML
     nodes.append(n)
 edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
-depth = max((v.depth for v in views), default=0)
+depth = max((v.depth for v in drawn), default=0)
 config = Config(height=min(680, 240 + 130 * depth), width=1000, directed=True, physics=False, hierarchical=True,
-                levelSeparation=130, nodeSpacing=170, treeSpacing=220, direction="UD", sortMethod="directed",
+                levelSeparation=120, nodeSpacing=135, treeSpacing=160, direction="UD", sortMethod="directed",
                 interaction={"hover": True, "navigationButtons": True, "zoomView": True, "dragView": True},
                 edges={"smooth": {"type": "cubicBezier", "forceDirection": "vertical", "roundness": 0.4},
                        "arrows": {"to": {"enabled": False}}})
 config.width = "100%"
 with st.container(border=True):
     clicked = agraph(nodes=nodes, edges=edges, config=config)
+    if len(drawn) < len(views):
+        st.caption(f"{len(views) - len(drawn)} unvisited nodes hidden; switch on “Show unvisited nodes” to draw them.")
 if clicked and clicked != ss.get(f"tree_click_{sid}"):
     ss[f"tree_click_{sid}"] = clicked
     ss[pick_key] = clicked
