@@ -40,21 +40,22 @@ SUITE: list[tuple[str, str, str]] = [
     ("Hostile files (PDF layer)", "tests/test_pdf.py",
      r"missing|directory|extension|size|empty|magic|truncated|garbage|password|owner|zero|limit|damaged|"
      r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd"),
-    ("Hostile uploads in the app", "tests/test_app.py", r"hostile|upload|reject|error|encrypted|corrupt"),
-    ("Hostile uploads in the app", "tests/test_browser.py", r"hostile"),
+    ("Hostile files (app upload)", "tests/test_app.py", r"hostile"),
+    ("Hostile files (app upload)", "tests/test_browser.py", r"hostile"),
     ("Hostile names", "tests/test_store.py", r"name"),
     ("Failing models", "tests/test_llm.py",
      r"failure|refused|retry|malformed|unavailable|down|refusal|transport|missing_key|without_json"),
     ("Failing models", "tests/test_llm_pipeline.py", r"degrade|failed|without_key"),
     ("Failing models", "tests/test_cache.py", r"failures"),
-    ("Document text is data (prompt injection)", "tests/test_llm_pipeline.py", r"injection|unread"),
-    ("Document text is data (prompt injection)", "tests/test_llm.py", r"unread"),
-    ("Secrets", "tests/test_cache.py", r"key"),
-    ("Secrets", "tests/test_llm.py", r"key"),
+    ("Document text is data (prompt injection, HTML)", "tests/test_llm_pipeline.py", r"injection"),
+    ("Document text is data (prompt injection, HTML)", "tests/test_llm.py", r"unread"),
+    ("Document text is data (prompt injection, HTML)", "tests/test_app.py", r"html"),
+    ("Secrets", "tests/test_cache.py", r"api_key"),
+    ("Secrets", "tests/test_app.py", r"key"),
     ("Secrets", "tests/test_secrets.py", r"."),
     ("Crashes and failed writes", "tests/test_store.py", r"disk|fail|atomic|health|repair|row_without|restart"),
     ("Crashes and failed writes", "tests/test_concurrency.py", r"kill"),
-    ("Crashes and failed writes", "tests/test_folder_pipeline.py", r"broken|slow|purge|delete"),
+    ("Crashes and failed writes", "tests/test_folder_pipeline.py", r"broken|slow|purge"),
     ("Concurrency", "tests/test_concurrency.py", r"process|thread"),
     ("Concurrency", "tests/test_cache.py", r"thread"),
 ]
@@ -190,15 +191,22 @@ def suite_results(python: str) -> tuple[list[dict], str]:
                 else:
                     outcome[key] = "passed"
     docs: dict[str, dict[str, str]] = {}
-    rows = []
-    for section, nodeid, func in wanted:
+    rows: list[dict] = []
+    by_func: dict[tuple[str, str], dict] = {}
+    for section, nodeid, func in wanted:  # one row per test function; parametrized cases listed in it
         file, _, rest = nodeid.partition("::")
         docs.setdefault(file, _docstrings(ROOT / file))
         name = rest.split("::")[-1]
-        what = docs[file].get(func) or func.removeprefix("test_").replace("_", " ")
         param = name[len(func):].strip("[]")
-        rows.append({"section": section, "file": file, "test": name, "what": what, "param": param,
-                     "outcome": outcome.get((file, name), "not run")})
+        row = by_func.get((file, func))
+        if row is None:
+            what = docs[file].get(func) or func.removeprefix("test_").replace("_", " ")
+            row = {"section": section, "file": file, "test": func, "what": what, "params": [], "outcomes": []}
+            by_func[(file, func)] = row
+            rows.append(row)
+        if param:
+            row["params"].append(param)
+        row["outcomes"].append((param, outcome.get((file, name), "not run")))
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else f"pytest exit {proc.returncode}"
     return rows, f"{summary} ({seconds:.0f} s)"
 
@@ -206,6 +214,21 @@ def suite_results(python: str) -> tuple[list[dict], str]:
 # --- the document ----------------------------------------------------------------------------------------
 def _md(text: str) -> str:
     return str(text).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
+
+
+def _cases(params: list[str]) -> str:
+    shown = [p if len(p) <= 24 else p[:21] + "…" for p in params]
+    text = ", ".join(shown)
+    return text if len(text) <= 240 else text[:237] + "…"
+
+
+def _outcome(outcomes: list[tuple[str, str]]) -> str:
+    n = len(outcomes)
+    passed = sum(o == "passed" for _, o in outcomes)
+    if passed == n:
+        return "passed" if n == 1 else f"{n}/{n} passed"
+    bad = [f"{p or 'test'}: {o}" for p, o in outcomes if o != "passed"]
+    return f"**{passed}/{n} passed**; " + "; ".join(bad)[:300]
 
 
 def render(files: list[dict], suite: list[dict], suite_summary: str) -> str:
@@ -238,15 +261,13 @@ def render(files: list[dict], suite: list[dict], suite_summary: str) -> str:
                 f"Selected reliability tests, run by the script: {suite_summary}. "
                 "Every test asserts its outcome, including that nothing stored before is lost.", ""]
         section = None
-        for r in suite:
+        for i, r in enumerate(suite):
             if r["section"] != section:
                 section = r["section"]
-                out += [f"### {section}", "", "| What is checked | Case | Test | Outcome |", "|---|---|---|---|"]
-            outcome = r["outcome"] if r["outcome"] == "passed" else f"**{r['outcome']}**"
-            test = f"`{r['file'].removeprefix('tests/')}::{r['test'].split('[')[0]}`"
-            out.append(f"| {_md(r['what'])} | {_md(r['param'])} | {test} | {_md(outcome)} |")
-            nxt = suite[suite.index(r) + 1]["section"] if suite.index(r) + 1 < len(suite) else None
-            if nxt != section:
+                out += [f"### {section}", "", "| What is checked | Cases | Test | Outcome |", "|---|---|---|---|"]
+            out.append(f"| {_md(r['what'])} | {_md(_cases(r['params']))} | `{r['file'].removeprefix('tests/')}::{r['test']}` "
+                       f"| {_md(_outcome(r['outcomes']))} |")
+            if i + 1 == len(suite) or suite[i + 1]["section"] != section:
                 out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -272,7 +293,7 @@ def main() -> int:
         Path(args.out).write_text(text, "utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
     bad = [r["id"] for r in files if not (r["as_expected"] and r["intact"])]
-    bad += [r["test"] for r in suite if r["outcome"].startswith(("FAILED", "not run"))]
+    bad += [f"{r['test']}[{p}]" for r in suite for p, o in r["outcomes"] if o.startswith(("FAILED", "not run"))]
     if bad:
         print("not as specified: " + ", ".join(bad), file=sys.stderr)
     return 0
