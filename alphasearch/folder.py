@@ -17,7 +17,7 @@ from .errors import AlphaSearchError
 from .mcts import ranked_frontier, search
 from .models import Answer, Citation, FolderTrace, SearchTrace, Usage
 from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, Routing,
-                     document_tree, profiles_from_library)
+                     document_tree, forget_embeddings, profiles_from_library)
 from .store import ChatTurn, DocumentRecord
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class FolderSearch:
         if hit is not None and hit[0] == rev:
             return hit[1]
         profiles = profiles_from_library(self.library)
+        forget_embeddings({d.key for p in profiles for d in p.documents})  # deleted documents leave no trace
         with self.engine._lock:
             cache["profiles"] = (rev, profiles)
             for key in [k for k in cache if k.startswith("signals:") and cache[k][0] != rev]:

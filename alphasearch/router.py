@@ -153,7 +153,7 @@ class DocumentSignals:
         return np.clip(a * cov + b * lex + c * emb, 0.0, 1.0)
 
 
-_emb_cache: dict[str, np.ndarray] = {}
+_emb_cache: dict[tuple[str, str], np.ndarray] = {}
 _emb_lock = threading.Lock()
 
 
@@ -168,6 +168,16 @@ def _embed_cached(items: Sequence[tuple[str, str]]) -> np.ndarray:
                 _emb_cache[(k, t)] = v
     with _emb_lock:
         return np.stack([_emb_cache[(k, t)] for k, t in items])
+
+
+def forget_embeddings(keep: set[str]) -> int:
+    """Drop cached summary embeddings of documents not in ``keep`` (content hashes),
+    e.g. after a delete; returns how many were dropped."""
+    with _emb_lock:
+        gone = [k for k in _emb_cache if k[0] not in keep]
+        for k in gone:
+            del _emb_cache[k]
+    return len(gone)
 
 
 def _stem(name: str) -> str:
@@ -338,6 +348,6 @@ def profiles_from_library(library: Any) -> list[FolderProfile]:
     return [FolderProfile(f.folder_id, f.name, tuple(by_folder.get(f.folder_id, ()))) for f in library.folders()]
 
 
-__all__ = ["Router", "OfflineRouter", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "DocumentScorer",
+__all__ = ["Router", "OfflineRouter", "forget_embeddings", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "DocumentScorer",
            "document_tree", "looks_like_followup", "make_router", "profiles_from_library", "EmptyLibraryError",
            "EmptyFolderError", "NotFoundError"]

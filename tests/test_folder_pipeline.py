@@ -101,6 +101,10 @@ def test_delete_purges_so_no_answer_can_cite_it(engine):
         assert "bread-baking.pdf" not in json.dumps(answer_json(b))
     saved = engine.library.load_trace("Kitchen")
     assert saved is not None and "bread-baking.pdf" not in json.dumps(saved)
+    from alphasearch import router
+
+    assert all(key != rec.sha256 for key, _ in router._emb_cache)  # no cached routing data either
+    assert all(d.key != rec.sha256 for d in engine.router._signals[1].docs)
     assert rec.sha256 not in " ".join(tree_files(engine.library.root))
 
 
