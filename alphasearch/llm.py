@@ -119,7 +119,7 @@ class OpenAIChat:
         self.endpoint = (base_url or DEFAULT_BASE_URL).rstrip("/")
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
-        self._json_mode = True
+        self._adapted: dict[str, frozenset[str]] = {}  # model -> request adaptations it needed (see _adapt)
         self._client = openai.OpenAI(api_key=api_key or LOCAL_DUMMY_KEY, base_url=self.endpoint,
                                      timeout=self.timeout, max_retries=self.max_retries)
 
@@ -134,20 +134,18 @@ class OpenAIChat:
     def complete(self, request: ChatRequest) -> Completion:
         import openai
 
-        kwargs: dict[str, Any] = {"model": request.model, "messages": list(request.messages),
-                                  "temperature": request.temperature, "max_tokens": request.max_tokens}
-        if request.json_mode and self._json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+        flags = set(self._adapted.get(request.model, ()))
         try:
-            try:
-                resp = self._client.chat.completions.create(**kwargs)
-            except openai.BadRequestError:
-                if "response_format" not in kwargs:
-                    raise
-                # Some local servers reject JSON mode; the prompts ask for JSON anyway.
-                self._json_mode = False
-                kwargs.pop("response_format")
-                resp = self._client.chat.completions.create(**kwargs)
+            while True:
+                try:
+                    resp = self._client.chat.completions.create(**self._wire(request, flags))
+                    break
+                except openai.BadRequestError as exc:
+                    fix = _adapt(exc, request, flags)
+                    if fix is None:
+                        raise
+                    flags.add(fix)
+                    self._adapted[request.model] = frozenset(flags)
         except openai.APIStatusError as exc:
             raise LLMUnavailableError(self._status_message(exc.status_code, request.model)) from None
         except openai.APITimeoutError:
@@ -158,6 +156,20 @@ class OpenAIChat:
         except Exception:  # an unparseable body (JSONDecodeError) or any other SDK failure
             raise LLMUnavailableError("The model server sent a reply that could not be read.") from None
         return self._parse(resp, request.model)
+
+    @staticmethod
+    def _wire(request: ChatRequest, flags: set[str]) -> dict[str, Any]:
+        """The SDK arguments for ``request``, adapted to what the model accepts."""
+        kwargs: dict[str, Any] = {"model": request.model, "messages": list(request.messages)}
+        if "no_temperature" not in flags:
+            kwargs["temperature"] = request.temperature
+        if "max_completion_tokens" in flags:  # reasoning models: their thinking counts against this budget
+            kwargs["max_completion_tokens"] = max(4 * request.max_tokens, 4000)
+        else:
+            kwargs["max_tokens"] = request.max_tokens
+        if request.json_mode and "no_json_mode" not in flags:
+            kwargs["response_format"] = {"type": "json_object"}
+        return kwargs
 
     def _parse(self, resp: Any, model: str) -> Completion:
         choices = getattr(resp, "choices", None)
@@ -195,6 +207,23 @@ class OpenAIChat:
         if status >= 500:
             return f"The model server failed (HTTP {status}) after {self.max_retries} retries."
         return f"The model server rejected the request (HTTP {status})."
+
+
+def _adapt(exc: Any, request: ChatRequest, flags: set[str]) -> str | None:
+    """The one change that may make a rejected (HTTP 400) request acceptable, or None.
+
+    Reasoning models reject ``max_tokens`` (they take ``max_completion_tokens``)
+    and any temperature but the default; some local servers reject JSON mode
+    (the prompts ask for JSON anyway). Each change is tried at most once.
+    """
+    said = (str(getattr(exc, "message", "")) + " " + json.dumps(getattr(exc, "body", None), default=str)).lower()
+    if "max_tokens" in said and "max_completion_tokens" not in flags:
+        return "max_completion_tokens"
+    if "temperature" in said and "no_temperature" not in flags:
+        return "no_temperature"
+    if request.json_mode and "no_json_mode" not in flags:
+        return "no_json_mode"
+    return None
 
 
 def _quiet_transport_logs() -> None:

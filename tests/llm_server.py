@@ -10,7 +10,7 @@ Modes (``server.mode = ...`` for every request, or ``server.script([...])`` for
 the next requests in order, then back to ``mode``):
 ``ok``, ``malformed`` (reply content is not JSON), ``empty`` (empty content),
 ``refusal`` (``message.refusal`` set), ``bad_body`` (HTTP 200, body not JSON),
-``http500``, ``http429`` (with ``Retry-After``), ``http401`` (the body echoes the
+``http400`` (any request), ``http500``, ``http429`` (with ``Retry-After``), ``http401`` (the body echoes the
 key, like some servers do), ``http404`` (model not found), ``slow`` (sleeps
 ``slow_seconds`` before answering).
 
@@ -29,7 +29,8 @@ from typing import Any, Callable
 
 import pytest
 
-MODES = ("ok", "malformed", "empty", "refusal", "bad_body", "http500", "http429", "http401", "http404", "slow")
+MODES = ("ok", "malformed", "empty", "refusal", "bad_body", "http400", "http500", "http429", "http401", "http404",
+         "slow")
 
 
 def _text_of(content: Any) -> str:
@@ -122,6 +123,7 @@ class FakeLLMServer:
         self.slow_seconds = slow_seconds
         self.responder: Callable[[str, dict], str | None] | None = None
         self.reject_json_mode = False  # answer HTTP 400 to requests with response_format (like some local servers)
+        self.reasoning_model = False  # answer HTTP 400 to max_tokens and to a temperature other than 1 (like o1/gpt-5)
         self.requests: list[dict[str, Any]] = []
         self._script: deque[str] = deque()
         self._lock = threading.Lock()
@@ -215,9 +217,20 @@ def _handler(server: FakeLLMServer):
             if server.reject_json_mode and "response_format" in body:
                 self._error(400, "response_format is not supported", "invalid_request_error")
                 return
+            if server.reasoning_model and "max_tokens" in body:
+                self._error(400, "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                 "Use 'max_completion_tokens' instead.", "unsupported_parameter")
+                return
+            if server.reasoning_model and body.get("temperature", 1) != 1:
+                self._error(400, "Unsupported value: 'temperature' does not support 0 with this model. "
+                                 "Only the default (1) value is supported.", "unsupported_value")
+                return
             mode = server._next_mode()
             model = str(body.get("model", "fake-model"))
             key = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
+            if mode == "http400":
+                self._error(400, "Invalid request.", "invalid_request_error")
+                return
             if mode == "http500":
                 self._error(500, "The server had an error while processing your request.", "server_error")
                 return

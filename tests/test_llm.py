@@ -87,6 +87,26 @@ def test_server_without_json_mode_is_retried_without_response_format(llm_server)
     assert len(bodies) == 3
 
 
+def test_reasoning_models_get_max_completion_tokens_and_no_temperature(llm_server):
+    """A model that rejects max_tokens and temperature 0 (HTTP 400) is asked again the way it accepts, once."""
+    llm_server.reasoning_model = True
+    llm = client(llm_server)
+    assert json.loads(ask(llm, model="gpt-5-mini").text) == {"ok": True}
+    assert llm_server.count == 3
+    last = llm_server.requests[-1]["body"]
+    assert "max_tokens" not in last and last["max_completion_tokens"] >= 4000 and "temperature" not in last
+    ask(llm, "again, JSON", model="gpt-5-mini")
+    assert llm_server.count == 4  # remembered for this model
+
+
+def test_a_bad_request_that_no_change_fixes_is_unavailable(llm_server):
+    """An HTTP 400 that no known adaptation fixes ends in LLMUnavailableError (then the engine degrades)."""
+    llm_server.mode = "http400"
+    with pytest.raises(LLMUnavailableError, match="rejected the request"):
+        ask(client(llm_server))
+    assert llm_server.count == 2  # once as asked, once without JSON mode; then it gives up
+
+
 def _closed_port() -> int:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
