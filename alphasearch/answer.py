@@ -183,7 +183,8 @@ ANSWER_RULES = """You are AlphaSearch's answer writer. These rules come from the
 Reply with JSON only, in this shape:
 {"answer": "... [p. N]", "citations": [{"page": N, "quote": "a short exact quote from that page"}], "confidence": 0.9, "found": true}"""
 
-_CITE = re.compile(r"\[\s*(?:p|pp|page|pages)\.?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*\]", re.IGNORECASE)
+_CITE = re.compile(r"\[\s*(?:pp?|pages?)\.?\s*(\d[\d\s,;–\-]*(?:(?:and|&)\s*\d+\s*)?)\]", re.IGNORECASE)
+_RANGE = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+))?")
 
 
 @dataclass(frozen=True)
@@ -289,16 +290,18 @@ def _cite(doc: DocumentIndex, reply: dict, shown: tuple[int, ...]) -> LLMAnswer:
             dropped.add(page)
 
     def rewrite(m: re.Match) -> str:
-        a = int(m.group(1))
-        b = int(m.group(2)) if m.group(2) else a
-        cited = list(range(a, b + 1)) if 0 <= b - a <= 50 else [a, b]
-        if not all(p in read for p in cited):
-            dropped.update(p for p in cited if p not in read)
-            return ""
-        order.extend(cited)
-        title = section_of(doc.root, a).title
-        where = f"p. {a}" if a == b else f"pp. {a}–{b}"
-        return f"[{doc.name} → {title}, {where}]"
+        kept = []
+        for r in _RANGE.finditer(m.group(1)):  # "4", "4-5", "4, 6 and 9"
+            a = int(r.group(1))
+            b = int(r.group(2)) if r.group(2) else a
+            cited = list(range(a, b + 1)) if 0 <= b - a <= 50 else [a, b]
+            if not all(p in read for p in cited):
+                dropped.update(p for p in cited if p not in read)
+                continue
+            order.extend(cited)
+            where = f"p. {a}" if a == b else f"pp. {a}–{b}"
+            kept.append(f"[{doc.name} → {section_of(doc.root, a).title}, {where}]")
+        return " ".join(kept)
 
     if not reply["found"]:
         return LLMAnswer(FALLBACK_ANSWER, round(reply["confidence"], 4), True, [], shown, 0)

@@ -421,6 +421,17 @@ def test_llm_answer_drops_and_counts_citations_of_unread_pages(llm_server, sampl
     assert "[p. 9]" not in res.text and "p. 9" not in res.text and "pp. 7" not in res.text
 
 
+def test_llm_answer_checks_every_page_of_a_citation_list(llm_server, sample_index):
+    """"[pp. 4, 9]" keeps page 4 and drops unread page 9; "[pages 4 and 5]" keeps both."""
+    llm_server.responder = lambda kind, body: json.dumps({
+        "answer": "Revenue rose [pp. 4, 9]; segments grew [pages 4 and 5].", "citations": [],
+        "confidence": 0.8, "found": True})
+    res = llm_answer(sample_index, "revenue?", [4, 5], client(llm_server), model="gpt-4o")
+    assert res.dropped_citations == 1 and [c.pages for c in res.citations] == [(4, 4), (5, 5)]
+    assert "9" not in res.text
+    assert res.text.count("[northwind.pdf → ") == 3
+
+
 def test_llm_answer_not_found_is_the_fallback(llm_server, sample_index):
     llm_server.responder = lambda kind, body: json.dumps({"answer": "", "citations": [], "found": False,
                                                           "confidence": 0.05})
