@@ -12,6 +12,7 @@ import html
 import logging
 import math
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -187,6 +188,32 @@ def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
 
     if len(data) > settings.max_file_mb * 1024 * 1024:
         raise FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {settings.max_file_mb} MB.")
+
+
+class ScriptThreadProgress:
+    """Wraps a progress callback that draws on the page so it is safe to hand to the
+    engine: calls from the script's own thread draw (at most once per percent);
+    calls from the engine's worker threads only record the latest value, which the
+    next call from the script thread draws (Streamlit elements belong to one thread)."""
+
+    def __init__(self, draw: Callable[[str, float], None]):
+        self._draw = draw
+        self._thread = threading.get_ident()
+        self._lock = threading.Lock()
+        self._latest: tuple[str, float] | None = None
+        self._shown: tuple[str, int] | None = None
+
+    def __call__(self, stage: str, fraction: float) -> None:
+        with self._lock:
+            self._latest = (stage, fraction)
+        if threading.get_ident() != self._thread:
+            return
+        with self._lock:
+            stage, fraction = self._latest
+        key = (stage, int(max(0.0, min(1.0, fraction)) * 100))
+        if key != self._shown:
+            self._shown = key
+            self._draw(stage, fraction)
 
 
 # --- previews ------------------------------------------------------------------------------------

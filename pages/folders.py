@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from pages._common import current_settings, doc_facts, library, md_escape, show_error
+from pages._common import ScriptThreadProgress, current_settings, doc_facts, library, md_escape, show_error
 
 ss = st.session_state
 ss.setdefault("folders_uploader", 0)
@@ -114,9 +114,11 @@ with tab_add:
             bar = st.progress(0.0, text="starting")
             line = st.empty()
 
-            def progress(message: str, fraction: float) -> None:
+            def draw(message: str, fraction: float) -> None:
                 bar.progress(max(0.0, min(1.0, fraction)), text=f"{fraction:.0%}")
-                line.caption(message)
+                line.caption(md_escape(message))
+
+            progress = ScriptThreadProgress(draw)
 
             try:
                 results = lib.add_many(fid, [(f.name, f.getvalue()) for f in files], progress=progress)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._common import (SearchRecord, check_upload_size, current_settings, engine, md_escape, pages_label,
+from pages._common import (ScriptThreadProgress, SearchRecord, check_upload_size, current_settings, engine, md_escape, pages_label,
                            remember_search, render_answer, show_error)
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
@@ -30,15 +30,14 @@ def index(data: bytes, name: str, file_id: str) -> None:
     settings = current_settings()
     with st.status(f"Indexing {name}…", expanded=True) as status:
         bar = st.progress(0.0, text="validating")
-        last = {"shown": -1.0}
 
-        def progress(stage: str, fraction: float) -> None:
+        def draw(stage: str, fraction: float) -> None:
             a, b = STAGES.get(stage, (0.0, 1.0))
             overall = min(1.0, a + (b - a) * max(0.0, min(1.0, fraction)))
-            if overall - last["shown"] >= 0.01 or fraction >= 1.0 or stage != last.get("stage"):
-                bar.progress(overall, text=f"{stage} · {overall:.0%}")
-                status.update(label=f"Indexing {name}: {stage}…")
-                last.update(shown=overall, stage=stage)
+            bar.progress(overall, text=f"{stage} · {overall:.0%}")
+            status.update(label=f"Indexing {name}: {stage}…")
+
+        progress = ScriptThreadProgress(draw)
 
         try:
             check_upload_size(data, name, settings)

@@ -358,3 +358,87 @@ def test_every_page_renders_without_exception(app):
         app.switch_page(page).run()
         ok(app)
         assert app.title, page
+
+
+def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch):
+    """An unreachable model server: indexing and answering fall back, the screen says why."""
+    monkeypatch.setenv("ALPHASEARCH_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("ALPHASEARCH_ENGINE", "openai")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens on the discard port
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("ALPHASEARCH_REQUEST_TIMEOUT", "2")
+    monkeypatch.setenv("ALPHASEARCH_MAX_RETRIES", "0")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    assert "LLM" in texts(at) and KEY not in texts(at)
+    sample_loaded(at)
+    assert not errors(at)
+    ask(at, "single_question", "What was the total revenue in 2025?")
+    degraded = [w.value for w in at.warning if w.value.startswith("Degraded answer")]
+    assert degraded and "Could not connect" in degraded[0]
+    assert "412\\.6" in texts(at)  # still a cited answer, from the offline path
+    assert KEY not in texts(at) and all(KEY not in w.value for w in at.warning)
+    st.cache_resource.clear()
+
+
+# --- the visualizer's view-model (pure functions) ------------------------------------------------------
+def _trace():
+    import random
+
+    from alphasearch.mcts import search
+    from alphasearch.models import Section
+
+    leaves = tuple(Section(f"c{i}", f"<b>Chapter</b> {i}", (i + 1, i + 1)) for i in range(4))
+    root = Section("root", "Report", (1, 4), children=leaves)
+
+    class Scorer:
+        def score(self, question, sections):
+            return [0.9 if s.node_id == "c2" else 0.1 for s in sections]
+
+    return search(root, "q", Scorer(), iterations=12, rng=random.Random(0), confidence_threshold=2.0)
+
+
+def test_tree_state_replays_to_the_final_statistics():
+    from pages._common import tree_state
+
+    trace = _trace()
+    final = {v.node_id: v for v in tree_state(trace, len(trace.steps))}
+    for node in trace.nodes():
+        v = final[node.section.node_id]
+        assert v.visits == node.visits and math.isclose(v.q, node.q, abs_tol=1e-9)
+    start = tree_state(trace, 0)
+    assert [(v.node_id, v.visits) for v in start] == [("root", 0)]
+    one = {v.node_id: v for v in tree_state(trace, 1)}
+    assert one["root"].visits == 1 and sum(v.visits for v in one.values() if v.parent) == 1
+    assert {v.node_id for v in one.values() if v.on_path} == set(trace.steps[0].path)
+    assert one["root"].selection is None and all(v.selection is not None for v in one.values() if v.parent)
+
+
+def test_graph_elements_size_colour_labels_and_no_html_titles():
+    from pages._common import graph_elements, q_colour, q_history, tree_state
+
+    trace = _trace()
+    views = tree_state(trace, len(trace.steps))
+    nodes, edges = graph_elements(views)
+    by_id = {n["id"]: n for n in nodes}
+    best = max((v for v in views if v.parent), key=lambda v: v.visits)
+    least = min((v for v in views if v.parent), key=lambda v: v.visits)
+    assert best.node_id == "c2" and by_id["c2"]["size"] > by_id[least.node_id]["size"]
+    assert "N=" in by_id["c2"]["label"] and "Q=0.90" in by_id["c2"]["label"]
+    assert all("title" not in n for n in nodes)  # agraph would render a title as HTML
+    assert len(edges) == len(nodes) - 1
+    assert q_colour(0.0, 1) != q_colour(1.0, 1) and q_colour(0.5, 0) == "#c9ced6"
+    hist = q_history(trace, ["c2"])["c2"]
+    assert len(hist) == len(trace.steps) and math.isclose(hist[-1], 0.9)
+
+
+def test_md_escape_makes_markup_inert():
+    from pages._common import md_escape
+
+    for raw in ("<script>alert(1)</script>", "[x](javascript:alert(1))", "![i](http://e/x.png)", ":red[big]",
+                "$x^2$", "**bold**"):
+        escaped = md_escape(raw)
+        assert escaped.replace("\\", "") == raw
+        assert all(escaped[i - 1] == "\\" for i, ch in enumerate(escaped) if ch in "<>[]()!*$:" and i)
