@@ -223,9 +223,9 @@ def llm_answer(
     meter = meter or Meter()
     shown = tuple(dict.fromkeys(p for p in pages if 1 <= p <= doc.page_count))[:read]
     texts = {p: defuse(doc.page(p).text[:page_chars]) for p in shown}
-    code = fence_code(doc.doc_id, question, *(f"{p}:{t}" for p, t in texts.items()))
-    parts: list[dict] = [{"type": "text", "text": f"Question: {question}\n\nDocument: {defuse(doc.name)}\n"
-                                                  f"<<<DOCUMENT {code}>>>"}]
+    code = fence_code(doc.doc_id, doc.name, question, *(f"{p}:{t}" for p, t in texts.items()))
+    parts: list[dict] = [{"type": "text", "text": f"Question: {question}\n\n<<<DOCUMENT {code}>>>\n"
+                                                  f"File name: {defuse(doc.name)}"}]
     images = 0
     for p in shown:
         header = f"[Page {p}: {defuse(section_of(doc.root, p).title)}]"

@@ -176,11 +176,12 @@ def _index_batch(doc: DocumentIndex, batch: tuple[int, int], llm: LLM, meter: Me
                  pdf_bytes: bytes | None, vision: bool, continued: bool) -> list[_Node]:
     a, b = batch
     texts = {p: defuse(doc.page(p).text[:PAGE_CHARS]) for p in range(a, b + 1)}
-    code = fence_code(doc.doc_id, str(a), str(b), *texts.values())
-    head = (f"Document: {defuse(doc.name)} ({doc.page_count} pages). Pages {a} to {b}."
+    code = fence_code(doc.doc_id, doc.name, str(a), str(b), *texts.values())
+    head = (f"A document of {doc.page_count} pages. Pages {a} to {b}."
             + (f" Page {a} was also the last page of the previous batch: if a section runs on from it, "
                f"start that section at page {a}." if continued else ""))
-    parts: list[dict[str, Any]] = [{"type": "text", "text": f"{head}\n\n<<<DOCUMENT {code}>>>"}]
+    parts: list[dict[str, Any]] = [{"type": "text", "text": f"{head}\n\n<<<DOCUMENT {code}>>>\n"
+                                                            f"File name: {defuse(doc.name)}"}]
     images = 0
     for p in range(a, b + 1):
         text = texts[p]
@@ -331,9 +332,9 @@ def _document_summary(offline: DocumentIndex, leaves: Sequence[_Node], llm: LLM,
     lines = [f"- {defuse(shorten(s.title, 90))} (pages {s.start}-{s.end}): {defuse(shorten(s.summary, 240))}"
              for s in leaves[:80]]
     body = "\n".join(lines)
-    code = fence_code(offline.doc_id, body)
-    user = (f"Document: {defuse(offline.name)} ({offline.page_count} pages).\n\n<<<DOCUMENT {code}>>>\n{body}\n"
-            f"<<<END DOCUMENT {code}>>>\n\nReply with the JSON object.")
+    code = fence_code(offline.doc_id, offline.name, body)
+    user = (f"A document of {offline.page_count} pages.\n\n<<<DOCUMENT {code}>>>\nFile name: {defuse(offline.name)}\n"
+            f"{body}\n<<<END DOCUMENT {code}>>>\n\nReply with the JSON object.")
     request = ChatRequest(model=model, messages=(text_message("system", SUMMARY_RULES), text_message("user", user)),
                           max_tokens=400)
     return complete_json(llm, meter, request,

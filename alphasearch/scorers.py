@@ -484,9 +484,9 @@ class LLMScorer:
         if not self._off:
             blocks = [self._describe(i, s, question) for i, s in enumerate(sections, 1)]
             body = "\n\n".join(blocks)
-            code = fence_code(self.doc.doc_id, question, body)
+            code = fence_code(self.doc.doc_id, self.doc.name, question, body)
             ids = ", ".join(f"S{i}" for i in range(1, len(sections) + 1))
-            user = (f"Question: {question}\n\nDocument: {defuse(self.doc.name)}\n<<<DOCUMENT {code}>>>\n{body}\n"
+            user = (f"Question: {question}\n\n<<<DOCUMENT {code}>>>\nFile name: {defuse(self.doc.name)}\n\n{body}\n"
                     f"<<<END DOCUMENT {code}>>>\n\nReply with the JSON object scoring {ids}.")
             request = ChatRequest(model=self.model, max_tokens=60 + 16 * len(sections),
                                   messages=(text_message("system", SCORE_RULES), text_message("user", user)))
