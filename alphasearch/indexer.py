@@ -141,11 +141,22 @@ def heading_entries(content: pdf.PdfContent) -> list[Entry]:
         else:
             continue
         entries.append(Entry(level, text, number))
-    # one entry per page: the highest-level (smallest number) first heading
+    # one entry per page: the highest-level (smallest number) first heading, titled by the
+    # page's first heading that is not repeated on other pages ("Consolidated Balance Sheets"
+    # rather than the company name above it on every statement page)
+    pages_of: dict[str, set[int]] = {}
+    for number, _, _, text in candidates:
+        pages_of.setdefault(normalise(text), set()).add(number)
     best: dict[int, Entry] = {}
     for e in entries:
         if e.page not in best or e.level < best[e.page].level:
             best[e.page] = e
+    for number, e in best.items():
+        if len(pages_of.get(normalise(e.title), ())) >= 3:
+            distinct = next((text for p, _, _, text in candidates
+                             if p == number and len(pages_of[normalise(text)]) < 3 and len(text.split()) >= 2), None)
+            if distinct:
+                best[number] = Entry(e.level, distinct, number)
     out = [best[p] for p in sorted(best)]
     # bold body-size lines are only a level of their own where they are not on every page
     if len(out) > 0.9 * n and n > 12:
