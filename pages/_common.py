@@ -225,7 +225,30 @@ def page_png(doc_id: str, page: int, snippet: str, _load: PdfLoader) -> bytes:
     """PNG of a 1-based page with ``snippet`` highlighted (cached by document id, page and snippet)."""
     from alphasearch.pdf import render_page_png
 
-    return render_page_png(_load(), page, highlight=snippet)
+    return trim_margins(render_page_png(_load(), page, highlight=snippet))
+
+
+def trim_margins(png: bytes, pad: int = 24) -> bytes:
+    """The page image without its empty bottom and side margins (so short pages
+    are not mostly white); the image is unchanged when it has no blank border."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    try:
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        box = ImageChops.difference(img, Image.new("RGB", img.size, (255, 255, 255))).getbbox()
+    except (OSError, ValueError):
+        return png
+    if not box:
+        return png
+    left, top, right, bottom = box
+    box = (max(0, left - pad), max(0, top - pad), min(img.width, right + pad), min(img.height, bottom + pad))
+    if box == (0, 0, img.width, img.height):
+        return png
+    out = io.BytesIO()
+    img.crop(box).save(out, format="PNG")
+    return out.getvalue()
 
 
 def citation_preview(c: Citation, load: PdfLoader | None) -> None:
@@ -238,7 +261,8 @@ def citation_preview(c: Citation, load: PdfLoader | None) -> None:
     except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
         st.caption(f"Preview unavailable: {exc}")
         return
-    st.image(png, caption=f"{c.doc} — {pages_label(c.pages)} (passage highlighted)", width="stretch")
+    st.image(png, caption=f"{c.doc} — {pages_label(c.pages)}, cited passage highlighted", width="content",
+             alt=f"Page {c.pages[0]} of {c.doc} with the cited passage highlighted")
 
 
 # --- answers ----------------------------------------------------------------------------------------
@@ -269,7 +293,7 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
     for i, c in enumerate(answer.citations):
         label = f"[{i + 1}] {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
         with st.expander(md_escape(label), expanded=False):
-            left, right = st.columns([2, 3])
+            left, right = st.columns([1, 2])
             with left:
                 st.caption("Cited passage")
                 st.markdown("> " + md_escape(c.snippet) if c.snippet else "—")

@@ -6,6 +6,7 @@ a missing browser is a failure.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -97,7 +98,7 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     img = cite.get_by_test_id("stImage").locator("img")
     img.wait_for(timeout=WAIT)
     assert img.evaluate("i => i.naturalWidth") > 300  # the rendered page, not a placeholder
-    assert cite.get_by_text("passage highlighted").is_visible()
+    assert cite.get_by_text("cited passage highlighted").is_visible()
     shot(page, "01_single_pdf_answer")
 
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
@@ -170,8 +171,22 @@ def test_folders_three_folders_and_a_routed_question(page):
     shot(page, "08_tree_folder_phase1")
 
 
+def results_jsonl() -> bytes:
+    """A small results file in the format of ``python -m alphasearch eval --out``."""
+    rows = []
+    for i in range(8):
+        for method, pages in (("flat_bm25", [4, 2, 1]), ("greedy", [2, 1, 3]), ("mcts_puct", [1, 2, 3])):
+            rows.append({"id": f"q{i}", "doc": "report.pdf", "source": "demo", "method": method,
+                         "pages": pages if i % 4 else pages[::-1], "evidence_pages": [1], "answer": "",
+                         "confidence": 0.5, "fallback": False, "seconds": 0.05, "llm_calls": 0, "nodes_scored": 6})
+    return "\n".join(json.dumps(r) for r in rows).encode()
+
+
 def test_evaluation_and_settings_screens(page):
     go(page, "Evaluation", "Evaluation")
+    page.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files(
+        files=[{"name": "results.jsonl", "mimeType": "application/json", "buffer": results_jsonl()}])
+    page.get_by_text("hit@k per method (all, n=8)").first.wait_for(timeout=WAIT)
     wait_idle(page)
     shot(page, "09_evaluation")
     go(page, "Settings", "Settings")
