@@ -51,6 +51,10 @@ class FileTooLargeError(PDFError):
     pass
 
 
+class DecompressionBombError(PDFError):
+    """A compressed stream or image expands far beyond any real document's (a "zip bomb")."""
+
+
 # --- configuration, models, storage ----------------------------------------
 class ConfigError(AlphaSearchError):
     """A setting is missing or invalid."""

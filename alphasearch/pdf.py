@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,11 @@ MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled 
 MAX_OUTLINE_ENTRIES = 10_000  # bookmarks read from an outline; the rest are ignored with a warning
 MAX_OUTLINE_DEPTH = 32  # deeper bookmarks are ignored (real outlines rarely exceed 6 levels)
 MAX_PAGE_CHARS = 200_000  # text kept per page; a page holding more is cut with a warning
+# Decompression bombs: MuPDF streams them in bounded memory, but time grows with the inflated
+# size (~10 s per GB), so files whose streams expand beyond these limits are refused up front.
+MAX_STREAM_MB = 256  # one Flate stream (page content, form, font…) once inflated
+MAX_INFLATED_MB = 2048  # all Flate streams of the file together
+MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 _CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
@@ -128,6 +134,7 @@ def read_pdf(
     doc = open_pdf(data, name, max_pages=max_pages)
     warnings: list[str] = []
     try:
+        check_streams(doc, name)
         n = doc.page_count
         if n > warn_pages:
             warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
@@ -159,6 +166,60 @@ def read_pdf(
     finally:
         doc.close()
     return PdfContent(content_hash(data), n, pages, toc, title, warnings)
+
+
+def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> None:
+    """Raise DecompressionBombError when a stream or image expands beyond the module limits.
+
+    Flate streams are inflated chunk by chunk and counted, never held in memory; images are
+    judged by their declared size. Streams MuPDF cannot read are left for it to report.
+    """
+    per_stream = MAX_STREAM_MB * 2**20
+    budget = MAX_INFLATED_MB * 2**20
+    total = 0
+    for xref in range(1, doc.xref_length()):
+        try:
+            if not doc.xref_is_stream(xref):
+                continue
+            if doc.xref_get_key(xref, "Subtype")[1] == "/Image":
+                w, h = (doc.xref_get_key(xref, k)[1] for k in ("Width", "Height"))
+                if w.isdigit() and h.isdigit() and int(w) * int(h) > MAX_IMAGE_MEGAPIXELS * 10**6:
+                    raise errors.DecompressionBombError(
+                        f"{name} contains an image of {int(w):,} x {int(h):,} pixels, beyond the "
+                        f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
+                continue
+            kind, filters = doc.xref_get_key(xref, "Filter")
+            if not filters.lstrip("[ ").startswith("/FlateDecode"):
+                continue
+            raw = doc.xref_stream_raw(xref)
+        except errors.DecompressionBombError:
+            raise
+        except Exception:
+            continue
+        size = _inflated_size(raw, per_stream + 1)
+        total += size
+        if size > per_stream or total > budget:
+            raise errors.DecompressionBombError(
+                f"{name} contains compressed data that expands to more than "
+                f"{MAX_STREAM_MB if size > per_stream else MAX_INFLATED_MB:,} MB; it looks like a "
+                f"decompression bomb and was refused.")
+
+
+def _inflated_size(raw: bytes, cap: int) -> int:
+    """Bytes ``raw`` (zlib data) inflates to, counting at most a little past ``cap``."""
+    inflater = zlib.decompressobj()
+    total = 0
+    pending = raw
+    try:
+        while pending and total <= cap:
+            out = inflater.decompress(pending, 4 * 2**20)
+            total += len(out)
+            pending = inflater.unconsumed_tail
+            if not out:
+                break
+    except zlib.error:
+        pass  # damaged data: MuPDF decides what it can read
+    return total
 
 
 def _outline(doc: pymupdf.Document, n: int, warnings: list[str]) -> list[tuple[int, str, int]]:

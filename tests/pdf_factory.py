@@ -131,6 +131,35 @@ def corrupt_page_pdf() -> bytes:
     return _raw_pdf(objs)
 
 
+def _one_page_pdf(content: bytes, extra_objs: list[bytes] = (), xobjects: bytes = b"") -> bytes:
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+            b"/Resources << /Font << /F1 3 0 R >> " + xobjects + b" >> >>")
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>", font,
+                     page, content, *extra_objs])
+
+
+def flate_bomb_pdf(inflated_mb: int = 300) -> bytes:
+    """One page whose content stream is ~300 KB of zlib data inflating to ``inflated_mb`` MB."""
+    z = zlib.compressobj(9)
+    chunk = b" " * 2**20
+    data = z.compress(b"BT /F1 12 Tf 72 720 Td (A harmless looking page) Tj ET\n")
+    data += b"".join(z.compress(chunk) for _ in range(inflated_mb)) + z.flush()
+    return _one_page_pdf(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream")
+
+
+def image_bomb_pdf(side: int = 21000) -> bytes:
+    """One page showing a ``side`` x ``side`` grey image (441 megapixels) stored in ~0.4 MB."""
+    z = zlib.compressobj(9)
+    row = bytes(side)
+    img = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+    content = b"q 500 0 0 700 50 50 cm /Im1 Do Q BT /F1 12 Tf 72 720 Td (Poster) Tj ET"
+    image = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8 /ColorSpace /DeviceGray "
+             b"/Filter /FlateDecode /Length %d >>\nstream\n" % (side, side, len(img)) + img + b"\nendstream")
+    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", [image],
+                         b"/XObject << /Im1 6 0 R >>")
+
+
 def image_only_pdf(pages: int = 3) -> bytes:
     """Pages with a drawn picture and no text layer at all (like a scan)."""
     doc = pymupdf.open()

@@ -140,6 +140,37 @@ def test_every_pdf_error_is_a_single_sentence(tmp_path, empty_pdf, truncated_pdf
                       errors.EncryptedPDFError, errors.NoPagesError]
 
 
+def test_decompression_bombs_are_refused():
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.flate_bomb_pdf(300), "bomb.pdf")
+    one_line(ei.value, "bomb.pdf", "more than 256 MB", "decompression bomb")
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.image_bomb_pdf(21000), "poster.pdf")
+    one_line(ei.value, "poster.pdf", "21,000 x 21,000 pixels", "400 megapixel limit")
+
+
+def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
+    content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
+    assert content.pages[0].text == "A harmless looking page"
+    monkeypatch.setattr(pdf, "MAX_STREAM_MB", 10)
+    with pytest.raises(errors.DecompressionBombError):
+        pdf.read_pdf(pdf_factory.flate_bomb_pdf(20))
+    monkeypatch.setattr(pdf, "MAX_STREAM_MB", 256)
+    monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 15)
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.flate_bomb_pdf(20))
+    assert "more than 15 MB" in str(ei.value)
+
+
+def test_inflated_size_counts_without_holding_everything():
+    import zlib
+
+    raw = zlib.compress(b"\0" * (50 * 2**20))
+    assert pdf._inflated_size(raw, 10**12) == 50 * 2**20
+    assert 8 * 2**20 < pdf._inflated_size(raw, 8 * 2**20) <= 12 * 2**20  # stops soon after the cap
+    assert pdf._inflated_size(b"not zlib at all", 100) == 0
+
+
 # --- damaged pages and outlines -----------------------------------------------------------------
 def test_damaged_page_is_kept_with_a_warning():
     content = pdf.read_pdf(pdf_factory.corrupt_page_pdf(), "damaged.pdf")
