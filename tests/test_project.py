@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")
 STDLIB = set(sys.stdlib_module_names)
 # import name -> distribution name, where they differ
-DIST = {"pymupdf": "pymupdf", "Stemmer": "PyStemmer", "streamlit_agraph": "streamlit-agraph",
+DIST = {"pymupdf": "pymupdf", "PIL": "pillow", "Stemmer": "PyStemmer", "streamlit_agraph": "streamlit-agraph",
         "pytest_timeout": "pytest-timeout"}
 
 
