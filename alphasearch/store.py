@@ -373,6 +373,7 @@ class Library:
         self.timeout = timeout
         self._index_cache: dict[str, DocumentIndex] = {}
         self._cache_lock = threading.Lock()
+        self._rebuild_locks: dict[str, threading.Lock] = {}
         for d in (self.pdf_dir, self.indexes.dir, self.trace_dir):
             d.mkdir(parents=True, exist_ok=True)
         with self._db() as con:
@@ -673,7 +674,8 @@ class Library:
             old = con.execute("SELECT * FROM documents WHERE folder_id=? AND name_key=?", (fid, key)).fetchone()
             twin = con.execute("SELECT name FROM documents WHERE folder_id=? AND sha256=? AND name_key<>?",
                                (fid, sha, key)).fetchone()
-        if old is not None and old["sha256"] == sha and self._files_ok(sha):
+        if old is not None and old["sha256"] == sha and self.pdf_path(sha).exists() and \
+                self._index_problem(sha) is None:
             progress("unchanged", 1.0)
             return AddResult(name, "unchanged", "Same content as the stored copy; skipped.", _record(old))
         if twin is not None:
@@ -736,9 +738,6 @@ class Library:
         except StoreError:
             pass
 
-    def _files_ok(self, sha: str) -> bool:
-        return self.pdf_path(sha).exists() and self.index_path(sha).exists()
-
     def _live_pending(self, con: sqlite3.Connection) -> set[str]:
         live = set()
         for row in con.execute("SELECT token, sha256, pid FROM pending").fetchall():
@@ -771,19 +770,49 @@ class Library:
 
     # --- reading documents -------------------------------------------------------------
     def load_index(self, rec: DocumentRecord) -> DocumentIndex:
-        """The document's index (named as in the catalog); :class:`StoreError` if
-        it is missing or unreadable (run ``repair``)."""
+        """The document's index (named as in the catalog). An index that is
+        missing, unreadable or from an older index version is rebuilt from the
+        stored PDF first; :class:`StoreError` if the PDF is gone too (run ``repair``)."""
         with self._cache_lock:
             hit = self._index_cache.get(rec.sha256)
         if hit is None:
             hit = self.indexes.get(rec.sha256)
-            if hit is None:
-                raise StoreError(f"The index of {rec.name} is missing or unreadable; run a library repair.")
+            if hit is None or hit.doc_id != rec.sha256:
+                hit = self._rebuild(rec)
             with self._cache_lock:
                 if len(self._index_cache) >= 128:
                     self._index_cache.pop(next(iter(self._index_cache)))
                 self._index_cache[rec.sha256] = hit
         return hit if hit.name == rec.name else replace(hit, name=rec.name)
+
+    def _rebuild(self, rec: DocumentRecord) -> DocumentIndex:
+        """Index the stored PDF again (one thread per document at a time) and
+        refresh its catalog row."""
+        with self._cache_lock:
+            lock = self._rebuild_locks.setdefault(rec.sha256, threading.Lock())
+        with lock:
+            index = self.indexes.get(rec.sha256)  # another thread may have just rebuilt it
+            if index is not None and index.doc_id == rec.sha256:
+                return index
+            try:
+                data = self.pdf_path(rec.sha256).read_bytes()
+            except OSError:
+                raise StoreError(f"The index and the PDF of {rec.name} are missing; run a library repair.") from None
+            if _sha(data) != rec.sha256:
+                raise StoreError(f"The stored PDF of {rec.name} is damaged; run a library repair.")
+            try:
+                index = self.build(data, rec.name, None)
+            except PDFError as exc:
+                raise StoreError(f"{rec.name} could not be indexed again ({exc}); run a library repair.") from exc
+            index = replace(index, doc_id=rec.sha256)
+            self.indexes.put(index)
+            profile, vocab = routing_profile(replace(index, name=rec.name)), vocabulary(index)
+            with self._db(write=True) as con:
+                con.execute("UPDATE documents SET index_version=?, pages=?, summary=?, profile=?, vocab=? "
+                            "WHERE sha256=?", (index.version, index.page_count, index.summary, profile, vocab,
+                                               rec.sha256))
+                self._bump(con)
+            return index
 
     def pdf_bytes(self, rec: DocumentRecord) -> bytes:
         try:
@@ -921,8 +950,6 @@ class Library:
         """Fix what :meth:`health` finds: re-index from the stored PDF where the
         index is missing, unreadable, stale or old; drop rows whose PDF is gone
         (they cannot be shown or re-indexed); delete orphan and temporary files."""
-        from . import pdf
-
         actions: list[str] = []
         report = self.health(deep=True)
         rebuilt: set[str] = set()
@@ -945,21 +972,13 @@ class Library:
                     continue
                 if rec.sha256 in rebuilt:
                     continue
+                with self._cache_lock:
+                    self._index_cache.pop(rec.sha256, None)
                 try:
-                    data = self.pdf_path(rec.sha256).read_bytes()
-                    if pdf.content_hash(data) != rec.sha256:
-                        raise StoreError("hash mismatch")
-                    index = self.build(data, rec.name, None)
-                    self.indexes.put(replace(index, doc_id=rec.sha256))
-                    with self._cache_lock:
-                        self._index_cache.pop(rec.sha256, None)
-                    with self._db(write=True) as con:
-                        con.execute("UPDATE documents SET index_version=?, pages=?, summary=?, vocab=? WHERE sha256=?",
-                                    (index.version, index.page_count, index.summary, vocabulary(index), rec.sha256))
-                        self._bump(con)
+                    self._rebuild(rec)
                     rebuilt.add(rec.sha256)
                     actions.append(f"re-indexed {rec.name} in {issue.folder} ({issue.kind.replace('_', ' ')}).")
-                except (OSError, PDFError, StoreError) as exc:
+                except (OSError, StoreError) as exc:
                     with self._db(write=True) as con:
                         con.execute("DELETE FROM documents WHERE id=?", (rec.record_id,))
                         self._bump(con)

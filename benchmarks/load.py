@@ -50,8 +50,14 @@ def eval_library(engine: Engine, eval_dir: Path, financial: int) -> list[str]:
     from folder_eval import pick_documents
 
     trees = Trees(eval_dir)
-    engine.library.build = lambda data, name, progress=None: trees.get(name)
     plan = pick_documents(eval_dir, financial)
+    eval_names = {n for names in plan.values() for n in names}
+    default = engine.library.build
+
+    def build(data: bytes, name: str, progress=None):  # eval PDFs: trees cached by the other benchmarks
+        return trees.get(name) if name in eval_names else default(data, name, progress)
+
+    engine.library.build = build
     for folder, names in plan.items():
         try:
             engine.library.folder(folder)
@@ -87,6 +93,8 @@ def main() -> int:
     t = time.perf_counter()
     if eval_dir is not None:
         questions = eval_library(engine, eval_dir, args.financial)
+        if not engine.library.health().ok:  # e.g. indexes from an older index version
+            print("  " + engine.library.repair().text().splitlines()[-1], flush=True)
         source = f"eval set ({len(engine.library.documents())} PDFs)"
     else:
         questions = generated_library(engine)
@@ -121,7 +129,9 @@ def main() -> int:
     def mutator() -> None:
         while not stop.is_set():
             try:
-                engine.library.add(target, "load-extra.pdf", extra)
+                added = engine.library.add(target, "load-extra.pdf", extra)
+                if not added.ok:
+                    raise RuntimeError(f"add {added.status}: {added.reason}")
                 time.sleep(0.5)
                 engine.library.remove(target, "load-extra.pdf")
                 time.sleep(0.5)

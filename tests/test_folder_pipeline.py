@@ -151,12 +151,21 @@ def test_slow_document_is_dropped_at_the_time_limit(data_dir):
     assert not a.fallback and a.citations[0].doc == "planets.pdf"
 
 
-def test_a_broken_index_degrades_instead_of_failing(engine):
+def test_a_lost_document_degrades_instead_of_failing(engine):
     rec = engine.library.document("Astronomy", "telescopes.pdf")
     engine.library.index_path(rec.sha256).unlink()
+    engine.library.pdf_path(rec.sha256).unlink()
     a = engine.ask_folder("Which moon has lakes of liquid methane?", folder="Astronomy")
     assert "telescopes.pdf" in a.folder_trace.skipped and "repair" in a.folder_trace.skipped["telescopes.pdf"]
     assert a.citations[0].doc == "planets.pdf"
+
+
+def test_a_lost_or_outdated_index_is_rebuilt_from_the_stored_pdf(engine):
+    planets = engine.library.document("Astronomy", "planets.pdf")
+    engine.library.index_path(planets.sha256).unlink()
+    a = engine.ask_folder("Which moon has lakes of liquid methane?", folder="Astronomy")
+    assert not a.folder_trace.skipped and a.citations[0].doc == "planets.pdf"
+    assert engine.library.health().ok
 
 
 # --- CLI ---------------------------------------------------------------------------------------

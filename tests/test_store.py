@@ -333,3 +333,21 @@ def test_a_batch_is_indexed_in_worker_processes(lib):
     assert lib.health(deep=True).ok
     again = lib.add_many("K", items, workers=2)
     assert {r.status for r in again} == {"unchanged"}
+
+
+def test_old_index_version_is_rebuilt_on_read_and_not_skipped_as_unchanged(lib):
+    lib.create_folder("K")
+    rec = lib.add("K", "bread.pdf", BREAD).record
+    raw = json.loads(lib.index_path(rec.sha256).read_text())
+    raw["version"] = INDEX_VERSION - 1
+    lib.index_path(rec.sha256).write_text(json.dumps(raw))
+    fresh = Library(lib.data_dir)  # no in-memory copy
+    assert [i.kind for i in fresh.health().issues] == ["index_old_version"]
+    again = fresh.add("K", "bread.pdf", BREAD)  # same bytes, but the stored index is outdated
+    assert again.status == "replaced"
+    assert fresh.health().ok
+    raw["version"] = INDEX_VERSION - 1
+    fresh.index_path(rec.sha256).write_text(json.dumps(raw))
+    index = Library(lib.data_dir).load_index(rec)
+    assert index.version == INDEX_VERSION and index.doc_id == rec.sha256
+    assert Library(lib.data_dir).health().ok
