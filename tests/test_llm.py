@@ -21,7 +21,7 @@ from alphasearch.llm_index import build_llm_index, cover, merge_sections, page_b
 from alphasearch.mcts import search
 from alphasearch.models import Section
 from alphasearch.scorers import SCORE_RULES, LLMScorer
-from llm_server import fenced, llm_server, request_kind, user_text  # noqa: F401  (fixture)
+from llm_server import fenced, llm_server, user_text  # noqa: F401  (fixture)
 
 KEY = "sk-test-h3-0123456789abcdef"
 
