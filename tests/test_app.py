@@ -442,3 +442,4 @@ def test_md_escape_makes_markup_inert():
         escaped = md_escape(raw)
         assert escaped.replace("\\", "") == raw
         assert all(escaped[i - 1] == "\\" for i, ch in enumerate(escaped) if ch in "<>[]()!*$:" and i)
+
