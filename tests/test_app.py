@@ -215,7 +215,7 @@ def make_three_folders(at: AppTest) -> None:
         assert [r[1] for r in results] == ["indexed", "indexed"], results
 
 
-def test_folders_create_upload_table_rename_remove_delete_and_health(app):
+def test_folders_create_upload_table_rename_remove_delete_and_health(app, data_dir):
     make_three_folders(app)
     table = app.dataframe[0].value
     assert list(table["name"]) == ["hr-0.pdf", "hr-1.pdf"]
@@ -235,6 +235,24 @@ def test_folders_create_upload_table_rename_remove_delete_and_health(app):
     for name, (_, expected) in hostile_files().items():
         if name != "truncated.pdf":  # MuPDF may repair a truncated file; then it is simply indexed
             assert by_name[name][1] == "rejected" and expected in by_name[name][2], by_name[name]
+    assert {"hr-0.pdf", "hr-1.pdf"} <= set(app.dataframe[0].value["name"])  # nothing stored was lost
+    # hostile file names: refused with a reason, emoji fine
+    app.file_uploader[0].set_value([("../../escape.pdf", topic_pdf("finance", 3), "application/pdf"),
+                                    ("CON.pdf", topic_pdf("finance", 4), "application/pdf"),
+                                    ("réunion 📈.pdf", topic_pdf("science", 5), "application/pdf")]).run()
+    button(app, "Add 3 files").click().run()
+    ok(app)
+    status = {r[0]: r[1] for r in app.session_state["folders_results"]}
+    assert status["réunion 📈.pdf"] == "indexed"
+    assert [s for n, s in status.items() if n != "réunion 📈.pdf"] == ["rejected", "rejected"]
+    assert not any(p.name == "escape.pdf" for p in data_dir.parent.rglob("escape.pdf"))
+    # hostile folder names
+    for bad_name in ("..", "a/b", "CON", "   ", "%2e%2e%2f"):
+        app.text_input[0].input(bad_name)
+        button(app, "Create folder").click().run()
+        ok(app)
+        assert errors(app), bad_name
+    assert len(app.selectbox(key="folders_current").options) == 3
     # rename (a hostile name first)
     rename = next(t for t in app.text_input if t.label == "New name")
     rename.input("../etc")
