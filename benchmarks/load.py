@@ -108,6 +108,7 @@ def main() -> int:
     target = engine.library.folders()[0].name
     latencies: list[float] = []
     errors: list[str] = []
+    degraded = [0]  # answers that left a document out (time limit, missing index)
     mutations = [0]
     lock = threading.Lock()
     stop = threading.Event()
@@ -118,13 +119,14 @@ def main() -> int:
             q = rng.choice(questions)
             t0 = time.perf_counter()
             try:
-                engine.ask_folder(q, seed=rng.randrange(1000), save_trace=(i == 0))
+                answer = engine.ask_folder(q, seed=rng.randrange(1000), save_trace=(i == 0))
             except Exception as exc:  # noqa: BLE001 - counted and reported
                 with lock:
                     errors.append(f"{type(exc).__name__}: {exc}")
                 continue
             with lock:
                 latencies.append(time.perf_counter() - t0)
+                degraded[0] += bool(answer.degraded)
 
     def mutator() -> None:
         while not stop.is_set():
@@ -167,7 +169,8 @@ def main() -> int:
     if lat:
         print(f"  latency: median {statistics.median(lat):.2f}s, p95 {lat[int(0.95 * (len(lat) - 1))]:.2f}s, "
               f"max {lat[-1]:.2f}s")
-    print(f"  errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    print(f"  errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else "")
+          + f"; answers with a document left out: {degraded[0]}")
     print(f"  peak memory: RSS {rss:.0f} MB; Python heap peak {traced_peak / 2**20:.0f} MB (tracemalloc)")
     health = engine.library.health()
     print(f"  library afterwards: {health.text().splitlines()[0]}")
