@@ -94,8 +94,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from . import evaluation
     from .pipeline import Engine
 
-    ks = sorted({int(k) for k in str(args.k).split(",") if k.strip()})
-    methods = evaluation.check_methods([m.strip() for m in args.methods.split(",") if m.strip()])
+    try:
+        ks = sorted({int(k) for k in str(args.k).split(",") if k.strip()})
+        methods = evaluation.check_methods([m.strip() for m in args.methods.split(",") if m.strip()])
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not ks or min(ks) < 1:
+        print("error: --k needs positive integers, e.g. 1,3,5.", file=sys.stderr)
+        return 2
     engine = Engine(_settings(args))
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     started = time.perf_counter()

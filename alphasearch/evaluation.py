@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import AlphaSearchError
+from .errors import AlphaSearchError, ConfigError
 from .models import DocumentIndex
 
 DEFAULT_METHODS = ("flat_bm25", "mcts_puct")
@@ -77,6 +77,8 @@ def load_questions(eval_dir: Path | str, *, limit: int | None = None) -> list[Qu
                            "(the development set lives in ../shared/eval and is not part of the repository).")
     out: list[Question] = []
     for lineno, line in enumerate(qfile.read_text("utf-8").splitlines(), start=1):
+        if limit is not None and len(out) >= limit:
+            break
         if not line.strip():
             continue
         try:
@@ -87,8 +89,6 @@ def load_questions(eval_dir: Path | str, *, limit: int | None = None) -> list[Qu
         except (ValueError, KeyError, TypeError) as exc:
             raise EvalSetError(f"{qfile.name} line {lineno} is not a valid question row ({exc}).") from exc
         out.append(q)
-        if limit is not None and len(out) >= limit:
-            break
     return out
 
 
@@ -267,7 +267,7 @@ def run(
     ``engine`` is an :class:`~alphasearch.pipeline.Engine`; indexes are loaded
     from (or built into) its data dir. A document that cannot be indexed gives
     rows with empty ``pages`` and the error message, so one bad PDF does not
-    stop the run.
+    stop the run; a settings problem (:class:`ConfigError`) stops it at once.
     """
     methods = check_methods(methods)
     say = progress or (lambda msg: None)
@@ -282,6 +282,8 @@ def run(
             try:
                 docs[q.doc] = engine.index_file(pdf_dir / q.doc)
                 say(f"[{i}/{len(questions)}] indexed {q.doc} in {time.perf_counter() - t:.1f}s")
+            except ConfigError:
+                raise  # a settings problem (e.g. no API key) would fail every document: stop now
             except AlphaSearchError as exc:
                 docs[q.doc] = str(exc)
                 say(f"[{i}/{len(questions)}] cannot index {q.doc}: {exc}")

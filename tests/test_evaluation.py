@@ -117,3 +117,31 @@ def test_cli_reports_a_missing_set(tmp_path, capsys):
     code = main(["--data-dir", str(tmp_path / "data"), "eval", str(tmp_path / "nowhere")])
     assert code == 2
     assert "No labelled set" in capsys.readouterr().err
+
+
+def test_limit_zero_reads_no_questions(tmp_path):
+    root = _tiny_set(tmp_path)
+    assert evaluation.load_questions(root, limit=0) == []
+    assert [q.id for q in evaluation.load_questions(root, limit=2)] == ["q1", "q2"]
+
+
+@pytest.mark.parametrize("extra, message", [(["--methods", "oracle"], "Unknown method"),
+                                            (["--k", "0,3"], "positive integers")])
+def test_cli_rejects_bad_options(tmp_path, capsys, extra, message):
+    root = _tiny_set(tmp_path)
+    assert main(["--data-dir", str(tmp_path / "data"), "eval", str(root), *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_settings_problem_stops_the_run(tmp_path):
+    from alphasearch.config import Settings
+    from alphasearch.errors import ConfigError
+
+    class NoKey:
+        settings = Settings(data_dir=tmp_path / "data", engine="offline")
+
+        def index_file(self, path):
+            raise ConfigError("No API key for the LLM engine.")
+
+    with pytest.raises(ConfigError):
+        evaluation.run(_tiny_set(tmp_path), NoKey(), methods=["flat_bm25"])
