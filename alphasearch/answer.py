@@ -75,6 +75,7 @@ def extractive_answer(
     read: int = 3,
     max_sentences: int = 3,
     semantic: bool = True,
+    rank_penalty: float = 0.03,
 ) -> Extract:
     """Quote the sentences of the top ``read`` pages that best cover the question.
 
@@ -106,7 +107,7 @@ def extractive_answer(
             near = sum(idf[t] for t in q_terms if t in window) / total
             coverage = 0.7 * own + 0.3 * near
             bonus = 0.15 if _has_kind(s, kind) else 0.0
-            score = coverage + bonus - 0.03 * rank
+            score = coverage + bonus - rank_penalty * rank
             candidates.append((score, coverage, rank, page, s))
     if not candidates:
         return Extract(FALLBACK_ANSWER, 0.0, True, [])

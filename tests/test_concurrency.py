@@ -12,7 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 
 from alphasearch.config import Settings
 from alphasearch.pdf import TextBlock, write_pdf
@@ -205,3 +204,38 @@ def test_threads_query_while_another_adds_and_removes(data_dir):
     methane = [a for a in answers if "methane" in a.folder_trace.question]
     assert methane and all(a.citations and a.citations[0].doc == "planets.pdf" for a in methane)
     assert engine.library.health().ok
+
+
+MID_TRANSACTION = """
+    import sys, time
+    from pathlib import Path
+    from alphasearch.store import Library
+    data_dir, marker = sys.argv[1:]
+    lib = Library(data_dir)
+    with lib._db(write=True) as con:   # a catalog write, killed before its commit
+        con.execute("INSERT INTO folders(id, name, name_key, created) VALUES (?, 'Ghost', 'ghost', 0)", ("f" * 32,))
+        con.execute("DELETE FROM documents")
+        Path(marker).write_text("in transaction")
+        time.sleep(60)
+"""
+
+
+def test_sigkill_during_a_catalog_write_rolls_it_back(data_dir, tmp_path):
+    lib = Library(data_dir)
+    lib.create_folder("Shared")
+    lib.add("Shared", "keep.pdf", numbered_pdf(3))
+    marker = tmp_path / "marker"
+    proc = _run(MID_TRANSACTION, str(data_dir), str(marker))
+    deadline = time.time() + 60
+    while not marker.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert marker.exists(), proc.stderr.read() if proc.poll() is not None else "child never wrote"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    after = Library(data_dir, timeout=5)
+    assert [f.name for f in after.folders()] == ["Shared"]          # the half-done write is gone
+    assert [d.name for d in after.documents("Shared")] == ["keep.pdf"]
+    started = time.perf_counter()
+    after.create_folder("Next")                                     # and no lock was left behind
+    assert time.perf_counter() - started < 2
+    assert after.health().ok
