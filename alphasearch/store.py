@@ -402,6 +402,13 @@ class Library:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise StoreError("The library is busy with another change; try again in a moment.") from exc
             raise StoreError(f"The library catalog could not be updated ({exc}).") from exc
+        except sqlite3.IntegrityError:
+            _rollback(con)
+            raise
+        except sqlite3.DatabaseError as exc:  # e.g. "file is not a database"
+            _rollback(con)
+            raise StoreError(f"The library catalog at {self.db_path} is damaged ({exc}); move it aside and add "
+                             f"the PDFs again, or restore it from a backup.") from exc
         except BaseException:
             _rollback(con)
             raise

@@ -351,3 +351,12 @@ def test_old_index_version_is_rebuilt_on_read_and_not_skipped_as_unchanged(lib):
     index = Library(lib.data_dir).load_index(rec)
     assert index.version == INDEX_VERSION and index.doc_id == rec.sha256
     assert Library(lib.data_dir).health().ok
+
+
+def test_a_damaged_catalog_is_a_clear_error(data_dir):
+    Library(data_dir).create_folder("K")
+    (data_dir / "library" / "catalog.sqlite3").write_bytes(b"this is not a database" * 100)
+    for name in ("catalog.sqlite3-wal", "catalog.sqlite3-shm"):
+        (data_dir / "library" / name).unlink(missing_ok=True)
+    with pytest.raises(StoreError, match="damaged"):
+        Library(data_dir).folders()
