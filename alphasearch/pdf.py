@@ -37,6 +37,7 @@ MAX_PAGE_CHARS = 200_000  # text kept per page; a page holding more is cut with 
 MAX_STREAM_MB = 256  # one Flate stream (page content, form, font…) once inflated
 MAX_INFLATED_MB = 2048  # all Flate streams of the file together
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
+MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
 _CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
@@ -177,7 +178,10 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> None:
     per_stream = MAX_STREAM_MB * 2**20
     budget = MAX_INFLATED_MB * 2**20
     total = 0
-    for xref in range(1, doc.xref_length()):
+    objects = doc.xref_length() - 1
+    if objects > MAX_OBJECTS:
+        raise errors.FileTooLargeError(f"{name} has {objects:,} PDF objects; the limit is {MAX_OBJECTS:,}.")
+    for xref in range(1, objects + 1):
         try:
             if not doc.xref_is_stream(xref):
                 continue

@@ -253,9 +253,14 @@ def render(files: list[dict], suite: list[dict], suite_summary: str) -> str:
             out.append(f"| {_md(desc)} | {_md(api)} | {_md(r['cli'])} | {_md(r['folder'])} | "
                        f"{r['api_seconds']:.2f} s / {r['cli_seconds']:.1f} s | {r['cli_peak_mb']:.0f} MB | "
                        f"{'yes' if r['intact'] else '**NO**'} |")
+        from alphasearch import pdf
+
         out += ["", "CLI time is the whole process (Python start-up and model loading included). "
-                "Other bounds: rendering is capped at 4 megapixels per page, outlines at 10,000 entries and "
-                "32 levels, page text at 200,000 characters.", ""]
+                f"Other bounds (constants in `alphasearch/pdf.py`): rendering at most "
+                f"{pdf.MAX_RENDER_PIXELS / 1e6:g} megapixels per page; outlines {pdf.MAX_OUTLINE_ENTRIES:,} entries "
+                f"and {pdf.MAX_OUTLINE_DEPTH} levels; page text {pdf.MAX_PAGE_CHARS:,} characters; one compressed "
+                f"stream {pdf.MAX_STREAM_MB} MB and all of them {pdf.MAX_INFLATED_MB:,} MB once inflated; images "
+                f"{pdf.MAX_IMAGE_MEGAPIXELS} megapixels; {pdf.MAX_OBJECTS:,} PDF objects.", ""]
     if suite:
         out += ["## Faults, crashes, concurrency and hostile names (from the test suite)", "",
                 f"Selected reliability tests, run by the script: {suite_summary}. "

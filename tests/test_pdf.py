@@ -162,6 +162,13 @@ def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     assert "more than 15 MB" in str(ei.value)
 
 
+def test_object_count_limit(monkeypatch, flat_pdf):
+    monkeypatch.setattr(pdf, "MAX_OBJECTS", 5)
+    with pytest.raises(errors.FileTooLargeError) as ei:
+        pdf.read_pdf(flat_pdf, "many.pdf")
+    one_line(ei.value, "many.pdf", "PDF objects; the limit is 5")
+
+
 def test_inflated_size_counts_without_holding_everything():
     import zlib
 
