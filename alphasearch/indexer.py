@@ -226,14 +226,15 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], *, max_leaf_pages
 
 def _from_entries(entries: Sequence[Entry], n: int) -> list[_Node]:
     """Nest entries by level; a node ends where the next node of the same or a
-    higher level starts; pages before a node's first child become an intro leaf."""
+    higher level starts (or on the page its last sub-entry starts, if later: sections
+    sharing a page overlap on it); pages before a node's first child become an intro leaf."""
     nodes: list[_Node] = []
     stack: list[_Node] = []
     for i, e in enumerate(entries):
         end = n
-        for later in entries[i + 1:]:
-            if later.level <= e.level:
-                end = max(e.page, later.page - 1)
+        for j in range(i + 1, len(entries)):
+            if entries[j].level <= e.level:
+                end = max(e.page, entries[j].page - 1, *(d.page for d in entries[i + 1:j]))
                 break
         node = _Node(shorten(e.title, 90), e.page, end, e.level, "", [])
         while stack and stack[-1].level >= e.level:
@@ -247,8 +248,10 @@ def _from_entries(entries: Sequence[Entry], n: int) -> list[_Node]:
 
 
 def _fill_gaps(nodes: list[_Node], start: int, end: int) -> None:
-    """Make children cover [start, end]: add intro/gap leaves, clamp ends."""
+    """Make children cover [start, end]: add intro/gap leaves, clamp starts and ends
+    into the parent's range (an outline child can start after its parent ends)."""
     for node in nodes:
+        node.start = min(max(node.start, start), end)
         node.end = min(max(node.end, node.start), end)
         if node.children:
             _fill_gaps(node.children, node.start, node.end)

@@ -136,3 +136,19 @@ def test_image_only_pages_still_get_a_tree():
 def test_planted_200_pages_respect_leaf_limit(big_pdf_200, max_leaf):
     doc = indexer.build_index(big_pdf_200, "big.pdf", max_leaf_pages=max_leaf)
     check_invariants(doc.root, 200, max_leaf)
+
+
+def test_outline_child_starting_after_its_parents_next_sibling_page():
+    """Alpha (p. 2) has a sub-entry on p. 3, where the next chapter also starts: no
+    inverted ranges; Alpha reaches p. 3 and shares it with Gamma."""
+    pages = [[H1("Cover Page"), "Cover text."], [H1("Alpha Chapter"), "Alpha text with several words."],
+             [H1("Beta Part"), "Beta text.", H1("Gamma Chapter"), "Gamma text."], ["More gamma text."]]
+    toc = [(1, "Cover Page", 1), (1, "Alpha Chapter", 2), (2, "Beta Part", 3), (1, "Gamma Chapter", 3)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "shared-page.pdf")
+    assert doc.tree_source == "outline"
+    assert [(c.title, c.pages) for c in doc.root.children] == [
+        ("Cover Page", (1, 1)), ("Alpha Chapter", (2, 3)), ("Gamma Chapter", (3, 4))]
+    assert [(c.title, c.pages) for c in doc.root.children[1].children] == [
+        ("Alpha Chapter (introduction)", (2, 2)), ("Beta Part", (3, 3))]
+    assert all(n.pages[0] <= n.pages[1] for n in doc.root.walk())
+    assert {p for leaf in doc.root.leaves() for p in leaf.page_numbers} == {1, 2, 3, 4}
