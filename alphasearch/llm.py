@@ -310,12 +310,24 @@ class Meter:
 # --- JSON replies, validated, retried once -------------------------------------------------------
 T = TypeVar("T")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+_THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
 
 
 def parse_json(text: str) -> Any:
-    """The JSON value of a reply (a surrounding ```json fence is allowed). Raises ValueError."""
+    """The JSON value of a reply. Allowed around it: a ```json fence, a leading
+    ``<think>…</think>`` block (local reasoning models) and a sentence of prose
+    before the object. The shape is checked by the caller. Raises ValueError."""
+    text = _THINK.sub("", text)
     m = _FENCE.match(text)
-    return json.loads(m.group(1) if m else text)
+    text = m.group(1) if m else text
+    try:
+        return json.loads(text)
+    except ValueError:
+        start = text.find("{")
+        if start < 0:
+            raise
+        value, _ = json.JSONDecoder().raw_decode(text[start:])
+        return value
 
 
 def complete_json(llm: LLM, meter: Meter, request: ChatRequest, validate: Callable[[Any], T]) -> T:

@@ -193,6 +193,18 @@ def _must_have_ok(v):
     return v
 
 
+def test_json_is_found_inside_fences_think_blocks_and_a_lead_sentence():
+    """Replies wrapped the way local models wrap them still parse; anything else is malformed."""
+    from alphasearch.llm import parse_json
+
+    assert parse_json('```json\n{"a": 1}\n```') == {"a": 1}
+    assert parse_json('<think>maybe {"a": 0}</think>\n{"a": 2}') == {"a": 2}
+    assert parse_json('Here is the JSON you asked for: {"a": 3} Hope it helps.') == {"a": 3}
+    for bad in ("no json here", '{"a": ', "Sure! {scores: maybe"):
+        with pytest.raises(ValueError):
+            parse_json(bad)
+
+
 def test_malformed_reply_is_retried_once_with_the_problem_stated(llm_server):
     """A malformed reply is retried once, telling the model what was wrong."""
     llm_server.script(["malformed"])
