@@ -481,3 +481,29 @@ def test_an_unexpected_error_in_the_model_path_degrades_instead_of_crashing(samp
     engine = Engine(Settings(data_dir=data_dir, engine="openai", base_url="http://127.0.0.1:9/v1"), llm=BrokenLLM())
     answer = engine.ask_document(sample_index, "What was the total revenue in 2025?")
     assert "412.6" in answer.text and "unexpected error (RuntimeError)" in answer.degraded
+
+
+def test_llm_tree_invariants_on_a_long_document_with_some_bad_batches(llm_server, make_pdf):
+    """40 pages, 6 batches, two of them malformed twice: every page covered, children nested
+    in their parent's range and covering it, at most 8 children, leaves of at most 8 pages."""
+    from alphasearch.indexer import MAX_FANOUT
+
+    pages = [[f"Chapter {i // 4 + 1} part {i % 4 + 1}", f"Text of page {i + 1} about topic {i // 4}."]
+             for i in range(40)]
+    offline = build_index(make_pdf(pages), "long.pdf")
+    llm_server.script(["ok", "malformed", "malformed", "ok", "ok", "malformed", "malformed"])
+    result = build_llm_index(offline, client(llm_server), model="gpt-4o", workers=1)
+    root = result.index.root
+    assert result.index.tree_source == "llm" and result.complete
+    assert sorted({p for leaf in root.leaves() for p in leaf.page_numbers}) == list(range(1, 41))
+    llm_pages = [p for leaf in root.leaves() if leaf.source == "llm" for p in leaf.page_numbers]
+    assert len(llm_pages) == len(set(llm_pages)) and llm_pages
+    assert {leaf.source for leaf in root.leaves()} == {"llm", "structural"}
+    for node in root.walk():
+        assert len(node.children) <= MAX_FANOUT
+        if node.children:
+            assert node.children[0].pages[0] == node.pages[0] and node.children[-1].pages[1] == node.pages[1]
+            assert all(node.pages[0] <= c.pages[0] <= c.pages[1] <= node.pages[1] for c in node.children)
+        else:
+            assert node.pages[1] - node.pages[0] + 1 <= 8
+    assert len({n.node_id for n in root.walk()}) == sum(1 for _ in root.walk())
