@@ -17,7 +17,7 @@ from .errors import AlphaSearchError
 from .mcts import ranked_frontier, search
 from .models import Answer, Citation, FolderTrace, SearchTrace, Usage
 from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, Routing,
-                     document_tree, forget_embeddings, profiles_from_library)
+                     document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
 from .store import ChatTurn, DocumentRecord
 
 if TYPE_CHECKING:
@@ -168,17 +168,20 @@ class FolderSearch:
             raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")
         k = max(1, int(top_k or s.top_k_docs))
         rng = random.Random(s.seed if seed is None else seed)
-        doc_trace, chosen, doc_scores = self.choose_documents(question, fp, records, k, iterations or s.iterations, rng)
+        query = contextual_question(question, history) if routing.followup else question
+        doc_trace, chosen, doc_scores = self.choose_documents(query, fp, records, k, iterations or s.iterations, rng)
         t2 = time.perf_counter()
         chosen_recs = [records[key] for key in chosen]
-        answers, skipped = self.search_documents(question, chosen_recs, iterations, seed)
+        answers, skipped = self.search_documents(query, chosen_recs, iterations, seed)
         t3 = time.perf_counter()
-        answer = merge(question, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
+        answer = merge(query, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
         names = [r.name for r in chosen_recs]
         answer.trace = doc_trace
         answer.seconds = time.perf_counter() - t0
         answer.extra = {"folder": fp.name, "folder_confidence": round(routing.confidence, 4), "documents": names,
                         "routing": routing.to_dict()}
+        if query != question:
+            answer.extra["searched_for"] = query
         if skipped:
             answer.degraded = "; ".join(f"{n}: {why}" for n, why in skipped.items())
         answer.folder_trace = FolderTrace(
@@ -199,6 +202,15 @@ class FolderSearch:
                                   meta={"confidence": round(answer.confidence, 4), "documents": names,
                                         "citations": [c.to_dict() for c in answer.citations]})
         return answer
+
+
+def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:
+    """An elliptic follow-up ("and the year before?") searched together with the
+    conversation's previous question; any other question is searched as asked."""
+    if not looks_like_followup(question):
+        return question
+    previous = next((t.text for t in reversed(list(history)) if t.role == "user"), "")
+    return f"{previous} {question}".strip() if previous else question
 
 
 def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float], answers: dict[str, Answer], *,

@@ -302,7 +302,9 @@ class OfflineRouter:
         elliptic = looks_like_followup(question)
         need_conf = 0.95 if elliptic else self.switch_confidence
         need_margin = 2 * self.switch_margin if elliptic else self.switch_margin
-        if conf[best] >= need_conf and scores[best] - scores[last] >= need_margin:
+        # two content words or fewer ("and the year before?") never leave the conversation's folder
+        enough = not elliptic or (len(set(terms(clean_question(question)))) > 2 and scores[best] >= 0.5)
+        if enough and conf[best] >= need_conf and scores[best] - scores[last] >= need_margin:
             return Routing(best, names[best], conf[best], named, False,
                            f"the question points clearly away from {names[last]}", self.method)
         # stay: judge the question in the context of the previous question

@@ -120,6 +120,16 @@ def test_conversation_is_persisted_and_follow_up_stays(engine, data_dir):
     assert restarted.library.history("chat-1") == []
 
 
+def test_an_elliptic_follow_up_is_searched_with_the_previous_question(engine):
+    first = engine.ask_folder("What was the quarterly dividend per share in fiscal 2024?", conversation="c")
+    assert first.extra["folder"] == "Finance" and "searched_for" not in first.extra
+    a = engine.ask_folder("and the year before?", conversation="c")
+    assert a.extra["folder"] == "Finance" and a.extra["routing"]["followup"]
+    assert a.extra["searched_for"] == "What was the quarterly dividend per share in fiscal 2024? and the year before?"
+    assert not a.fallback and "dividend" in a.text
+    assert a.folder_trace.question == "and the year before?"
+
+
 def test_saved_trace_is_the_latest_search(engine):
     engine.ask_folder("Which moon has lakes of liquid methane?")
     saved = engine.library.load_trace()

@@ -59,6 +59,12 @@ def test_follow_up_stays_in_the_conversation_folder(router):
         assert r.folder == "Astronomy" and r.followup, follow_up
 
 
+def test_a_two_word_follow_up_never_leaves_even_if_a_word_matches_elsewhere(router):
+    history = [ChatTurn("user", "What is the Great Red Spot on Jupiter?", "s"), ChatTurn("assistant", "A storm.", "s")]
+    r = router.route("and the soup?", [KITCHEN, SKY], history)  # "soup" is a Kitchen word
+    assert r.folder == "Astronomy" and r.followup
+
+
 def test_a_question_that_clearly_points_elsewhere_switches(router):
     history = [ChatTurn("user", "What is the Great Red Spot on Jupiter?", "s"),
                ChatTurn("assistant", "A storm.", "s")]
