@@ -96,6 +96,15 @@ def index_bytes(engine: "Engine", data: bytes, name: str, *, progress: "Progress
     return result.index
 
 
+def library_build(engine: "Engine"):
+    """The folder library's index builder for the "openai" engine: the LLM index
+    (or the structural one where the model fails), as :meth:`Engine.index_bytes` gives it."""
+    def build(data: bytes, name: str, progress: "Progress | None" = None) -> DocumentIndex:
+        return index_bytes(engine, data, name, progress=progress)
+
+    return build
+
+
 def last_index_usage(engine: "Engine") -> Usage:
     """Model usage of the most recent LLM indexing run of this engine."""
     return getattr(engine, "_llm_index_usage", None) or Usage()
@@ -156,4 +165,5 @@ def ask_document(engine: "Engine", doc: DocumentIndex, question: str, *, iterati
                   degraded=" ".join(reasons), doc=doc.name, extra=extra)
 
 
-__all__ = ["make_llm", "index_bytes", "ask_document", "pages_to_read", "last_index_usage", "READ_PAGES"]
+__all__ = ["make_llm", "index_bytes", "ask_document", "pages_to_read", "last_index_usage", "library_build",
+           "READ_PAGES"]

@@ -110,10 +110,12 @@ class Engine:
     # --- folders ---------------------------------------------------------------------------
     @property
     def library(self) -> Library:
-        """The folder library under ``settings.data_dir`` (created on first use; thread-safe)."""
+        """The folder library under ``settings.data_dir`` (created on first use; thread-safe).
+        With the "openai" engine its documents get LLM indexes (offline where the model fails)."""
         with self._lock:
             if self._library is None:
-                self._library = Library(self.settings.data_dir, settings=self.settings)
+                build = llm_engine.library_build(self) if self.settings.resolved_engine == "openai" else None
+                self._library = Library(self.settings.data_dir, settings=self.settings, build=build)
             return self._library
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,

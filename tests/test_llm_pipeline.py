@@ -262,7 +262,10 @@ def test_folder_question_degrades_when_the_model_fails_and_keeps_library_and_cha
 
     engine = Engine(llm_settings(data_dir, llm_server))
     build_library(engine.library)
-    before = [(d.folder_id, d.name, d.sha256) for d in engine.library.documents()]
+    docs = engine.library.documents()
+    assert {engine.library.load_index(d).tree_source for d in docs} == {"llm"}  # the model indexed them
+    before = [(d.folder_id, d.name, d.sha256) for d in docs]
+    llm_server.reset()
     llm_server.mode = mode
     answer = engine.ask_folder("Which moon has lakes of liquid methane?", conversation="c1")
     assert "methane" in answer.text.lower() and answer.citations
@@ -274,3 +277,15 @@ def test_folder_question_degrades_when_the_model_fails_and_keeps_library_and_cha
     assert [t.role for t in engine.library.history("c1")] == ["user", "assistant"]
     for path, blob in all_bytes_under(data_dir):
         assert KEY.encode() not in blob, path
+
+
+def test_folder_add_with_the_model_down_still_indexes_every_document(llm_server, data_dir):
+    """Adding PDFs to a folder while the model fails (HTTP 500): every document indexed with the structural tree."""
+    from folder_helpers import build_library
+
+    llm_server.mode = "http500"
+    engine = Engine(llm_settings(data_dir, llm_server))
+    build_library(engine.library)  # asserts every add reports "indexed"
+    docs = engine.library.documents()
+    assert docs and {engine.library.load_index(d).tree_source for d in docs} <= {"outline", "headings", "topics"}
+    assert engine.library.health().ok
