@@ -140,25 +140,33 @@ def read_pdf(
         if n > warn_pages:
             warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
         pages: list[PageContent] = []
+        skipped: list[int] = []
         damaged: list[int] = []
+        cut: list[int] = []
         pymupdf.TOOLS.mupdf_warnings(reset=True)
         for i in range(n):
             try:
                 lines = _page_lines(doc[i])
             except Exception:
-                warnings.append(f"Page {i + 1} could not be read and was skipped.")
+                skipped.append(i + 1)
                 lines = []
             if "error" in pymupdf.TOOLS.mupdf_warnings(reset=True).lower():
                 damaged.append(i + 1)
-            lines, cut = _cap_lines(lines, MAX_PAGE_CHARS)
-            if cut:
-                warnings.append(f"Page {i + 1} holds more than {MAX_PAGE_CHARS:,} characters; the rest was ignored.")
+            lines, was_cut = _cap_lines(lines, MAX_PAGE_CHARS)
+            if was_cut:
+                cut.append(i + 1)
             pages.append(PageContent(i + 1, "\n".join(line.text for line in lines), lines))
             if progress:
                 progress(i + 1, n)
+        if skipped:
+            warnings.append(f"Page {skipped[0]} could not be read and was skipped." if len(skipped) == 1 else
+                            f"{len(skipped)} pages could not be read and were skipped: {_page_list(skipped)}.")
         if damaged:
-            shown = ", ".join(map(str, damaged[:10])) + (" …" if len(damaged) > 10 else "")
-            warnings.append(f"{len(damaged)} page(s) are damaged and some of their text may be missing: {shown}.")
+            warnings.append(f"{len(damaged)} page(s) are damaged and some of their text may be missing: "
+                            f"{_page_list(damaged)}.")
+        if cut:
+            warnings.append(f"{len(cut)} page(s) hold more than {MAX_PAGE_CHARS:,} characters; the rest was "
+                            f"ignored: {_page_list(cut)}.")
         toc = _outline(doc, n, warnings)
         try:
             title = _clean(str((doc.metadata or {}).get("title") or "")).strip()
@@ -280,6 +288,10 @@ def _outline_page(doc: pymupdf.Document, item: object) -> int:
     if page == -1:
         page = doc.resolve_link(item.uri)[0]  # type: ignore[attr-defined]
     return page + 1 if isinstance(page, int) else 0
+
+
+def _page_list(pages: list[int], shown: int = 10) -> str:
+    return ", ".join(map(str, pages[:shown])) + (" …" if len(pages) > shown else "")
 
 
 def _clean(text: str) -> str:

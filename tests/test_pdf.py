@@ -200,6 +200,11 @@ def test_unreadable_page_is_skipped_not_fatal(monkeypatch, flat_pdf):
     assert content.page_count == 5 and content.pages[1].text == "" and content.pages[2].text
     assert "Page 2 could not be read and was skipped." in content.warnings
 
+    monkeypatch.setattr(pdf, "_page_lines", lambda page: (_ for _ in ()).throw(RuntimeError("all broken")))
+    content = pdf.read_pdf(flat_pdf, "broken.pdf")
+    assert content.page_count == 5 and all(p.text == "" for p in content.pages)
+    assert content.warnings == ["5 pages could not be read and were skipped: 1, 2, 3, 4, 5."]
+
 
 def test_outline_thousands_deep_is_capped():
     content = pdf.read_pdf(pdf_factory.deep_outline_pdf(3000), "deep.pdf")
@@ -234,7 +239,7 @@ def test_page_text_cap(monkeypatch, flat_pdf):
     monkeypatch.setattr(pdf, "MAX_PAGE_CHARS", 120)
     content = pdf.read_pdf(flat_pdf)
     assert all(len(p.text) <= 120 for p in content.pages)
-    assert any("holds more than 120 characters" in w for w in content.warnings)
+    assert content.warnings == ["5 page(s) hold more than 120 characters; the rest was ignored: 1, 2, 3, 4, 5."]
 
 
 # --- text, spans, metadata -----------------------------------------------------------------------
