@@ -279,9 +279,11 @@ def run(
     for i, q in enumerate(questions, start=1):
         if q.doc not in docs:
             t = time.perf_counter()
+            stages: list[str] = []
             try:
-                docs[q.doc] = engine.index_file(pdf_dir / q.doc)
-                say(f"[{i}/{len(questions)}] indexed {q.doc} in {time.perf_counter() - t:.1f}s")
+                docs[q.doc] = engine.index_file(pdf_dir / q.doc, progress=lambda stage, frac: stages.append(stage))
+                if "loaded from cache" not in stages:  # cached indexes load silently
+                    say(f"[{i}/{len(questions)}] indexed {q.doc} in {time.perf_counter() - t:.1f}s")
             except ConfigError:
                 raise  # a settings problem (e.g. no API key) would fail every document: stop now
             except AlphaSearchError as exc:
