@@ -140,7 +140,7 @@ def test_settings_problem_stops_the_run(tmp_path):
     class NoKey:
         settings = Settings(data_dir=tmp_path / "data", engine="offline")
 
-        def index_file(self, path):
+        def index_file(self, path, progress=None):
             raise ConfigError("No API key for the LLM engine.")
 
     with pytest.raises(ConfigError):
