@@ -56,7 +56,8 @@ fid = c_sel.selectbox("Folder", ids, key="folders_current", format_func=lambda i
 folder = by_id[fid]
 c_docs.metric("Documents", folder.documents)
 c_pages.metric("Pages", f"{folder.pages:,}")
-c_size.metric("Size", f"{folder.size_bytes / 2**20:.1f} MB")
+c_size.metric("Size", f"{folder.size_bytes / 2**20:.1f} MB" if folder.size_bytes >= 2**20
+              else f"{folder.size_bytes / 1024:.0f} KB")
 
 tab_docs, tab_add, tab_manage, tab_health = st.tabs(["Documents", "Add PDFs", "Rename / delete", "Health"],
                                                      key="folders_tab")
@@ -142,7 +143,8 @@ with tab_add:
     if ss.get("folders_results"):
         st.markdown("**Last upload**")
         st.dataframe(pd.DataFrame(
-            [{"file": n, "result": STATUS_ICON.get(stt, stt), "reason": why, "pages": p, "seconds": sec}
+            [{"file": n, "result": STATUS_ICON.get(stt, stt), "reason": why, "pages": "—" if p is None else str(p),
+              "seconds": sec}
              for n, stt, why, p, sec in ss["folders_results"]]), hide_index=True, width="stretch")
         for n, stt, why, _, _ in ss["folders_results"]:
             if stt == "rejected":

@@ -71,8 +71,13 @@ def go(pg, title: str, heading: str) -> None:
 
 
 def upload(pg, files: list[tuple[str, bytes]]) -> None:
+    wait_idle(pg)
     pg.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files(
         files=[{"name": n, "mimeType": "application/pdf", "buffer": b} for n, b in files])
+    # every file shows in the uploader before anything else happens
+    pg.wait_for_function("(n) => document.querySelectorAll('[data-testid=stFileChip]').length >= n",
+                         arg=len(files), timeout=WAIT)
+    wait_idle(pg)
 
 
 def ask(pg, question: str) -> None:
@@ -157,13 +162,21 @@ def test_folders_three_folders_and_a_routed_question(page):
         page.get_by_role("tab", name="Add PDFs").click()
         upload(page, [(f"{name.lower()}-{i}.pdf", topic_pdf(name.lower() if name != "HR" else "hr", i))
                       for i in range(2)])
-        page.get_by_role("button", name=re.compile(rf"Add 2 files to {name}")).click()
+        page.get_by_role("button").filter(has_text=f"Add 2 files to {name}").click()
         page.get_by_text("Last upload").wait_for(timeout=WAIT)
         wait_idle(page)
         assert page.get_by_text("rejected").count() == 0
     page.get_by_role("tab", name="Add PDFs").click()
+    bad = hostile_files()
+    upload(page, [(n, b) for n, (b, _) in bad.items() if n != "truncated.pdf"])
+    page.get_by_role("button").filter(has_text="Add 4 files to HR").click()
+    page.get_by_text(bad["locked.pdf"][1]).filter(visible=True).first.wait_for(timeout=WAIT)
+    wait_idle(page)
+    assert page.get_by_text("Traceback").count() == 0
     shot(page, "05_folders_upload_results")
     page.get_by_role("tab", name="Documents").click()
+    wait_idle(page)  # the stored documents are all still there
+    assert page.get_by_test_id("stMetric").filter(has_text="Documents").first.inner_text().split()[-1] == "2"
     shot(page, "06_folders_documents")
 
     go(page, "Folder query", "Folder query")
