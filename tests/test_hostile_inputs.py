@@ -19,6 +19,10 @@ from alphasearch.pipeline import Engine
 from cli_helpers import Measured, assert_clean_failure, run_cli_measured
 from hostile_cases import BY_ID, CASES, HostileCase
 
+# The first CLI test also runs the module's ~30 subprocesses (fixture ``cli_runs``); on a busy
+# 2-core machine that alone can take a minute or two, so this module gets a longer per-test limit.
+pytestmark = pytest.mark.timeout(600)
+
 ACCEPTED = [c for c in CASES if c.error is None]
 REJECTED = [c for c in CASES if c.error is not None]
 CLI_PEAK_MB_LIMIT = 1500  # generous: the offline engine with its models stays far below this
