@@ -155,3 +155,21 @@ def test_data_dir_from_environment(sample_file, tmp_path):
     proc = run_cli("index", str(sample_file), data_dir=target)
     assert proc.returncode == 0, proc.stderr
     assert list((target / "indexes").glob("*.json"))
+
+
+def test_not_a_file_and_wrong_extension_are_one_line(tmp_path, data_dir, capsys, sample_pdf):
+    folder = tmp_path / "folder.pdf"
+    folder.mkdir()
+    text = tmp_path / "notes.txt"
+    text.write_bytes(sample_pdf)
+    for path, words in ((folder, "is not a file"), (text, "is not a .pdf file")):
+        assert cli.main(["--data-dir", str(data_dir), "query", str(path), "anything?"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith("error: ") and words in err
+
+
+def test_empty_or_odd_questions_answer_the_fallback_not_a_crash(sample_file, data_dir, capsys):
+    for question in ("", "   ", "the of and", "\U0001f680\U0001f680"):
+        assert cli.main(["--data-dir", str(data_dir), "query", str(sample_file), question, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["fallback"] is True and out["citations"] == []
