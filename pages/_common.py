@@ -8,13 +8,12 @@ live Markdown).
 """
 from __future__ import annotations
 
-import html
 import logging
 import math
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,15 +21,10 @@ import streamlit as st
 
 from alphasearch import mcts
 from alphasearch.config import Settings
-from alphasearch.errors import AlphaSearchError, PDFError
+from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace
 
 log = logging.getLogger("alphasearch.app")
-
-# Settings a user may change in the app (everything else comes from the environment).
-EDITABLE = ("engine", "base_url", "index_model", "search_model", "answer_model", "iterations", "exploration",
-            "rule", "top_k_docs")
-
 
 # --- settings and engine ---------------------------------------------------------------------
 @st.cache_resource(show_spinner=False)
@@ -175,12 +169,6 @@ def show_error(exc: BaseException, doing: str) -> None:
                  icon=":material/error:")
 
 
-def pdf_error(name: str, exc: BaseException) -> str:
-    """A one-sentence reason a file was not accepted."""
-    if isinstance(exc, AlphaSearchError):
-        return str(exc)
-    log.exception("unexpected error reading %s", name)
-    return f"{name} could not be read as a PDF."
 
 
 def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
@@ -424,12 +412,3 @@ def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[flo
             v, w = running.get(nid, (0, 0.0))
             out[nid].append(w / v if v else None)
     return out
-
-
-def iter_nodes(trace: SearchTrace) -> Iterator[tuple[str, str]]:
-    for n in trace.root.walk():
-        yield n.section.node_id, n.section.title
-
-
-def html_safe(text: str) -> str:
-    return html.escape(str(text), quote=True)
