@@ -37,12 +37,15 @@ with st.form("settings_form", clear_on_submit=True):
     answer_model = c3.text_input("Answer model", value=s.answer_model)
     st.subheader("Search")
     c4, c5, c6, c7 = st.columns(4)
-    iterations = c4.number_input("MCTS iterations", min_value=1, max_value=500, value=int(s.iterations), step=1)
-    exploration = c5.number_input("Exploration constant c", min_value=0.0, max_value=10.0, value=float(s.exploration),
+    iterations = c4.number_input("MCTS iterations", min_value=1, max_value=max(500, int(s.iterations)),
+                                 value=int(s.iterations), step=1)
+    exploration = c5.number_input("Exploration constant c", min_value=0.0, max_value=max(10.0, float(s.exploration)),
+                                  value=max(0.0, float(s.exploration)),
                                   step=0.1, format="%.2f")
     rule = c6.selectbox("Selection rule", RULES, index=RULES.index(s.rule),
                         format_func={"puct": "PUCT (uses priors)", "ucb1": "UCB1"}.get)
-    top_k = c7.number_input("Top-K documents (folders)", min_value=1, max_value=20, value=int(s.top_k_docs), step=1)
+    top_k = c7.number_input("Top-K documents (folders)", min_value=1, max_value=max(20, int(s.top_k_docs)),
+                            value=max(1, int(s.top_k_docs)), step=1)
     submitted = st.form_submit_button("Apply", type="primary", icon=":material/check:")
 
 if submitted:

@@ -106,7 +106,10 @@ with st.container(border=True):
         for node in doc.root.walk():
             if node is doc.root:
                 continue
-            lines.append("  " * max(node.level - 1, 0) + f"- {md_escape(node.title)} "
+            if len(lines) == 300:
+                lines.append(f"- … and {doc.section_count() - 301:,} more sections")
+                break
+            lines.append("  " * min(max(node.level - 1, 0), 6) + f"- {md_escape(node.title)} "
                          f"({pages_label(node.pages)})")
         st.markdown("\n".join(lines) if lines else "One section: the whole document.")
 

@@ -398,6 +398,8 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
     assert degraded and "Could not connect" in degraded[0]
     assert "412\\.6" in texts(at)  # still a cited answer, from the offline path
     assert KEY not in texts(at) and all(KEY not in w.value for w in at.warning)
+    written = [p for p in data_dir.rglob("*") if p.is_file()]
+    assert written and all(KEY.encode() not in p.read_bytes() for p in written)
     st.cache_resource.clear()
 
 
