@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ MAX_STREAM_MB = 256  # one Flate stream (page content, form, font…) once infla
 MAX_INFLATED_MB = 2048  # all Flate streams of the file together
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
+_PAGE_LOCK = threading.Lock()  # MuPDF's warning buffer is process-wide: read a page and its warnings together
 _CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
@@ -143,14 +145,16 @@ def read_pdf(
         skipped: list[int] = []
         damaged: list[int] = []
         cut: list[int] = []
-        pymupdf.TOOLS.mupdf_warnings(reset=True)
         for i in range(n):
-            try:
-                lines = _page_lines(doc[i])
-            except Exception:
-                skipped.append(i + 1)
-                lines = []
-            if "error" in pymupdf.TOOLS.mupdf_warnings(reset=True).lower():
+            with _PAGE_LOCK:  # one page at a time, so other threads can render between pages
+                pymupdf.TOOLS.mupdf_warnings(reset=True)
+                try:
+                    lines = _page_lines(doc[i])
+                except Exception:
+                    skipped.append(i + 1)
+                    lines = []
+                page_warnings = pymupdf.TOOLS.mupdf_warnings(reset=True)
+            if "error" in page_warnings.lower():
                 damaged.append(i + 1)
             lines, was_cut = _cap_lines(lines, MAX_PAGE_CHARS)
             if was_cut:

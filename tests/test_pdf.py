@@ -339,3 +339,29 @@ def test_write_and_encrypt_round_trip(make_pdf):
     locked = pdf.encrypt_pdf(data)
     with pytest.raises(errors.EncryptedPDFError):
         pdf.read_pdf(locked)
+
+
+def test_threads_reading_and_rendering_at_once_get_the_same_results(outline_pdf, sample_pdf):
+    """Warnings of a damaged page are never attributed to another thread's document."""
+    import threading
+
+    docs = [pdf_factory.corrupt_page_pdf(), outline_pdf, pdf_factory.headings_pdf()]
+    expected = [(tuple(p.text for p in c.pages), tuple(c.warnings), tuple(c.toc)) for c in map(pdf.read_pdf, docs)]
+    png = pdf.render_page_png(sample_pdf, 4, highlight="Total revenue")
+    problems: list[str] = []
+
+    def work(k: int) -> None:
+        for i in range(12):
+            j = (k + i) % len(docs)
+            c = pdf.read_pdf(docs[j])
+            if (tuple(p.text for p in c.pages), tuple(c.warnings), tuple(c.toc)) != expected[j]:
+                problems.append(f"thread {k}: document {j} read differently")
+            if pdf.render_page_png(sample_pdf, 4, highlight="Total revenue") != png:
+                problems.append(f"thread {k}: render differs")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert problems == []
