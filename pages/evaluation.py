@@ -68,7 +68,8 @@ candidates = sorted(OUT.glob("*.jsonl"), key=lambda p: -p.stat().st_mtime) if OU
 c_file, c_up = st.columns(2)
 with c_file:
     picked = st.selectbox("Results file in benchmarks/out/", [None] + candidates, key="eval_file",
-                          format_func=lambda p: "—" if p is None else p.name)
+                          index=1 if candidates else 0, format_func=lambda p: "—" if p is None else p.name,
+                          help="The newest first.")
 with c_up:
     uploaded = st.file_uploader("…or upload a results.jsonl", type=["jsonl", "json"], key="eval_upload")
 text, label = "", ""

@@ -128,6 +128,9 @@ if question:
                 st.markdown(md_escape(f"1. Folder: {folder_name}") +
                             (" (chosen by you)" if target != AUTO else f" — confidence {conf:.0%}") +
                             (f" — {md_escape(routing['reason'])}" if routing.get("reason") else ""))
+                searched_for = str(answer.extra.get("searched_for") or "")
+                if searched_for and searched_for.strip() != question:
+                    st.caption("Read as a follow-up: searched for " + md_escape(shorten(searched_for, 200)))
                 scores = ft.doc_scores if ft else {}
                 st.markdown("2\\. Documents: " + md_escape(", ".join(
                     f"{d} ({scores[d]:.2f})" if d in scores else d for d in docs) or "none"))
