@@ -463,3 +463,14 @@ def test_md_escape_makes_markup_inert():
         assert escaped.replace("\\", "") == raw
         assert all(escaped[i - 1] == "\\" for i, ch in enumerate(escaped) if ch in "<>[]()!*$:" and i)
 
+
+
+def test_folder_query_to_a_chosen_folder(app):
+    make_three_folders(app)
+    app.switch_page("pages/query.py").run()
+    box = app.selectbox(key="query_folder")
+    box.select_index(next(i for i, o in enumerate(box.options) if o == "Science")).run()
+    ask(app, "query_question", "How much thickness did the glacier lose?")
+    body = texts(app)
+    assert "Folder\\: Science \\(chosen by you\\)" in body and "38 metres" in body
+    assert not errors(app)
