@@ -4,6 +4,7 @@ re-run and opened in the tree visualizer."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -11,8 +12,9 @@ import plotly.express as px
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from alphasearch.evaluation import Row, hit_at_k, summarise
-from pages._common import SearchRecord, engine, md_escape, remember_search, show_error
+from alphasearch.evaluation import METHODS, EvalSetError, Row, hit_at_k, summarise
+from alphasearch.evaluation import run as eval_run
+from pages._common import SearchRecord, current_settings, engine, md_escape, remember_search, show_error
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "out"
@@ -63,11 +65,54 @@ def to_row(d: dict) -> Row:
                nodes_scored=int(d.get("nodes_scored", 0)))
 
 
+# --- run a (small) evaluation -----------------------------------------------------------------------
+with st.expander("Run an evaluation here (offline methods; the first N questions of a labelled set)"):
+    with st.form("eval_run"):
+        c_dir, c_n = st.columns([3, 1])
+        run_dir = c_dir.text_input("Labelled set", value=str(DEFAULT_EVAL),
+                                   help="A directory with pdfs/ and questions.jsonl (1-based evidence_pages).")
+        run_n = c_n.number_input("Questions", min_value=1, max_value=1000, value=10, step=5)
+        run_methods = st.multiselect("Methods", list(METHODS), default=["flat_bm25", "greedy", "mcts_puct"])
+        go_run = st.form_submit_button("Run", icon=":material/play_arrow:")
+    if go_run:
+        runs_dir = current_settings().data_dir / "eval-runs"
+        out_path = runs_dir / f"results-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+        with st.status(f"Evaluating {len(run_methods)} method(s) on {int(run_n)} question(s)…",
+                       expanded=True) as status:
+            line = st.empty()
+            bar = st.progress(0.0)
+            done = {"rows": 0}
+            total = max(1, int(run_n) * max(1, len(run_methods)))
+
+            def on_row(row: Row) -> None:
+                done["rows"] += 1
+                with out_path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+                bar.progress(min(1.0, done["rows"] / total), text=f"{done['rows']} of {total} results")
+
+            try:
+                if not run_methods:
+                    raise EvalSetError("Pick at least one method.")
+                runs_dir.mkdir(parents=True, exist_ok=True)
+                eval_run(run_dir, engine(), methods=run_methods, limit=int(run_n), on_row=on_row,
+                         progress=lambda msg: line.caption(md_escape(msg)))
+            except (AlphaSearchError, OSError, ValueError) as exc:
+                status.update(label="The evaluation did not finish", state="error")
+                show_error(exc, "running the evaluation")
+            else:
+                status.update(label=f"Done: {done['rows']} results in {out_path}",
+                              state="complete", expanded=False)
+                ss["eval_file"] = out_path
+                ss.pop("eval_upload", None)
+
 # --- load a results file ----------------------------------------------------------------------------
-candidates = sorted(OUT.glob("*.jsonl"), key=lambda p: -p.stat().st_mtime) if OUT.is_dir() else []
+RUNS = current_settings().data_dir / "eval-runs"
+candidates = sorted((p for d in (OUT, RUNS) if d.is_dir() for p in d.glob("*.jsonl")),
+                    key=lambda p: -p.stat().st_mtime)
 c_file, c_up = st.columns(2)
 with c_file:
-    picked = st.selectbox("Results file in benchmarks/out/", [None] + candidates, key="eval_file",
+    picked = st.selectbox("Results file (benchmarks/out/ or runs from this screen)", [None] + candidates,
+                          key="eval_file",
                           index=1 if candidates else 0, format_func=lambda p: "—" if p is None else p.name,
                           help="The newest first.")
 with c_up:

@@ -474,3 +474,27 @@ def test_folder_query_to_a_chosen_folder(app):
     body = texts(app)
     assert "Folder\\: Science \\(chosen by you\\)" in body and "38 metres" in body
     assert not errors(app)
+
+
+def test_evaluation_runs_on_a_small_labelled_set(app, tmp_path):
+    eval_dir = tmp_path / "labelled"
+    (eval_dir / "pdfs").mkdir(parents=True)
+    (eval_dir / "pdfs" / "hr.pdf").write_bytes(topic_pdf("hr"))
+    questions = [{"id": "q1", "doc": "hr.pdf", "question": "How many days of paid annual leave?", "evidence_pages": [2]},
+                 {"id": "q2", "doc": "hr.pdf", "question": "When must travel expenses be claimed?",
+                  "evidence_pages": [4]}]
+    (eval_dir / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in questions))
+    app.switch_page("pages/evaluation.py").run()
+    next(t for t in app.text_input if t.label == "Labelled set").input(str(eval_dir))
+    next(m for m in app.multiselect if m.label == "Methods").set_value(["flat_bm25", "mcts_puct"])
+    button(app, "Run").click().run()
+    ok(app)
+    assert not errors(app)
+    table = app.dataframe[0].value
+    assert set(table["method"]) == {"flat_bm25", "mcts_puct"} and set(table["n"]) == {2}
+    assert table[table["method"] == "mcts_puct"]["hit@3"].iloc[0] == 1.0
+    # a labelled set that is not there: one sentence, no exception
+    next(t for t in app.text_input if t.label == "Labelled set").input(str(tmp_path / "missing"))
+    button(app, "Run").click().run()
+    ok(app)
+    assert any("No labelled set" in e for e in errors(app))
