@@ -228,11 +228,13 @@ def trace_page_order(trace: SearchTrace, page_count: int, page_scores: np.ndarra
     """Pages ranked by the search alone (no blending with page evidence), the same
     rule for every search: each page belongs to the deepest visited node that
     contains it (so pages under an unvisited child keep their parent's standing);
-    pages follow their node's Q, then its visits; within one node (and among
+    pages follow their node's Q, then the narrower node (fewer pages: more
+    specific evidence), then its visits; within one node (and among
     pages no visited node covers) ``page_scores`` (index 0 = page 1) decide,
     else page order. Returns every page 1..page_count once, 1-based, best first."""
     scores = np.zeros(page_count, dtype=np.float32) if page_scores is None else np.asarray(page_scores)
-    visited = sorted((n for n in trace.root.walk() if n.visits), key=lambda n: (n.q, n.visits), reverse=True)
+    visited = sorted((n for n in trace.root.walk() if n.visits),
+                     key=lambda n: (-n.q, n.section.pages[1] - n.section.pages[0], -n.visits))
     position = {n.section.node_id: i for i, n in enumerate(visited)}
     rank = np.full(page_count, len(position), dtype=np.int64)
     stack = [trace.root]

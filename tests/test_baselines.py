@@ -128,6 +128,21 @@ def test_trace_page_order_keeps_a_partly_searched_section_by_its_own_q():
     assert trace_page_order(trace, 12) == [9, 10, 11, 12, 5, 6, 7, 8, 3, 4, 1, 2]
 
 
+def test_trace_page_order_prefers_the_narrower_section_at_equal_q():
+    from alphasearch.mcts import search
+
+    # every node scores 1: root, a and a1 all have Q 1; a1's pages come first, then a's, then the rest
+    ones = {k: 1.0 for k in SCORES}
+    prior = FakeScorer({**{k: 0.1 for k in SCORES}, "a": 0.9, "a1": 0.9})
+    trace = search(TREE, "q", FakeScorer(ones), prior=prior, iterations=2, rule="puct", confident_leaves=99)
+    assert [s.path for s in trace.steps] == [("root", "a"), ("root", "a", "a1")]
+    assert trace_page_order(trace, 12) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert trace_page_order(trace, 12, np.arange(12.0))[:4] == [2, 1, 4, 3]  # a1, then a's page 3-4
+    trace = search(TREE, "q", FakeScorer({**ones, "a": 0.0, "a1": 0.0}), iterations=3, rule="ucb1",
+                   confident_leaves=99)  # a 0, b 1, c 1: b and c (Q 1, 4 pages each) before root's leftovers
+    assert trace_page_order(trace, 12)[:8] == [5, 6, 7, 8, 9, 10, 11, 12]
+
+
 def _doc(texts: list[str]) -> DocumentIndex:
     n = len(texts)
     return DocumentIndex(doc_id=f"{abs(hash(tuple(texts))):064d}", name="t.pdf", page_count=n,
