@@ -272,7 +272,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         f"- date: {meta['date']}",
         f"- commit: {meta['commit']}",
         f"- {meta['machine']}",
-        f"- total time: {meta['seconds']:.0f} s",
+        f"- total time: {meta['seconds']:.0f} s" + (f" (reused from an earlier run: {', '.join(meta['reused'])})"
+                                                   if meta.get("reused") else ""),
         "",
     ]
     if summary is not None:
@@ -332,6 +333,9 @@ def run(args: argparse.Namespace) -> int:
         "seconds": time.perf_counter() - started,
         "questions": len({r["id"] for r in rows}),
         "documents": len({r["doc"] for r in rows}),
+        "reused": [name for name, skipped in (("eval", bool(args.results or args.skip_eval)),
+                                              ("judge-budget study", args.skip_judge),
+                                              ("engine benchmark", args.skip_bench)) if skipped],
     }
     COMMITTED.mkdir(parents=True, exist_ok=True)
     if summary is not None:
