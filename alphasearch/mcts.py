@@ -9,6 +9,9 @@ cheap prior scorer); pick one new child; **simulate** it with the scorer
 Selection values (N = parent visits, n = child visits, P = normalised prior):
 - UCB1: Q + c·sqrt(ln N / n); an unvisited child is +inf (ties: higher prior, then rng).
 - PUCT: Q + c·P·sqrt(N) / (1 + n); an unvisited child's Q is its raw prior.
+  P mixes the normalised prior with a uniform share (``PRIOR_MIX``), as
+  AlphaZero mixes noise into its root prior: a child the cheap prior scores 0
+  would otherwise never be visited, however wrong the prior is about it.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from typing import Protocol
 from .models import SearchNode, SearchStep, SearchTrace, Section
 
 RULES = ("ucb1", "puct")
+PRIOR_MIX = 0.25  # share of PUCT's P spread evenly over the siblings
 
 
 class Scorer(Protocol):
@@ -37,12 +41,20 @@ def selection_value(child: SearchNode, parent_visits: int, prior_share: float, c
     raise ValueError(f"Unknown selection rule {rule!r}; choose one of {', '.join(RULES)}.")
 
 
-def select_child(node: SearchNode, c: float, rule: str, rng: random.Random) -> tuple[SearchNode, float]:
+def prior_shares(node: SearchNode, mix: float = PRIOR_MIX) -> list[float]:
+    """PUCT's P of each child: (1 − mix) · prior / Σ priors + mix / number of children."""
+    k = len(node.children)
+    total = sum(ch.prior for ch in node.children)
+    if total <= 0:
+        return [1.0 / k] * k
+    return [(1.0 - mix) * ch.prior / total + mix / k for ch in node.children]
+
+
+def select_child(node: SearchNode, c: float, rule: str, rng: random.Random,
+                 prior_mix: float = PRIOR_MIX) -> tuple[SearchNode, float]:
     """The child with the highest selection value; ties by prior, then at random."""
-    total_prior = sum(ch.prior for ch in node.children)
     best: list[tuple[float, float, SearchNode]] = []
-    for ch in node.children:
-        share = ch.prior / total_prior if total_prior > 0 else 1.0 / len(node.children)
+    for ch, share in zip(node.children, prior_shares(node, prior_mix)):
         value = selection_value(ch, node.visits, share, c, rule)
         best.append((value, ch.prior, ch))
     top_value = max(v for v, _, _ in best)
@@ -62,6 +74,7 @@ def search(
     iterations: int = 25,
     c: float = 1.41,
     rule: str = "puct",
+    prior_mix: float = PRIOR_MIX,
     rng: random.Random | None = None,
     confidence_threshold: float = 0.75,
     confident_leaves: int = 3,
@@ -102,7 +115,7 @@ def search(
                 created = _expand(node, question, prior)
             if not node.children:
                 break
-            child, value = select_child(node, c, rule, rng)
+            child, value = select_child(node, c, rule, rng, prior_mix)
             path.append(child)
             ucbs.append(value)
             node = child
@@ -124,7 +137,7 @@ def search(
 
     best = tuple(n.section for n in ranked_frontier(tree)[:top])
     return SearchTrace(root=tree, steps=tuple(steps), best=best, rule=rule, c=c, nodes_scored=scored,
-                       stopped_early=stopped, label=label)
+                       stopped_early=stopped, label=label, prior_mix=prior_mix)
 
 
 def _expand(node: SearchNode, question: str, prior: Scorer | None) -> list[SearchNode]:

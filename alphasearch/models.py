@@ -219,6 +219,7 @@ class SearchTrace:
     nodes_scored: int = 0
     stopped_early: bool = False
     label: str = ""  # e.g. the document name, or "documents" for folder Phase 1
+    prior_mix: float = 0.0  # PUCT's uniform share of P (mcts.PRIOR_MIX; 0 in traces saved before it existed)
 
     def nodes(self) -> list[SearchNode]:
         return list(self.root.walk())
@@ -228,6 +229,7 @@ class SearchTrace:
             "label": self.label,
             "rule": self.rule,
             "c": self.c,
+            "prior_mix": self.prior_mix,
             "iterations": len(self.steps),
             "nodes_scored": self.nodes_scored,
             "stopped_early": self.stopped_early,
@@ -271,7 +273,7 @@ class SearchTrace:
         return cls(root=root, steps=tuple(SearchStep.from_dict(s) for s in d.get("steps", ())), best=best,
                    rule=str(d.get("rule", "puct")), c=float(d.get("c", 1.41)),
                    nodes_scored=int(d.get("nodes_scored", 0)), stopped_early=bool(d.get("stopped_early", False)),
-                   label=str(d.get("label", "")))
+                   label=str(d.get("label", "")), prior_mix=float(d.get("prior_mix", 0.0)))
 
 
 # --- answers -------------------------------------------------------------------

@@ -49,35 +49,19 @@ from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, s
 
 from alphasearch.baselines import beam, exhaustive, greedy, trace_page_order  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.mcts import search  # noqa: E402
+from alphasearch.mcts import PRIOR_MIX, search  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
 
 ITERATIONS = (3, 5, 8, 12, 20, 30, 50, 80, 120)
 BEAM_WIDTHS = (2, 3, 5)
-METHODS = ("puct", "puct_floor", "ucb1", "greedy", "beam", "exhaustive")
+METHODS = ("puct", "puct_raw", "ucb1", "greedy", "beam", "exhaustive")
 JUDGES = {
     "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
     "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
                "clipped to [0, 1]",
 }
 DILUTION_PAGES = 8  # the offline indexer's max leaf length
-PRIOR_FLOOR = 0.05
-
-
-class FlooredPrior:
-    """The offline prior with every value raised to at least ``floor``.
-
-    Under PUCT a child whose prior is 0 has a selection value of 0 for ever, so
-    it is never visited while a sibling has any value; the floor lets the
-    exploration term reach it (a what-if for the engine, measured here)."""
-
-    def __init__(self, prior, floor: float = PRIOR_FLOOR):
-        self.prior = prior
-        self.floor = floor
-
-    def score(self, question: str, sections: Sequence[Section]) -> list[float]:
-        return [max(self.floor, p) for p in self.prior.score(question, sections)]
 
 
 class SimulatedJudge:
@@ -151,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         doc = trees.get(doc_name)
         ranker = PageRanker(doc)
         prior = PriorScorer(doc)
-        priors = {"puct": prior, "puct_floor": FlooredPrior(prior), "ucb1": None}
+        # puct: the engine's rule (P mixes the prior with a uniform share); puct_raw: P = the
+        # normalised prior alone, so a child the prior scores 0 is never visited
+        priors = {"puct": (prior, PRIOR_MIX), "puct_raw": (prior, 0.0), "ucb1": (None, PRIOR_MIX)}
         n_nodes = doc.section_count()
         for q in qs:
             tree_nodes.append(n_nodes)
@@ -169,9 +155,9 @@ def run(args: argparse.Namespace) -> int:
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5))))
 
                 for it in ITERATIONS:
-                    for method, p in priors.items():
-                        measure(method, it, lambda j, it=it, p=p, method=method: search(
-                            doc.root, q.question, j, prior=p, iterations=it, c=settings.exploration,
+                    for method, (p, mix) in priors.items():
+                        measure(method, it, lambda j, it=it, p=p, mix=mix, method=method: search(
+                            doc.root, q.question, j, prior=p, prior_mix=mix, iterations=it, c=settings.exploration,
                             rule="ucb1" if method == "ucb1" else "puct", rng=random.Random(args.seed),
                             confidence_threshold=settings.confidence_threshold))
                 measure("greedy", 1, lambda j: greedy(doc.root, q.question, j))
@@ -200,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         "simulation": True,
         "judges": {j: JUDGES[j] for j in judges},
         "sigmas": sigmas,
-        "prior_floor": PRIOR_FLOOR,
+        "prior_mix": PRIOR_MIX,
         "machine": machine_line(),
         "questions": len(questions),
         "documents": len(by_doc),
@@ -229,7 +215,7 @@ def trace_page_order_flat(page_scores) -> list[int]:
 
 
 def _budget_label(method: str, budget: int) -> str:
-    if method in ("puct", "puct_floor", "ucb1"):
+    if method in ("puct", "puct_raw", "ucb1"):
         return f"{budget} it"
     if method == "beam":
         return f"w={budget}"
@@ -265,8 +251,8 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
             "ucb1_calls_to_match_greedy": ucb_g,
             "common_target_hit@3": target,
             "puct_calls_to_common_target": calls_to_reach(by["puct"], target),
-            "puct_floor_calls_to_match_greedy": calls_to_reach(by["puct_floor"], g["hit@3"]),
-            "puct_floor_calls_to_common_target": calls_to_reach(by["puct_floor"], target),
+            "puct_raw_calls_to_match_greedy": calls_to_reach(by["puct_raw"], g["hit@3"]),
+            "puct_raw_calls_to_common_target": calls_to_reach(by["puct_raw"], target),
             "ucb1_calls_to_common_target": calls_to_reach(by["ucb1"], target),
             "puct_beats_ucb1_at_same_iterations": f"{wins} of {len(by['puct'])} ({ties} ties)",
         })
@@ -291,16 +277,16 @@ def print_table(result: dict) -> None:
         print(f"  {v['judge']} judge, sigma {v['sigma']:.2f}: greedy hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; "
               f"to match it PUCT needs {_fmt(v['puct_calls_to_match_greedy'])}, UCB1 {_fmt(v['ucb1_calls_to_match_greedy'])} calls. "
               f"To reach hit@3 {v['common_target_hit@3']:.3f}: PUCT {_fmt(v['puct_calls_to_common_target'])}, "
-              f"UCB1 {_fmt(v['ucb1_calls_to_common_target'])}, PUCT with prior floor "
-              f"{_fmt(v['puct_floor_calls_to_common_target'])} calls (to match greedy: "
-              f"{_fmt(v['puct_floor_calls_to_match_greedy'])}). PUCT > UCB1 at {v['puct_beats_ucb1_at_same_iterations']}. "
+              f"UCB1 {_fmt(v['ucb1_calls_to_common_target'])}, PUCT without the uniform mix "
+              f"{_fmt(v['puct_raw_calls_to_common_target'])} calls (to match greedy: "
+              f"{_fmt(v['puct_raw_calls_to_match_greedy'])}). PUCT > UCB1 at {v['puct_beats_ucb1_at_same_iterations']}. "
               f"Exhaustive: {v['exhaustive']['hit@3']:.3f} with {v['exhaustive']['calls']:.1f} calls.")
 
 
-NAMES = {"puct": "MCTS-PUCT (offline prior)", "puct_floor": f"MCTS-PUCT (prior floored at {PRIOR_FLOOR})",
+NAMES = {"puct": "MCTS-PUCT (offline prior)", "puct_raw": "MCTS-PUCT (prior alone, no uniform mix)",
          "ucb1": "MCTS-UCB1", "greedy": "greedy", "beam": "beam (w=2,3,5)",
          "exhaustive": "exhaustive"}
-COLOURS = {"puct": "#1f77b4", "puct_floor": "#17becf", "ucb1": "#ff7f0e", "greedy": "#2ca02c", "beam": "#9467bd", "exhaustive": "#d62728"}
+COLOURS = {"puct": "#1f77b4", "puct_raw": "#17becf", "ucb1": "#ff7f0e", "greedy": "#2ca02c", "beam": "#9467bd", "exhaustive": "#d62728"}
 
 
 def plot(result: dict, out: Path) -> None:

@@ -175,8 +175,9 @@ def judge_section(jb: dict, png: str) -> str:
         "same judge. Each method's page ranking, the same rule for all: every page takes the Q of the deepest "
         "visited section containing it; pages of one section are ordered by the engine's offline page scores. "
         "MCTS budgets are iterations; a revisit of a scored node costs no "
-        "call, so calls ≤ iterations. PUCT uses the engine's offline prior (`PriorScorer`, free); `puct_floor` "
-        f"is a what-if with every prior raised to at least {jb.get('prior_floor', 0.05)}. "
+        "call, so calls ≤ iterations. PUCT uses the engine's offline prior (`PriorScorer`, free) with "
+        f"{jb.get('prior_mix', 0.25):g} of P spread evenly over the siblings (the engine's rule); `puct_raw` is "
+        "the same search with P = the normalised prior alone (the engine before that mix). "
         f"{jb['questions']} questions on {jb['documents']} PDFs, mean tree {jb['mean_tree_nodes']} nodes; the flat "
         f"offline page ranking with no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
         "",
@@ -202,8 +203,8 @@ def judge_section(jb: dict, png: str) -> str:
             f"{f(v['puct_calls_to_common_target'])} calls, UCB1 {f(v['ucb1_calls_to_common_target'])} "
             f"(PUCT's hit@3 higher at {v['puct_beats_ucb1_at_same_iterations']} equal iteration budgets). "
             f"Greedy: hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; to match it PUCT "
-            f"needs {f(v['puct_calls_to_match_greedy'])}, PUCT with floored prior "
-            f"{f(v['puct_floor_calls_to_match_greedy'])}. Exhaustive: {v['exhaustive']['hit@3']:.3f} with "
+            f"needs {f(v['puct_calls_to_match_greedy'])}, PUCT without the uniform mix "
+            f"{f(v['puct_raw_calls_to_match_greedy'])}. Exhaustive: {v['exhaustive']['hit@3']:.3f} with "
             f"{v['exhaustive']['calls']:.1f} calls.")
     lines += ["", jb.get("conclusion", ""), ""]
     return "\n".join(lines)

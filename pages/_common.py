@@ -341,11 +341,9 @@ def tree_state(trace: SearchTrace, t: int) -> list[NodeView]:
             reward=node.reward if (nid in scored_at or t == len(trace.steps)) else None,
             selection=selection, on_path=nid in path, chosen_values=tuple(chosen.get(nid, ())),
         ))
-        kids = [ch for ch in node.children if ch.section.node_id in stats]
-        total_prior = sum(ch.prior for ch in kids)
-        for ch in kids:
-            s = ch.prior / total_prior if total_prior > 0 else 1.0 / len(kids)
-            visit(ch, depth + 1, visits, s)
+        if node.children and node.children[0].section.node_id in stats:  # siblings appear together
+            for ch, share in zip(node.children, mcts.prior_shares(node, trace.prior_mix)):
+                visit(ch, depth + 1, visits, share)
 
     visit(trace.root, 0, 0, 1.0)
     return out

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from alphasearch.mcts import replay, search, select_child, selection_value
+from alphasearch.mcts import PRIOR_MIX, replay, search, select_child, selection_value
 from alphasearch.models import SearchNode, SearchTrace, Section
 
 
@@ -60,8 +60,9 @@ def test_ucb1_exact_trace():
 def test_puct_exact_trace():
     trace = search(tree(), "q", Fixed(REWARDS), prior=Fixed(PRIORS), iterations=3, c=1.0, rule="puct",
                    rng=random.Random(0))
-    pa, pb = 0.6, 0.4          # prior shares among R's children (sum 1.0)
-    p1, p2 = 0.2 / 1.1, 0.9 / 1.1  # shares among A's children
+    m = PRIOR_MIX              # P = (1 − m) · prior / Σ priors + m / siblings
+    pa, pb = (1 - m) * 0.6 + m / 2, (1 - m) * 0.4 + m / 2              # among R's children
+    p1, p2 = (1 - m) * 0.2 / 1.1 + m / 2, (1 - m) * 0.9 / 1.1 + m / 2  # among A's children
     assert [s.path for s in trace.steps] == [("R", "A"), ("R", "A", "A2"), ("R", "A", "A2")]
     # iteration 1: N = 0 counts as 1; unvisited Q is the raw prior
     assert trace.steps[0].ucb == pytest.approx((0.6 + pa * 1 / 1,))
@@ -72,6 +73,20 @@ def test_puct_exact_trace():
     assert trace.steps[2].ucb == pytest.approx((0.85 + pa * math.sqrt(2) / 3, 0.9 + p2 * math.sqrt(2) / 2))
     assert stats(trace) == {"R": (3, 2.6), "A": (3, 2.6), "A1": (0, 0.0), "A2": (2, 1.8), "B": (0, 0.0)}
     assert trace.nodes_scored == 2  # A and A2, each once
+
+
+def test_puct_visits_a_child_the_prior_scores_zero():
+    """The prior can be wrong: a child it scores 0 still gets visited once its
+    siblings disappoint — unless the uniform mix is switched off."""
+    root = Section("R", "R", (1, 3), children=tuple(Section(i, i, (n, n)) for n, i in enumerate("ABC", 1)))
+    rewards, priors = {"A": 0.1, "B": 0.1, "C": 1.0}, {"A": 0.5, "B": 0.5, "C": 0.0}
+    mixed = search(root, "q", Fixed(rewards), prior=Fixed(priors), iterations=25, rule="puct",
+                   confidence_threshold=2.0)
+    assert mixed.prior_mix == PRIOR_MIX
+    assert stats(mixed)["C"][0] >= 1 and mixed.best[0].node_id == "C"
+    raw = search(root, "q", Fixed(rewards), prior=Fixed(priors), iterations=25, rule="puct", prior_mix=0.0,
+                 confidence_threshold=2.0)
+    assert stats(raw)["C"][0] == 0
 
 
 def test_selection_values_directly():
