@@ -182,8 +182,8 @@ class FolderSearch:
                         "routing": routing.to_dict()}
         if query != question:
             answer.extra["searched_for"] = query
-        if skipped:
-            answer.degraded = "; ".join(f"{n}: {why}" for n, why in skipped.items())
+        reasons = [f"{n}: {why}" for n, why in skipped.items()] + ([answer.degraded] if answer.degraded else [])
+        answer.degraded = "; ".join(reasons)
         answer.folder_trace = FolderTrace(
             question=question, routing=routing.to_dict(), documents=doc_trace, chosen=names,
             per_document={n: a.trace for n, a in answers.items() if a.trace is not None}, skipped=skipped,
@@ -239,19 +239,24 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
     usage = Usage()
     for a in answers.values():
         usage.add(a.usage)
+    degraded = "; ".join(f"{n}: {a.degraded}" for n, a in answers.items() if a.degraded)
     good = sorted(((n, a) for n, a in answers.items() if not a.fallback), key=lambda na: -weights[na[0]])
     if not good:
         conf = max((a.confidence for a in answers.values()), default=0.0)
         return Answer(text=FOLDER_FALLBACK, confidence=conf, fallback=True, citations=[], pages=[],
-                      doc_pages=doc_pages, usage=usage)
+                      doc_pages=doc_pages, usage=usage, degraded=degraded)
     top_name, top = good[0]
     parts = [(top_name, top)] + [(n, a) for n, a in good[1:3] if a.confidence >= max(threshold, 0.9 * top.confidence)]
-    texts, citations = [], []
+    texts, citations, seen = [], [], set()
     for name, a in parts:
+        said = _PAGE_REF.sub("", a.text).split()
+        if tuple(said) in seen:  # near-identical documents: say it once, cite the first
+            continue
+        seen.add(tuple(said))
         texts.append(_name_pages(a.text, name))
         citations.extend(c if c.doc else Citation(name, c.section, c.pages, c.snippet, c.doc_id) for c in a.citations)
     return Answer(text="\n\n".join(texts), confidence=top.confidence, fallback=False, citations=citations, pages=[],
-                  doc_pages=doc_pages, usage=usage, doc=top_name)
+                  doc_pages=doc_pages, usage=usage, doc=top_name, degraded=degraded)
 
 
 _PAGE_REF = re.compile(r"\[(p{1,2}\.\s*[\d–\-, ]+)\]")

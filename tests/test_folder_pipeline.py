@@ -250,3 +250,26 @@ def test_cli_add_reports_a_rejected_file_and_exits_nonzero(data_dir, tmp_path):
     r = _cli(data_dir, "folder", "add", "F", str(bad))
     assert r.returncode == 1 and "rejected" in r.stdout and "not a PDF" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_merge_keeps_each_documents_degraded_reason_and_says_a_repeated_answer_once():
+    from alphasearch.folder import merge
+    from alphasearch.models import Answer, Citation
+    from alphasearch.store import DocumentRecord
+
+    def rec(name: str, sha: str) -> DocumentRecord:
+        return DocumentRecord(sha, "f", name, sha, 3, 100, "", "", 3, 0.0)
+
+    text = "Titan has lakes of liquid methane. [p. 3]"
+    answers = {
+        "a.pdf": Answer(text, 0.8, False, [Citation("", "Saturn", (3, 3), "Titan has lakes")], [3, 1]),
+        "b.pdf": Answer(text.replace("p. 3", "p. 4"), 0.8, False, [Citation("", "Saturn", (4, 4), "Titan")], [4],
+                        degraded="The search used the offline scorer: timeout"),
+    }
+    merged = merge("Which moon has methane lakes?", [rec("a.pdf", "1"), rec("b.pdf", "2")], {"1": 1.0, "2": 0.9},
+                   answers)
+    assert merged.text == "Titan has lakes of liquid methane. [a.pdf, p. 3]"  # said once, by the better document
+    assert merged.degraded == "b.pdf: The search used the offline scorer: timeout"
+    assert merged.doc_pages[:2] == [("a.pdf", 3), ("b.pdf", 4)]
+    answers["a.pdf"].fallback = answers["b.pdf"].fallback = True
+    assert "b.pdf: The search used" in merge("q", [rec("a.pdf", "1"), rec("b.pdf", "2")], {"1": 1.0}, answers).degraded
