@@ -21,6 +21,7 @@ _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+_UNIT = re.compile(r"\bin (?:(?:EUR|USD|GBP|US\$|\$|€|£)\s*)?(?:thousands|millions|billions)\b", re.IGNORECASE)
 
 
 def rank_pages(doc: DocumentIndex, trace: SearchTrace | None, page_scores: np.ndarray, *, k: int = 10) -> list[int]:
@@ -97,6 +98,7 @@ def extractive_answer(
     candidates: list[tuple[float, float, int, int, str]] = []  # score, coverage, rank, page, sentence
     for rank, page in enumerate(pages[:read]):
         sents = sentences(doc.page(page).text)
+        sents = [s + _table_context(sents, i) for i, s in enumerate(sents)]
         sent_terms = [set(terms(s)) for s in sents]
         for i, s in enumerate(sents):
             if len(s) < 12 or len(s) > 600:
@@ -132,6 +134,41 @@ def extractive_answer(
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s in chosen]
     text = " ".join(f"{shorten(s, 400)} [p. {page}]" for _, _, _, page, s in chosen)
     return Extract(text, round(confidence, 4), False, citations)
+
+
+def _table_context(sents: Sequence[str], i: int, lookback: int = 30) -> str:
+    """For a table row ("Total revenue 5,854,430 4,795,511 4,147,065"), what its
+    numbers mean: the years of the column header above it and the unit, as
+    " (columns: 2016, 2015, 2014; in thousands)"; "" for anything else.
+
+    The header is the nearest run of lines above the row that contain years
+    (one line "… 2022 2021 2020", or one date per line); the unit is the
+    nearest "in thousands/millions/billions" above the row."""
+    row = sents[i]
+    tokens = row.split()
+    numbers = [t for t in tokens if _NUM.fullmatch(t.strip("$€£()%"))]
+    if len(numbers) < 2 or len(numbers) < 0.3 * len(tokens) or _YEAR.search(row):
+        return ""
+    years: list[str] = []
+    unit, in_run, done = "", False, False
+    for line in reversed(sents[max(0, i - lookback):i]):
+        found = _YEAR.findall(line)
+        if not done:
+            if found:
+                years, in_run = found + years, True
+            elif in_run:
+                done = True
+        if not unit and (m := _UNIT.search(line)):
+            unit = "in" + m.group(0)[2:]
+        if done and unit:
+            break
+    columns = list(dict.fromkeys(years))
+    parts = []
+    if len(columns) >= 2 and len(numbers) % len(columns) == 0:
+        parts.append("columns: " + ", ".join(columns))
+    if unit and parts:
+        parts.append(unit)
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _closeness(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float:

@@ -128,3 +128,23 @@ def test_search_then_rank_on_literal_tree():
     trace = search(ROOT, "q", ByPage(), iterations=6, rng=random.Random(0))
     scores = np.zeros(4, dtype=np.float32)
     assert rank_pages(d, trace, scores, k=4)[0] == 3
+
+
+def test_a_quoted_table_row_says_what_its_columns_are(engine, sample_pdf):
+    doc = engine.index_bytes(sample_pdf, "northwind.pdf")
+    a = engine.ask_document(doc, "What was the total revenue in 2025?")
+    assert "Total 412.6 315.0 (columns: 2025, 2024; in EUR millions) [p. 5]" in a.text
+
+
+def test_table_context_reads_a_header_spread_over_lines_and_leaves_prose_alone():
+    from alphasearch.answer import _table_context
+
+    page = ["CONSOLIDATED STATEMENTS OF INCOME (In thousands, except per share data)", "Years Ended",
+            "December 2, 2016", "November 27, 2015", "November 28, 2014", "Revenue:",
+            "Subscription $ 4,584,833 $ 3,223,904 $ 2,076,584", "Total revenue 5,854,430 4,795,511 4,147,065",
+            "Revenue grew 22 percent to 5,854 million as subscriptions rose.", "Net income 1,168,782 629,551"]
+    assert _table_context(page, 7) == " (columns: 2016, 2015, 2014; in thousands)"
+    assert _table_context(page, 6) == " (columns: 2016, 2015, 2014; in thousands)"
+    assert _table_context(page, 8) == ""   # prose
+    assert _table_context(page, 9) == ""   # two numbers under three year columns: no guess
+    assert _table_context(page, 2) == ""   # a header line itself
