@@ -202,8 +202,9 @@ def _flat(doc: DocumentIndex) -> _FlatIndex:
     return built
 
 
-def _ranked(scores: np.ndarray, k: int | None) -> list[int]:
-    order = np.lexsort((np.arange(scores.size), -scores))  # best first, ties by page number
+def ranked(scores: np.ndarray, k: int | None = None) -> list[int]:
+    """1-based pages by score (index 0 = page 1), best first, ties by page number; the first ``k``."""
+    order = np.lexsort((np.arange(scores.size), -scores))
     pages = [int(i) + 1 for i in order]
     return pages if k is None else pages[:k]
 
@@ -212,13 +213,13 @@ def flat_bm25_pages(doc: DocumentIndex, question: str, *, k: int | None = None) 
     """Every page (or the first ``k``) ranked by BM25 over whole page text; 1-based, best first.
 
     The question is used as given; pages with equal scores keep page order."""
-    return _ranked(_flat(doc).bm25_scores(question), k)
+    return ranked(_flat(doc).bm25_scores(question), k)
 
 
 def flat_embed_pages(doc: DocumentIndex, question: str, *, k: int | None = None) -> list[int]:
     """Every page (or the first ``k``) ranked by cosine similarity of wordllama
     embeddings of the whole page and the question; 1-based, best first."""
-    return _ranked(_flat(doc).embed_scores(question), k)
+    return ranked(_flat(doc).embed_scores(question), k)
 
 
 FLAT_BASELINES: dict[str, Callable[..., list[int]]] = {"flat_bm25": flat_bm25_pages, "flat_embed": flat_embed_pages}

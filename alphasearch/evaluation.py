@@ -10,6 +10,9 @@ question. Nothing here prints: progress goes to a callback.
 Methods (pick by name from :data:`METHODS`):
 
 - ``flat_bm25`` / ``flat_embed``: whole pages ranked by BM25 / static embeddings (no tree);
+- ``flat_offline``: whole pages ranked by the engine's own page scores (``PageRanker``:
+  BM25 over page windows and headings plus its priors), no tree — what the search adds
+  is the difference between this and the tree methods;
 - ``exhaustive`` / ``greedy`` / ``beam``: tree baselines (beam width 3) with the engine's
   scorer; their trace goes through the same final page ranking as MCTS;
 - ``mcts_ucb1`` / ``mcts_puct``: the engine's ``ask_document`` with that selection rule
@@ -203,6 +206,12 @@ def _flat(name: str) -> Method:
     return run
 
 
+def _flat_offline(engine, doc: DocumentIndex, question: str, **_: Any) -> Outcome:
+    from .baselines import ranked
+
+    return _extract(engine, doc, question, ranked(engine.tools(doc).ranker.scores(question)))
+
+
 def _tree(name: str) -> Method:
     def run(engine, doc: DocumentIndex, question: str, **_: Any) -> Outcome:
         from .answer import rank_pages
@@ -230,6 +239,7 @@ def _mcts(rule: str) -> Method:
 METHODS: dict[str, Method] = {
     "flat_bm25": _flat("flat_bm25"),
     "flat_embed": _flat("flat_embed"),
+    "flat_offline": _flat_offline,
     "exhaustive": _tree("exhaustive"),
     "greedy": _tree("greedy"),
     "beam": _tree("beam"),

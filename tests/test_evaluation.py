@@ -87,6 +87,7 @@ def test_runner_every_method_on_a_generated_set(tmp_path, engine):
     assert by[("q2", "mcts_puct")].pages[0] == 7
     assert by[("q1", "mcts_puct")].nodes_scored > 0
     assert by[("q1", "flat_bm25")].nodes_scored == 0
+    assert by[("q1", "flat_offline")].pages[0] == 6 and by[("q1", "flat_offline")].nodes_scored == 0
 
 
 def test_runner_keeps_going_when_a_pdf_is_missing(tmp_path, engine):
