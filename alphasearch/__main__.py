@@ -61,21 +61,24 @@ def cmd_query(args: argparse.Namespace) -> int:
 
     engine = Engine(_settings(args))
     doc = engine.index_file(args.pdf)
-    answer = engine.ask_document(doc, args.question, iterations=args.iterations, seed=args.seed)
-    if args.json:
-        print(json.dumps(answer.to_dict(), ensure_ascii=False))
-        return 0
-    print(answer.text)
-    print(f"\nconfidence {answer.confidence:.2f}; pages read {', '.join(map(str, answer.pages[:5]))}; "
-          f"{answer.seconds:.2f}s")
-    for c in answer.citations:
-        print(f"  [{c.doc} → {c.section}, p. {c.pages[0]}] {c.snippet[:120]}")
-    u = answer.usage
-    if u.llm_calls or u.cache_hits:
-        print(f"model calls {u.llm_calls}, cache hits {u.cache_hits}, "
-              f"{u.prompt_tokens + u.completion_tokens} tokens, ~${u.cost_usd:.4f}")
-    if answer.degraded:
-        print(f"notice: {answer.degraded}", file=sys.stderr)
+    for i, question in enumerate(args.question):
+        answer = engine.ask_document(doc, question, iterations=args.iterations, seed=args.seed)
+        if args.json:
+            print(json.dumps(answer.to_dict(), ensure_ascii=False), flush=True)
+            continue
+        if len(args.question) > 1:
+            print(f"{'' if i == 0 else chr(10)}Q: {question}")
+        print(answer.text)
+        print(f"\nconfidence {answer.confidence:.2f}; pages read {', '.join(map(str, answer.pages[:5]))}; "
+              f"{answer.seconds:.2f}s")
+        for c in answer.citations:
+            print(f"  [{c.doc} → {c.section}, p. {c.pages[0]}] {c.snippet[:120]}")
+        u = answer.usage
+        if u.llm_calls or u.cache_hits:
+            print(f"model calls {u.llm_calls}, cache hits {u.cache_hits}, "
+                  f"{u.prompt_tokens + u.completion_tokens} tokens, ~${u.cost_usd:.4f}")
+        if answer.degraded:
+            print(f"notice: {answer.degraded}", file=sys.stderr)
     return 0
 
 
@@ -85,8 +88,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     path = write_sample(_settings(args).data_dir)
     print(f"Sample PDF: {path}")
     args.pdf, args.json = str(path), False
-    args.question = args.question or "What was the total revenue in 2025?"
-    print(f"Question: {args.question}\n")
+    args.question = [args.question or "What was the total revenue in 2025?"]
+    print(f"Question: {args.question[0]}\n")
     return cmd_query(args)
 
 
@@ -148,8 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("query", "ask a question of one PDF")
     sp.add_argument("pdf")
-    sp.add_argument("question")
-    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("question", nargs="+",
+                    help="one or more questions; several share one start-up (the PDF and models load once)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object per question, one per line")
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)
     sp.set_defaults(func=cmd_query)
@@ -157,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("eval", "page-retrieval hit@k over a labelled set (pdfs/ + questions.jsonl)")
     sp.add_argument("dir", nargs="?", default="../shared/eval", help="the labelled set (default ../shared/eval)")
     sp.add_argument("--methods", default="flat_bm25,mcts_puct",
-                    help="comma list of flat_bm25, flat_embed, exhaustive, greedy, beam, mcts_ucb1, mcts_puct")
+                    help="comma list of flat_bm25, flat_embed, flat_offline, exhaustive, greedy, beam, mcts_ucb1, "
+                         "mcts_puct")
     sp.add_argument("--k", default="1,3,5", help="comma list of k for hit@k (default 1,3,5)")
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)

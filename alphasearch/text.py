@@ -9,10 +9,13 @@ from bm25s.stopwords import STOPWORDS_EN
 
 STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
     "also may might must would could shall within upon per via etc use used using".split()
+    # question and auxiliary words: they carry the question's form, not its topic
+    + "how many much what which who whom whose when where why did does do doing done have has had having "
+      "were been being can should".split()
 )
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
-_NUMBER = re.compile(r"^\(?[$€£]?\d[\d,.]*%?\)?$")
+_NUMBER = re.compile(r"(?<!\S)\(?[$€£]?\d[\d,.]*%?\)?(?!\S)")  # a whitespace token that is a number
 
 
 @lru_cache(maxsize=1)
@@ -26,7 +29,8 @@ def words(text: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """Lower-cased, stop-worded, stemmed tokens."""
-    return stemmer().stemWords([w for w in words(text) if w not in STOPWORDS])
+    return [s[:-1] if len(s) > 4 and s.endswith("e") else s
+            for s in stemmer().stemWords([w for w in words(text) if w not in STOPWORDS])]
 
 
 def sentences(text: str) -> list[str]:
@@ -41,10 +45,8 @@ def sentences(text: str) -> list[str]:
 
 def numeric_share(text: str) -> float:
     """Share of whitespace tokens that are numbers (tables and financial statements score high)."""
-    toks = text.split()
-    if not toks:
-        return 0.0
-    return sum(1 for t in toks if _NUMBER.match(t)) / len(toks)
+    n = len(text.split())
+    return len(_NUMBER.findall(text)) / n if n else 0.0
 
 
 def normalise(text: str) -> str:

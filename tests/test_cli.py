@@ -173,3 +173,16 @@ def test_empty_or_odd_questions_answer_the_fallback_not_a_crash(sample_file, dat
         assert cli.main(["--data-dir", str(data_dir), "query", str(sample_file), question, "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["fallback"] is True and out["citations"] == []
+
+
+def test_several_questions_share_one_start_up(sample_file, data_dir):
+    proc = run_cli("query", str(sample_file), "What was the total revenue in 2025?",
+                   "Who is the chief executive officer?", "--json", data_dir=data_dir)
+    assert proc.returncode == 0, proc.stderr
+    first, second = (json.loads(line) for line in proc.stdout.splitlines())  # one object per question
+    assert "412.6" in first["answer"] and first["pages"][0] in (4, 5)
+    assert second["answer"] != first["answer"]
+    text = run_cli("query", str(sample_file), "What was the total revenue in 2025?", "What was net income?",
+                   data_dir=data_dir)
+    assert text.returncode == 0 and text.stdout.startswith("Q: What was the total revenue in 2025?\n")
+    assert "\nQ: What was net income?\n" in text.stdout

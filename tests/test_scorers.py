@@ -136,3 +136,10 @@ def test_make_scorer_by_name(acme):
     with pytest.raises(ValueError, match="hybrid, lexical"):
         make_scorer("oracle", acme)
 
+
+
+def test_question_words_are_not_topic_terms():
+    from alphasearch.text import terms
+
+    assert terms("How many employees did the company have?") == ["employ", "compani"]
+    assert "employ" in terms("They employed 315,000 people")  # employees and employed share a term
