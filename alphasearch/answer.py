@@ -95,11 +95,12 @@ def extractive_answer(
     idf = _idf(doc, q_terms, df)
     total = sum(idf.values())
     kind = answer_kind(question)
-    candidates: list[tuple[float, float, int, int, str]] = []  # score, coverage, rank, page, sentence
+    # score, coverage, rank, page, sentence (verbatim: the citation's snippet), what a table row means
+    candidates: list[tuple[float, float, int, int, str, str]] = []
     for rank, page in enumerate(pages[:read]):
         sents = sentences(doc.page(page).text)
-        sents = [s + _table_context(sents, i) for i, s in enumerate(sents)]
-        sent_terms = [set(terms(s)) for s in sents]
+        context = [_table_context(sents, i) for i in range(len(sents))]
+        sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]
         for i, s in enumerate(sents):
             if len(s) < 12 or len(s) > 600:
                 continue
@@ -108,9 +109,9 @@ def extractive_answer(
             own = sum(idf[t] for t in q_terms if t in sent_terms[i]) / total
             near = sum(idf[t] for t in q_terms if t in window) / total
             coverage = 0.7 * own + 0.3 * near
-            bonus = 0.15 if _has_kind(s, kind) else 0.0
+            bonus = 0.15 if _has_kind(s + context[i], kind) else 0.0
             score = coverage + bonus - rank_penalty * rank
-            candidates.append((score, coverage, rank, page, s))
+            candidates.append((score, coverage, rank, page, s, context[i]))
     if not candidates:
         return Extract(FALLBACK_ANSWER, 0.0, True, [])
     candidates.sort(key=lambda c: (-c[0], c[2]))
@@ -123,7 +124,7 @@ def extractive_answer(
     confidence = max(0.0, min(1.0, confidence))
     if confidence < threshold:
         return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [])
-    chosen: list[tuple[float, float, int, int, str]] = []
+    chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
         if len(chosen) >= max_sentences or cand[0] < 0.6 * best_score:
             break
@@ -131,8 +132,8 @@ def extractive_answer(
             chosen.append(cand)
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
-                          snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s in chosen]
-    text = " ".join(f"{shorten(s, 400)} [p. {page}]" for _, _, _, page, s in chosen)
+                          snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
+    text = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)
     return Extract(text, round(confidence, 4), False, citations)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from alphasearch.answer import answer_kind, extractive_answer, rank_pages, section_of
 from alphasearch.mcts import search
+from alphasearch.pdf import snippet_rects
 from alphasearch.models import FALLBACK_ANSWER, DocumentIndex, Page, SearchNode, SearchTrace, Section
 
 ROOT = Section("R", "Guide", (1, 4), children=(
@@ -134,6 +135,10 @@ def test_a_quoted_table_row_says_what_its_columns_are(engine, sample_pdf):
     doc = engine.index_bytes(sample_pdf, "northwind.pdf")
     a = engine.ask_document(doc, "What was the total revenue in 2025?")
     assert "Total 412.6 315.0 (columns: 2025, 2024; in EUR millions) [p. 5]" in a.text
+    row = next(c for c in a.citations if c.snippet.startswith("Total 412.6"))
+    assert row.snippet == "Total 412.6 315.0"  # verbatim, so the page preview can highlight it
+    for c in a.citations:
+        assert snippet_rects(sample_pdf, c.pages[0], c.snippet), c
 
 
 def test_table_context_reads_a_header_spread_over_lines_and_leaves_prose_alone():

@@ -86,6 +86,16 @@ def ask(pg, question: str) -> None:
     box.press("Enter")
 
 
+def yellow_pixels(png: bytes) -> int:
+    """Pixels of the highlight's yellow (stroke (1, 0.85, 0) over white text background)."""
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return sum(1 for r, g, b in img.getdata() if r > 230 and 190 < g < 235 and b < 120)
+
+
 def wait_idle(pg) -> None:
     """Until the app is no longer running a script."""
     pg.wait_for_timeout(300)
@@ -104,6 +114,7 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     img.wait_for(timeout=WAIT)
     assert img.evaluate("i => i.naturalWidth") > 300  # the rendered page, not a placeholder
     assert cite.get_by_text("cited passage highlighted").is_visible()
+    assert yellow_pixels(img.screenshot()) > 200  # the passage really is marked on the page image
     shot(page, "01_single_pdf_answer")
 
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
