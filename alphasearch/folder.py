@@ -52,17 +52,24 @@ class FolderSearch:
                 del cache[key]
         return profiles
 
-    def signals(self, fp: FolderProfile) -> DocumentSignals:
+    def signals(self, fp: FolderProfile, records: dict[str, DocumentRecord]) -> DocumentSignals:
+        """Phase 1 signals of the folder's documents, with their page texts (cached per catalog revision)."""
         rev = self.library.revision()
         key = f"signals:{fp.folder_id}"
         with self.engine._lock:
             hit = self.engine._folder_cache.get(key)
         if hit is not None and hit[0] == rev and hit[1].docs == list(fp.documents):
             return hit[1]
-        built = DocumentSignals(fp.documents)
+        built = DocumentSignals(fp.documents, pages=[self._page_texts(records[d.key]) for d in fp.documents])
         with self.engine._lock:
             self.engine._folder_cache[key] = (rev, built)
         return built
+
+    def _page_texts(self, rec: DocumentRecord) -> list[str]:
+        try:
+            return [p.text for p in self.library.load_index(rec).pages]
+        except AlphaSearchError:  # a lost index: the document competes on its profile alone
+            return []
 
     # --- the three phases ---------------------------------------------------------------------
     def route(self, question: str, folder: str | None, history: Sequence[ChatTurn]) -> tuple[Routing, FolderProfile]:
@@ -85,10 +92,10 @@ class FolderSearch:
         """Phase 1: MCTS over the document tree. Returns the trace, the chosen
         content hashes (best first) and every document's score in [0, 1]."""
         docs = [d for d in fp.documents if d.key in records]
-        signals = self.signals(FolderProfile(fp.folder_id, fp.name, tuple(docs)))
+        signals = self.signals(FolderProfile(fp.folder_id, fp.name, tuple(docs)), records)
         root = document_tree(docs, [records[d.key].pages for d in docs], label=fp.name)
         scorer = DocumentScorer(signals)
-        trace = search(root, question, scorer, prior=DocumentScorer(signals, PRIOR_WEIGHTS),
+        trace = search(root, question, scorer, prior=DocumentScorer(signals, PRIOR_WEIGHTS, passage=0.0),
                        iterations=max(iterations, min(len(docs), 50)), c=self.settings.exploration,
                        rule=self.settings.rule, rng=rng, confidence_threshold=self.settings.confidence_threshold,
                        confident_leaves=k, top=max(k, 5), label="documents")

@@ -10,6 +10,13 @@ Offline, a document is judged for a question by three signals, each in [0, 1]:
 - ``embedding``: static-embedding (wordllama) cosine similarity of the question
   to the document's name and summary, mapped to [0, 1].
 
+In Phase 1, where the documents' page texts are at hand, a fourth signal joins them:
+
+- ``passage``: the best BM25 score of any of the document's pages, with one BM25 index
+  over every page of the documents being compared (so scores are comparable across
+  documents), divided by the best document's — the evidence that one page answers,
+  which a summary or a vocabulary cannot show.
+
 A folder's score is its best document's score, plus a little for its runners-up
 and for words the question shares with the folder's name. Pure apart from the
 embedding model: no disk, no network.
@@ -35,6 +42,7 @@ from .text import terms
 
 WEIGHTS = (0.5, 0.3, 0.2)  # coverage, lexical, embedding
 PRIOR_WEIGHTS = (0.0, 0.6, 0.4)  # the cheap prior for MCTS: profile and summary only
+PASSAGE_WEIGHT = 0.5  # share of a document's score from its best page, when page texts are given
 
 
 class EmptyLibraryError(StoreError):
@@ -99,9 +107,18 @@ class DocumentSignals:
     """Precomputed signals for a fixed set of documents (immutable after build;
     safe to share between threads)."""
 
-    def __init__(self, docs: Sequence[DocProfile]):
+    def __init__(self, docs: Sequence[DocProfile], pages: Sequence[Sequence[str]] | None = None):
+        """``pages``: each document's page texts (enables the ``passage`` signal)."""
         self.docs = list(docs)
         n = len(self.docs)
+        self.pages_bm25, self.page_doc = None, np.zeros(0, dtype=np.int64)
+        if pages is not None:
+            page_tokens = [(i, terms(text)) for i, texts in enumerate(pages) for text in texts]
+            page_tokens = [(i, t) for i, t in page_tokens if t]
+            if page_tokens:
+                self.page_doc = np.asarray([i for i, _ in page_tokens], dtype=np.int64)
+                self.pages_bm25 = bm25s.BM25()
+                self.pages_bm25.index([t for _, t in page_tokens], show_progress=False)
         self.df: Counter[str] = Counter()
         for d in self.docs:
             self.df.update(d.vocab)
@@ -147,10 +164,25 @@ class DocumentSignals:
             self._cache[question] = out
         return out
 
-    def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS) -> np.ndarray:
+    def passage(self, question: str) -> np.ndarray:
+        """Best page BM25 per document over the shared page index, divided by the best document's
+        (zeros without page texts)."""
+        best = np.zeros(len(self.docs), dtype=np.float32)
+        q = list(dict.fromkeys(terms(clean_question(question))))
+        if self.pages_bm25 is None or not q:
+            return best
+        np.maximum.at(best, self.page_doc, np.asarray(self.pages_bm25.get_scores(q), dtype=np.float32))
+        top = float(best.max())
+        return best / top if top > 0 else best
+
+    def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
+               passage: float = PASSAGE_WEIGHT) -> np.ndarray:
         cov, lex, emb = self.signals(question)
         a, b, c = weights
-        return np.clip(a * cov + b * lex + c * emb, 0.0, 1.0)
+        out = a * cov + b * lex + c * emb
+        if passage and self.pages_bm25 is not None:
+            out = (1.0 - passage) * out + passage * self.passage(question)
+        return np.clip(out, 0.0, 1.0)
 
 
 _emb_cache: dict[tuple[str, str], np.ndarray] = {}
@@ -192,13 +224,15 @@ class DocumentScorer:
 
     batch_siblings = True  # scoring every document at once costs the same as one
 
-    def __init__(self, signals: DocumentSignals, weights: tuple[float, float, float] = WEIGHTS):
+    def __init__(self, signals: DocumentSignals, weights: tuple[float, float, float] = WEIGHTS,
+                 passage: float = PASSAGE_WEIGHT):
         self.signals = signals
         self.weights = weights
+        self.passage = passage
         self.position = {d.key: i for i, d in enumerate(signals.docs)}
 
     def score(self, question: str, sections: Sequence[Section]) -> list[float]:
-        s = self.signals.scores(question, self.weights)
+        s = self.signals.scores(question, self.weights, self.passage)
         return [float(s[self.position[x.node_id]]) if x.node_id in self.position else 0.0 for x in sections]
 
 

@@ -122,3 +122,17 @@ def test_routing_over_a_real_library_of_generated_pdfs(data_dir):
     }
     for question, folder in cases.items():
         assert router.route(question, profiles).folder == folder, question
+
+
+def test_a_page_that_answers_lifts_its_document_above_look_alike_summaries():
+    summary = "Annual report of a regional retailer: results, stores, outlook."
+    docs = [_doc("a", "F", "report-a.pdf", summary), _doc("b", "F", "report-b.pdf", summary)]
+    pages = [["Store openings and outlook.", "Net sales by region."],
+             ["Store openings and outlook.", "The warehouse in Tilburg stores 40,000 pallets of frozen goods."]]
+    question = "How many pallets does the Tilburg warehouse hold?"
+    without = DocumentSignals(docs).scores(question)
+    assert without[0] == pytest.approx(without[1], abs=0.01)  # summaries cannot tell them apart
+    sig = DocumentSignals(docs, pages=pages)
+    assert list(sig.passage(question)) == [0.0, 1.0]
+    assert sig.scores(question)[1] > sig.scores(question)[0] + 0.3
+    assert sig.scores(question, passage=0.0)[0] == pytest.approx(without[0])  # the prior leaves pages out
