@@ -12,8 +12,8 @@ from .answer import extractive_answer, rank_pages
 from .config import Settings
 from .mcts import search
 from .models import Answer, DocumentIndex
-from .scorers import HybridScorer, PriorScorer
-from .store import IndexCache, Library
+from .scorers import HybridScorer, PageRanker, PriorScorer
+from .store import IndexCache, Library, RankerStore
 from .folder import FolderSearch
 from .router import OfflineRouter, Router
 
@@ -23,10 +23,10 @@ Progress = indexer.Progress
 class _DocTools:
     """Per-document scorers, built once and reused by every question on it."""
 
-    def __init__(self, doc: DocumentIndex):
-        self.scorer = HybridScorer(doc)
+    def __init__(self, doc: DocumentIndex, ranker: PageRanker):
+        self.ranker = ranker
+        self.scorer = HybridScorer(doc, ranker=ranker)
         self.prior = PriorScorer(doc)
-        self.ranker = self.scorer.lexical.ranker
 
 
 class Engine:
@@ -35,6 +35,7 @@ class Engine:
     def __init__(self, settings: Settings | None = None, *, llm=None):
         self.settings = settings or Settings.from_env()
         self.indexes = IndexCache(self.settings.data_dir)
+        self.rankers = RankerStore(self.settings.data_dir)
         self._tools: OrderedDict[str, _DocTools] = OrderedDict()
         self._lock = threading.Lock()
         # "openai" engine state (llm_engine.py): the cached client, why LLM indexing
@@ -80,7 +81,7 @@ class Engine:
             if hit is not None:
                 self._tools.move_to_end(key)
                 return hit
-        built = _DocTools(doc)
+        built = _DocTools(doc, self.rankers.get(doc))
         with self._lock:
             self._tools[key] = built
             while len(self._tools) > 64:

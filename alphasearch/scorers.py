@@ -6,6 +6,7 @@ question costs one retrieval. Pick one by name with :func:`make_scorer`.
 """
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -238,6 +239,41 @@ class PageRanker:
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
+    # --- saved state: a new process loads the ranker instead of re-tokenising every page ---
+    def save(self, directory: Path) -> None:
+        """Write the ranker into a new directory: the two bm25s indexes (their own
+        ``save`` format) and ``ranker.json`` with the per-page features."""
+        directory.mkdir(parents=True)
+        for name, bm in (("body", self.body), ("heads", self.heads)):
+            if bm is not None:
+                bm.save(directory / name, show_progress=False)
+        meta = {"pages": self.doc.page_count, "window_page": self.window_page, "df": dict(self.df),
+                "numeric": [float(x) for x in self.numeric], "kinds": self.kinds, "labels": self.labels}
+        (directory / "ranker.json").write_text(json.dumps(meta, ensure_ascii=False), "utf-8")
+
+    @classmethod
+    def load(cls, doc: DocumentIndex, directory: Path) -> PageRanker:
+        """A ranker written by :meth:`save` for this document (ValueError if it does not fit)."""
+        meta = json.loads((directory / "ranker.json").read_text("utf-8"))
+        n = doc.page_count
+        if meta["pages"] != n or len(meta["numeric"]) != n or len(meta["kinds"]) != n or len(meta["labels"]) != n:
+            raise ValueError("saved ranker does not match the document")
+        self = cls.__new__(cls)
+        self.doc = doc
+        self.window_page = [int(p) for p in meta["window_page"]]
+        self.window_page_arr = np.asarray(self.window_page, dtype=np.int64)
+        self.df = Counter({str(k): int(v) for k, v in meta["df"].items()})
+        self.numeric = np.asarray(meta["numeric"], dtype=np.float32)
+        self.kinds = [str(k) for k in meta["kinds"]]
+        self.labels = [None if lab is None else int(lab) for lab in meta["labels"]]
+        self.body, self.heads = (bm25s.BM25.load(directory / name, show_progress=False)
+                                 if (directory / name).is_dir() else None for name in ("body", "heads"))
+        if (self.body is not None and self.body.scores["num_docs"] != len(self.window_page)) or (
+                self.heads is not None and self.heads.scores["num_docs"] != n):
+            raise ValueError("saved ranker does not match the document")
+        self._cache, self._lock = {}, threading.Lock()
+        return self
+
     def scores(self, question: str) -> np.ndarray:
         """Score per page (index 0 = page 1), in [0, 1]."""
         with self._lock:
@@ -371,9 +407,10 @@ class HybridScorer:
     hit@3 while loading wordllama cost ~0.5 s on a cold query. A weight of 0
     never loads the model."""
 
-    def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.85, 0.15, 0.0)):
+    def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.85, 0.15, 0.0),
+                 ranker: PageRanker | None = None):
         self.doc = doc
-        self.lexical = LexicalScorer(doc)
+        self.lexical = LexicalScorer(doc, ranker)
         self.titles = TitleScorer(doc)
         self.embedding = EmbeddingScorer(doc)
         self.weights = weights

@@ -1,8 +1,10 @@
 """Files under the data directory: atomic writes, the index cache and the folder library (SQLite catalog)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -18,6 +20,7 @@ from typing import Any
 
 from .errors import AlreadyExistsError, FileTooLargeError, InvalidNameError, NotFoundError, PDFError, StoreError
 from .models import INDEX_VERSION, DocumentIndex
+from .scorers import PageRanker
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -69,6 +72,56 @@ class IndexCache:
         p = self.path(index.doc_id, engine)
         atomic_write_json(p, index.to_dict())
         return p
+
+
+class RankerStore:
+    """Saved page rankers: ``<data_dir>/rankers/<sha256>-<fingerprint>/`` (see
+    :meth:`PageRanker.save`), so a new process answers its first question on an
+    indexed PDF without tokenising every page again. The fingerprint covers
+    what the ranker is built from besides the page text (the section titles and
+    page ranges, the page headings, the index and ranker versions), so an index
+    rebuilt with another tree gets its own ranker. A missing or damaged one is
+    rebuilt; a failed save costs only speed."""
+
+    VERSION = 1
+
+    def __init__(self, data_dir: Path):
+        self.dir = Path(data_dir) / "rankers"
+
+    def path(self, doc: DocumentIndex) -> Path | None:
+        if len(doc.doc_id) != 64 or not set(doc.doc_id) <= _HEX:
+            return None
+        shape = [self.VERSION, doc.version, doc.engine, doc.page_count,
+                 [(n.title, list(n.pages)) for n in doc.root.walk()], [list(p.headings) for p in doc.pages]]
+        digest = hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+        return self.dir / f"{doc.doc_id}-{digest}"
+
+    def get(self, doc: DocumentIndex) -> PageRanker:
+        """The saved ranker of ``doc``, or a new one (then saved)."""
+        p = self.path(doc)
+        if p is not None and p.is_dir():
+            try:
+                return PageRanker.load(doc, p)
+            except Exception:  # noqa: BLE001 - any damage (truncated arrays, bad JSON): replace it
+                shutil.rmtree(p, ignore_errors=True)
+        ranker = PageRanker(doc)
+        if p is not None:
+            self._save(ranker, p)
+        return ranker
+
+    def _save(self, ranker: PageRanker, final: Path) -> None:
+        tmp = self.dir / f".{final.name}.{uuid.uuid4().hex}.tmp"
+        try:
+            ranker.save(tmp)
+            os.rename(tmp, final)  # atomic; fails if another process saved it first
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def purge(self, doc_id: str) -> None:
+        """Delete every saved ranker of a document."""
+        if len(doc_id) == 64 and set(doc_id) <= _HEX and self.dir.is_dir():
+            for p in self.dir.glob(f"{doc_id}-*"):
+                shutil.rmtree(p, ignore_errors=True)
 
 
 # =====================================================================================
@@ -765,6 +818,7 @@ class Library:
                     p.unlink()
                 except FileNotFoundError:
                     pass
+            RankerStore(self.data_dir).purge(sha)
         with self._cache_lock:
             self._index_cache.pop(sha, None)
         return True

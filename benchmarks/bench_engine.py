@@ -7,9 +7,11 @@ Every figure comes with the machine and a baseline measured in the same run:
   extractive answer), median and p95, cold (first question on a document, builds
   its scorers) and warm, next to flat BM25 over whole pages;
 - nodes scored per query next to nodes in the tree;
-- peak memory: process max RSS, and tracemalloc peak while indexing the largest PDF.
+- peak memory: process max RSS, and tracemalloc peak while indexing the largest PDF;
+- the command line: `query` in a new process on the largest PDF once indexed, next to a
+  process that only imports the libraries and loads the embedding model (the floor).
 
-    python benchmarks/bench_engine.py [--eval-dir ../shared/eval] [--limit-docs N] [--limit-questions N] [--json out.json]
+    python benchmarks/bench_engine.py [--eval-dir ../shared/eval] [--limit-docs N] [--limit-questions N] [--cli-repeats N] [--json out.json]
 
 Exits 0 with a note when the eval set is absent. Never part of the test run.
 """
@@ -20,6 +22,7 @@ import json
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +65,33 @@ def raw_extract(data: bytes) -> int:
         for page in doc:
             page.get_text()
         return doc.page_count
+
+
+_FLOOR = ("from pathlib import Path; import numpy, bm25s, pymupdf, wordllama; "
+          "wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True).embed(['x'])")
+
+
+def cli_latency(pdf_path: Path, question: str, repeats: int) -> dict:
+    """Wall time of ``python -m alphasearch query`` in a new process on an indexed PDF (median
+    of ``repeats``), next to the floor measured in the same run: a process that only imports the
+    engine's libraries and loads the embedding model."""
+    def wall(cmd: list[str], env: dict) -> float:
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - t
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="alphasearch-cli-") as tmp:
+        env = {**os.environ, "ALPHASEARCH_DATA_DIR": tmp, "PYTHONPATH": str(root)}
+        query = [sys.executable, "-m", "alphasearch", "query", str(pdf_path), question]
+        first = wall(query, env)  # indexes the PDF and saves its ranker
+        repeated = [wall(query, env) for _ in range(repeats)]
+        floor = [wall([sys.executable, "-c", _FLOOR], env) for _ in range(repeats)]
+        bare = [wall([sys.executable, "-c", "pass"], env) for _ in range(repeats)]
+    return {"cli_pdf": pdf_path.name, "cli_first_s": round(first, 2),
+            "cli_repeat_median_s": round(statistics.median(repeated), 2),
+            "cli_floor_median_s": round(statistics.median(floor), 2),
+            "cli_bare_python_median_s": round(statistics.median(bare), 2)}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
 
     # 3. memory: tracemalloc while indexing the largest PDF of the sample
     biggest = max(docs, key=lambda d: indexes[d].page_count)
+    cli = cli_latency(eval_dir / "pdfs" / biggest, by_doc[biggest][0].question, args.cli_repeats)
     tracemalloc.start()
     indexer.build_index(blobs[biggest], biggest)
     _, traced_peak = tracemalloc.get_traced_memory()
@@ -171,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         "largest_pdf": biggest,
         "largest_pdf_pages": indexes[biggest].page_count,
         "max_rss_mb": round(maxrss_mb, 1),
+        **cli,
     }
     print_result(result)
     if args.json:
@@ -198,6 +230,9 @@ def print_result(r: dict) -> None:
     print(f"  engine/flat median ratio: all {r['query_vs_flat_median']}×, warm {r['warm_vs_flat_warm_median']}×")
     print(f"search effort: {r['nodes_scored_mean']} nodes scored per query, mean tree {r['tree_nodes_mean']} nodes "
           f"(median share scored {r['scored_share_median']:.0%})")
+    print(f"command line, a new process each time: `query` on {r['cli_pdf']} {r['cli_first_s']} s the first time "
+          f"(indexes it), then median {r['cli_repeat_median_s']} s; floor (import the libraries, load the "
+          f"embedding model) {r['cli_floor_median_s']} s; bare Python {r['cli_bare_python_median_s']} s")
     print(f"memory: max RSS {r['max_rss_mb']} MB; tracemalloc peak indexing {r['largest_pdf']} "
           f"({r['largest_pdf_pages']} pages) {r['tracemalloc_peak_mb_index_largest']} MB")
 
@@ -208,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit-docs", type=int, default=0, help="this many PDFs spread over the set (0 = all 74)")
     p.add_argument("--limit-questions", type=int, default=0, help="stop after this many questions (0 = all)")
     p.add_argument("--json", default=str(OUT / "bench_engine.json"), help="write the figures here")
+    p.add_argument("--cli-repeats", type=int, default=5, help="new-process `query` runs timed (median)")
     return run(p.parse_args(argv))
 
 

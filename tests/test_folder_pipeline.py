@@ -95,6 +95,7 @@ def test_delete_purges_so_no_answer_can_cite_it(engine):
     a = engine.ask_folder(q)
     assert a.extra["folder"] == "Kitchen" and a.citations[0].doc == "bread-baking.pdf"
     rec = engine.library.document("Kitchen", "bread-baking.pdf")
+    assert any(p.name.startswith(rec.sha256) for p in engine.rankers.dir.iterdir())  # its saved page ranker
     engine.library.remove("Kitchen", "bread-baking.pdf")
     for folder in (None, "Kitchen"):
         b = engine.ask_folder(q, folder=folder)
@@ -105,7 +106,7 @@ def test_delete_purges_so_no_answer_can_cite_it(engine):
 
     assert all(key != rec.sha256 for key, _ in router._emb_cache)  # no cached routing data either
     assert all(d.key != rec.sha256 for d in engine.router._signals[1].docs)
-    assert rec.sha256 not in " ".join(tree_files(engine.library.root))
+    assert rec.sha256 not in " ".join(tree_files(engine.settings.data_dir))
 
 
 def test_conversation_is_persisted_and_follow_up_stays(engine, data_dir):

@@ -143,3 +143,43 @@ def test_question_words_are_not_topic_terms():
 
     assert terms("How many employees did the company have?") == ["employ", "compani"]
     assert "employ" in terms("They employed 315,000 people")  # employees and employed share a term
+
+
+# --- saved rankers -----------------------------------------------------------------------
+def test_a_saved_ranker_loads_with_the_same_scores_and_features(acme, tmp_path):
+    built = PageRanker(acme)
+    built.save(tmp_path / "r")
+    loaded = PageRanker.load(acme, tmp_path / "r")
+    for q in ("Who founded Acme and in which year?", "What was net income in 2023?", "page 2 risk factors"):
+        assert np.allclose(loaded.scores(q), built.scores(q))
+    assert (loaded.kinds, loaded.labels, loaded.df) == (built.kinds, built.labels, built.df)
+
+
+def test_a_saved_ranker_of_another_document_is_refused(acme, tmp_path):
+    PageRanker(make_doc(TEXT)).save(tmp_path / "r")
+    with pytest.raises(ValueError):
+        PageRanker.load(acme, tmp_path / "r")
+
+
+def test_engine_saves_rankers_and_a_new_process_loads_instead_of_rebuilding(data_dir, sample_pdf, monkeypatch):
+    from alphasearch import Engine, Settings
+
+    q = "What was total revenue in 2023?"
+    first = Engine(Settings(data_dir=data_dir, engine="offline"))
+    doc = first.index_bytes(sample_pdf, "sample.pdf")
+    expected = first.ask_document(doc, q, seed=1)
+    saved = first.rankers.path(doc)
+    assert saved.is_dir() and (saved / "ranker.json").is_file()
+
+    def no_rebuild(self, doc):
+        raise AssertionError("the saved ranker should have been loaded")
+
+    monkeypatch.setattr(PageRanker, "__init__", no_rebuild)
+    again = Engine(Settings(data_dir=data_dir, engine="offline")).ask_document(doc, q, seed=1)
+    assert (again.text, again.pages, again.confidence) == (expected.text, expected.pages, expected.confidence)
+    monkeypatch.undo()
+
+    (saved / "ranker.json").write_text("{not json", "utf-8")  # damaged: rebuilt and saved again
+    repaired = Engine(Settings(data_dir=data_dir, engine="offline")).ask_document(doc, q, seed=1)
+    assert repaired.pages == expected.pages
+    assert PageRanker.load(doc, saved).scores(q).shape == (doc.page_count,)
