@@ -193,7 +193,8 @@ def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes:
     from .answer import extractive_answer
 
     tools = engine.tools(doc)
-    ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold)
+    ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold,
+                            page_scores=tools.ranker.scores(question))
     return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes)
 
 

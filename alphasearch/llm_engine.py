@@ -156,7 +156,8 @@ def ask_document(engine: "Engine", doc: DocumentIndex, question: str, *, iterati
         pages = list(res.read) + [p for p in ranked if p not in res.read]
         extra["dropped_citations"] = res.dropped_citations
     except Exception as exc:  # LLMError after retries, or anything unexpected: never crash a query
-        ex = extractive_answer(doc, question, ranked, tools.ranker.df, threshold=s.answer_threshold)
+        ex = extractive_answer(doc, question, ranked, tools.ranker.df, threshold=s.answer_threshold,
+                                page_scores=tools.ranker.scores(question))
         text, confidence, fallback, citations, pages = ex.text, ex.confidence, ex.fallback, ex.citations, ranked
         why = str(exc) if isinstance(exc, LLMError) else f"an unexpected error ({type(exc).__name__})."
         reasons.append(f"The answer was extracted without the model: {why}")

@@ -102,8 +102,10 @@ class Engine:
                        iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
                        rng=random.Random(s.seed if seed is None else seed),
                        confidence_threshold=s.confidence_threshold, label=doc.name)
-        pages = rank_pages(doc, trace, tools.ranker.scores(question))
-        extract = extractive_answer(doc, question, pages, tools.ranker.df, threshold=s.answer_threshold)
+        page_scores = tools.ranker.scores(question)
+        pages = rank_pages(doc, trace, page_scores)
+        extract = extractive_answer(doc, question, pages, tools.ranker.df, threshold=s.answer_threshold,
+                                    page_scores=page_scores)
         return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
                       citations=extract.citations, pages=pages, trace=trace,
                       seconds=time.perf_counter() - started, doc=doc.name)

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from alphasearch.answer import answer_kind, extractive_answer, rank_pages, section_of
+from alphasearch.answer import CONFIDENCE_WEIGHTS, answer_kind, extractive_answer, rank_pages, section_of
 from alphasearch.mcts import search
 from alphasearch.pdf import snippet_rects
 from alphasearch.models import FALLBACK_ANSWER, DocumentIndex, Page, SearchNode, SearchTrace, Section
@@ -91,6 +91,16 @@ def test_fallback_when_nothing_to_read():
     d = doc()
     assert extractive_answer(d, "How much does a tree cost?", [], df_of(d)).fallback
     assert extractive_answer(d, "the and of", [1], df_of(d)).text == FALLBACK_ANSWER
+
+
+def test_a_page_that_stands_out_raises_confidence():
+    d = doc()
+    q = "How much does a young apple tree cost at the nursery?"
+    clear = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.1, 0.2, 1.0]))
+    tied = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.95, 0.9, 1.0]))
+    unknown = extractive_answer(d, q, [3, 1, 2], df_of(d))
+    assert tied.confidence < unknown.confidence < clear.confidence
+    assert clear.confidence - tied.confidence == pytest.approx(CONFIDENCE_WEIGHTS[3] * (0.8 - 0.05), abs=1e-3)
 
 
 def test_lexical_confidence_without_the_model():
