@@ -5,6 +5,7 @@ single-document pipeline stays small. Never prints, never touches Streamlit.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import threading
@@ -16,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from .errors import AlphaSearchError
 from .mcts import ranked_frontier, search
 from .models import Answer, Citation, FolderTrace, SearchTrace, Usage
-from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, Routing,
-                     document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
-from .store import ChatTurn, DocumentRecord
+from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, PassageIndex,
+                     Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
+from .store import ChatTurn, DocumentRecord, code_fingerprint
 
 if TYPE_CHECKING:
     from .pipeline import Engine
@@ -53,14 +54,22 @@ class FolderSearch:
         return profiles
 
     def signals(self, fp: FolderProfile, records: dict[str, DocumentRecord]) -> DocumentSignals:
-        """Phase 1 signals of the folder's documents, with their page texts (cached per catalog revision)."""
+        """Phase 1 signals of the folder's documents (cached per catalog revision), with one page
+        index over them all, saved in the library for the next process."""
         rev = self.library.revision()
         key = f"signals:{fp.folder_id}"
         with self.engine._lock:
             hit = self.engine._folder_cache.get(key)
         if hit is not None and hit[0] == rev and hit[1].docs == list(fp.documents):
             return hit[1]
-        built = DocumentSignals(fp.documents, pages=[self._page_texts(records[d.key]) for d in fp.documents])
+        keys = [d.key for d in fp.documents]
+        passages = self.library.passages.get(
+            "p-" + hashlib.sha256("\n".join([code_fingerprint("alphasearch.router", "alphasearch.text"), *keys])
+                                  .encode()).hexdigest()[:24],
+            load=lambda p: PassageIndex.load(p, len(keys)),
+            build=lambda: PassageIndex.build([self._page_texts(records[k]) for k in keys]),
+            save=lambda index, p: index.save(p, keys))
+        built = DocumentSignals(fp.documents, passages)
         with self.engine._lock:
             self.engine._folder_cache[key] = (rev, built)
         return built

@@ -81,7 +81,7 @@ class Engine:
             if hit is not None:
                 self._tools.move_to_end(key)
                 return hit
-        built = _DocTools(doc, self.rankers.get(doc))
+        built = _DocTools(doc, self.rankers.ranker(doc))
         with self._lock:
             self._tools[key] = built
             while len(self._tools) > 64:

@@ -19,10 +19,11 @@ In Phase 1, where the documents' page texts are at hand, a fourth signal joins t
 
 A folder's score is its best document's score, plus a little for its runners-up
 and for words the question shares with the folder's name. Pure apart from the
-embedding model: no disk, no network.
+embedding model and the passage index's save/load: no network.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 import sys
@@ -30,6 +31,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import bm25s
@@ -107,18 +109,11 @@ class DocumentSignals:
     """Precomputed signals for a fixed set of documents (immutable after build;
     safe to share between threads)."""
 
-    def __init__(self, docs: Sequence[DocProfile], pages: Sequence[Sequence[str]] | None = None):
-        """``pages``: each document's page texts (enables the ``passage`` signal)."""
+    def __init__(self, docs: Sequence[DocProfile], passages: PassageIndex | None = None):
+        """``passages``: one page index over the documents (enables the ``passage`` signal)."""
         self.docs = list(docs)
         n = len(self.docs)
-        self.pages_bm25, self.page_doc = None, np.zeros(0, dtype=np.int64)
-        if pages is not None:
-            page_tokens = [(i, terms(text)) for i, texts in enumerate(pages) for text in texts]
-            page_tokens = [(i, t) for i, t in page_tokens if t]
-            if page_tokens:
-                self.page_doc = np.asarray([i for i, _ in page_tokens], dtype=np.int64)
-                self.pages_bm25 = bm25s.BM25()
-                self.pages_bm25.index([t for _, t in page_tokens], show_progress=False)
+        self.passages = passages
         self.df: Counter[str] = Counter()
         for d in self.docs:
             self.df.update(d.vocab)
@@ -165,24 +160,63 @@ class DocumentSignals:
         return out
 
     def passage(self, question: str) -> np.ndarray:
-        """Best page BM25 per document over the shared page index, divided by the best document's
-        (zeros without page texts)."""
-        best = np.zeros(len(self.docs), dtype=np.float32)
-        q = list(dict.fromkeys(terms(clean_question(question))))
-        if self.pages_bm25 is None or not q:
-            return best
-        np.maximum.at(best, self.page_doc, np.asarray(self.pages_bm25.get_scores(q), dtype=np.float32))
-        top = float(best.max())
-        return best / top if top > 0 else best
+        """Best page BM25 per document, divided by the best document's (zeros without pages)."""
+        if self.passages is None:
+            return np.zeros(len(self.docs), dtype=np.float32)
+        return self.passages.best(question)
 
     def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
                passage: float = PASSAGE_WEIGHT) -> np.ndarray:
         cov, lex, emb = self.signals(question)
         a, b, c = weights
         out = a * cov + b * lex + c * emb
-        if passage and self.pages_bm25 is not None:
+        if passage and self.passages is not None and self.passages.bm25 is not None:
             out = (1.0 - passage) * out + passage * self.passage(question)
         return np.clip(out, 0.0, 1.0)
+
+
+class PassageIndex:
+    """One BM25 index (bm25s) over every page of a list of documents, so page scores are
+    comparable across them; ``page_doc[i]`` is the document of indexed page ``i``."""
+
+    def __init__(self, bm25: bm25s.BM25 | None, page_doc: np.ndarray, n_docs: int):
+        self.bm25, self.page_doc, self.n_docs = bm25, page_doc, n_docs
+
+    @classmethod
+    def build(cls, pages: Sequence[Sequence[str]]) -> PassageIndex:
+        """From each document's page texts."""
+        page_tokens = [(i, t) for i, texts in enumerate(pages) for t in map(terms, texts) if t]
+        bm25 = None
+        if page_tokens:
+            bm25 = bm25s.BM25()
+            bm25.index([t for _, t in page_tokens], show_progress=False)
+        return cls(bm25, np.asarray([i for i, _ in page_tokens], dtype=np.int64), len(pages))
+
+    def best(self, question: str) -> np.ndarray:
+        best = np.zeros(self.n_docs, dtype=np.float32)
+        q = list(dict.fromkeys(terms(clean_question(question))))
+        if self.bm25 is None or not q:
+            return best
+        np.maximum.at(best, self.page_doc, np.asarray(self.bm25.get_scores(q), dtype=np.float32))
+        top = float(best.max())
+        return best / top if top > 0 else best
+
+    # --- saved state (bm25s's own format, and the page → document map) ---------------------
+    def save(self, directory: Path, doc_keys: Sequence[str] = ()) -> None:
+        directory.mkdir(parents=True)
+        if self.bm25 is not None:
+            self.bm25.save(directory / "bm25", show_progress=False)
+        np.save(directory / "page_doc.npy", self.page_doc, allow_pickle=False)
+        (directory / "docs.json").write_text(json.dumps(list(doc_keys)), "utf-8")
+
+    @classmethod
+    def load(cls, directory: Path, n_docs: int) -> PassageIndex:
+        page_doc = np.load(directory / "page_doc.npy", allow_pickle=False)
+        bm25 = bm25s.BM25.load(directory / "bm25", show_progress=False) if (directory / "bm25").is_dir() else None
+        if page_doc.ndim != 1 or (page_doc.size and (page_doc.min() < 0 or page_doc.max() >= n_docs)) or (
+                bm25 is not None and bm25.scores["num_docs"] != page_doc.size):
+            raise ValueError("saved passage index does not match the documents")
+        return cls(bm25, page_doc.astype(np.int64), n_docs)
 
 
 _emb_cache: dict[tuple[str, str], np.ndarray] = {}
@@ -384,6 +418,6 @@ def profiles_from_library(library: Any) -> list[FolderProfile]:
     return [FolderProfile(f.folder_id, f.name, tuple(by_folder.get(f.folder_id, ()))) for f in library.folders()]
 
 
-__all__ = ["Router", "OfflineRouter", "forget_embeddings", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "DocumentScorer",
+__all__ = ["Router", "OfflineRouter", "forget_embeddings", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "PassageIndex", "DocumentScorer",
            "document_tree", "looks_like_followup", "make_router", "profiles_from_library", "EmptyLibraryError",
            "EmptyFolderError", "NotFoundError"]

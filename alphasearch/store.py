@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -15,12 +16,15 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import AlreadyExistsError, FileTooLargeError, InvalidNameError, NotFoundError, PDFError, StoreError
 from .models import INDEX_VERSION, DocumentIndex
 from .scorers import PageRanker
+
+T = TypeVar("T")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -74,54 +78,83 @@ class IndexCache:
         return p
 
 
-class RankerStore:
-    """Saved page rankers: ``<data_dir>/rankers/<sha256>-<fingerprint>/`` (see
-    :meth:`PageRanker.save`), so a new process answers its first question on an
-    indexed PDF without tokenising every page again. The fingerprint covers
-    what the ranker is built from besides the page text (the section titles and
-    page ranges, the page headings, the index and ranker versions), so an index
-    rebuilt with another tree gets its own ranker. A missing or damaged one is
-    rebuilt; a failed save costs only speed."""
+@lru_cache(maxsize=None)
+def code_fingerprint(*modules: str) -> str:
+    """A digest of the source files of ``modules``: a saved index built by other code is not reused."""
+    h = hashlib.sha256()
+    for name in modules:
+        h.update(Path(importlib.import_module(name).__file__).read_bytes())
+    return h.hexdigest()[:12]
 
-    VERSION = 1
 
-    def __init__(self, data_dir: Path):
-        self.dir = Path(data_dir) / "rankers"
+class SavedIndexes:
+    """Search indexes derived from documents, saved as directories ``<root>/<key>/`` so a
+    new process loads them instead of tokenising every page again. A directory is
+    written whole under a temporary name and renamed into place, so a reader finds a
+    complete one or none; a damaged one is rebuilt, a failed save costs only speed."""
 
-    def path(self, doc: DocumentIndex) -> Path | None:
-        if len(doc.doc_id) != 64 or not set(doc.doc_id) <= _HEX:
-            return None
-        shape = [self.VERSION, doc.version, doc.engine, doc.page_count,
-                 [(n.title, list(n.pages)) for n in doc.root.walk()], [list(p.headings) for p in doc.pages]]
-        digest = hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
-        return self.dir / f"{doc.doc_id}-{digest}"
+    def __init__(self, root: Path, keep: int = 0):
+        self.root = Path(root)
+        self.keep = keep  # > 0: at most this many, the least recently written go first
 
-    def get(self, doc: DocumentIndex) -> PageRanker:
-        """The saved ranker of ``doc``, or a new one (then saved)."""
-        p = self.path(doc)
-        if p is not None and p.is_dir():
+    def get(self, key: str, load: Callable[[Path], T], build: Callable[[], T], save: Callable[[T, Path], None]) -> T:
+        final = self.root / key
+        if final.is_dir():
             try:
-                return PageRanker.load(doc, p)
-            except Exception:  # noqa: BLE001 - any damage (truncated arrays, bad JSON): replace it
-                shutil.rmtree(p, ignore_errors=True)
-        ranker = PageRanker(doc)
-        if p is not None:
-            self._save(ranker, p)
-        return ranker
-
-    def _save(self, ranker: PageRanker, final: Path) -> None:
-        tmp = self.dir / f".{final.name}.{uuid.uuid4().hex}.tmp"
+                return load(final)
+            except Exception:  # noqa: BLE001 - any damage (truncated arrays, bad JSON): rebuilt below
+                shutil.rmtree(final, ignore_errors=True)
+        value = build()
+        tmp = self.root / f".{key}.{uuid.uuid4().hex}.tmp"
         try:
-            ranker.save(tmp)
+            save(value, tmp)
             os.rename(tmp, final)  # atomic; fails if another process saved it first
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
+        if self.keep:
+            entries = sorted((p for p in self.root.iterdir() if not p.name.startswith(".")),
+                             key=lambda p: p.stat().st_mtime)
+            for old in entries[:-self.keep]:
+                shutil.rmtree(old, ignore_errors=True)
+        return value
 
     def purge(self, doc_id: str) -> None:
-        """Delete every saved ranker of a document."""
-        if len(doc_id) == 64 and set(doc_id) <= _HEX and self.dir.is_dir():
-            for p in self.dir.glob(f"{doc_id}-*"):
+        """Delete every saved index built from the document ``doc_id`` (named by its
+        content hash, or listing it in its ``docs.json``)."""
+        if len(doc_id) != 64 or not set(doc_id) <= _HEX or not self.root.is_dir():
+            return
+        for p in self.root.iterdir():
+            try:
+                uses = p.name.startswith(doc_id) or doc_id in json.loads((p / "docs.json").read_text("utf-8"))
+            except (OSError, ValueError):
+                uses = False
+            if uses:
                 shutil.rmtree(p, ignore_errors=True)
+
+
+class RankerStore(SavedIndexes):
+    """Saved page rankers (:meth:`PageRanker.save`): ``<data_dir>/rankers/<sha256>-<fingerprint>/``.
+    The fingerprint covers what the ranker is built from besides the page text (the
+    section titles and page ranges, the page headings, the index version, the code of
+    the scorers and the tokenizer), so an index rebuilt with another tree gets its own."""
+
+    def __init__(self, data_dir: Path):
+        super().__init__(Path(data_dir) / "rankers")
+
+    def key(self, doc: DocumentIndex) -> str | None:
+        if len(doc.doc_id) != 64 or not set(doc.doc_id) <= _HEX:
+            return None
+        shape = [code_fingerprint("alphasearch.scorers", "alphasearch.text"), doc.version, doc.engine,
+                 doc.page_count, [(n.title, list(n.pages)) for n in doc.root.walk()],
+                 [list(p.headings) for p in doc.pages]]
+        return f"{doc.doc_id}-{hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:16]}"
+
+    def ranker(self, doc: DocumentIndex) -> PageRanker:
+        """The saved ranker of ``doc``, or a new one (then saved)."""
+        key = self.key(doc)
+        if key is None:
+            return PageRanker(doc)
+        return self.get(key, lambda p: PageRanker.load(doc, p), lambda: PageRanker(doc), PageRanker.save)
 
 
 # =====================================================================================
@@ -418,6 +451,7 @@ class Library:
         self.pdf_dir = self.root / "pdfs"
         self.indexes = IndexCache(self.root)  # <root>/indexes/<sha>.json
         self.trace_dir = self.root / "traces"
+        self.passages = SavedIndexes(self.root / "passages", keep=32)  # Phase 1 page indexes of folders
         self.db_path = self.root / "catalog.sqlite3"
         self.settings = settings
         self.max_file_mb = getattr(settings, "max_file_mb", 500)
@@ -819,6 +853,7 @@ class Library:
                 except FileNotFoundError:
                     pass
             RankerStore(self.data_dir).purge(sha)
+            self.passages.purge(sha)
         with self._cache_lock:
             self._index_cache.pop(sha, None)
         return True

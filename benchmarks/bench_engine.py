@@ -67,7 +67,8 @@ def raw_extract(data: bytes) -> int:
         return doc.page_count
 
 
-_FLOOR = ("from pathlib import Path; import numpy, bm25s, pymupdf, wordllama; "
+_FLOOR = ("import sys; sys.modules.update({'pymupdf.layout': None, 'pymupdf4llm': None}); "  # as alphasearch.pdf
+          "from pathlib import Path; import numpy, bm25s, pymupdf, wordllama; "
           "wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True).embed(['x'])")
 
 

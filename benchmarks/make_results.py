@@ -94,8 +94,26 @@ def summarise(rows: list[dict]) -> list[dict]:
                 "llm_calls": round(statistics.fmean(r.get("llm_calls", 0) for r in rs), 2),
                 "fallback": round(statistics.fmean(1.0 if r.get("fallback") else 0.0 for r in rs), 3),
                 "errors": sum(1 for r in rs if r.get("error")),
+                **_confidence(rs),
             })
     return out
+
+
+def _confidence(rs: list[dict]) -> dict:
+    """How well the answer's confidence tells a right first page from a wrong one: hit@1 of the
+    answered and of the fallback questions, and the AUROC of confidence for hit@1."""
+    right = [r["confidence"] for r in rs if _hit(r["pages"], r["evidence_pages"], 1)]
+    wrong = [r["confidence"] for r in rs if not _hit(r["pages"], r["evidence_pages"], 1)]
+    answered = [r for r in rs if not r.get("fallback")]
+    fell = [r for r in rs if r.get("fallback")]
+    pairs = sum((a > b) + 0.5 * (a == b) for a in right for b in wrong)
+    return {
+        "conf_auroc": round(pairs / (len(right) * len(wrong)), 3) if right and wrong else None,
+        "hit1_answered": round(statistics.fmean(_hit(r["pages"], r["evidence_pages"], 1) for r in answered), 3)
+        if answered else None,
+        "hit1_fallback": round(statistics.fmean(_hit(r["pages"], r["evidence_pages"], 1) for r in fell), 3)
+        if fell else None,
+    }
 
 
 def _p95(values: list[float]) -> float:
@@ -158,6 +176,14 @@ def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str
         text += [f"{errors} question(s) could not be run (a PDF failed to index); they count as misses.", ""]
     if len({s["source"] for s in by_source}) > 1:
         text += ["By source:", "", md_table(src_head, src_body), ""]
+    conf = [s for s in allrows if s.get("conf_auroc") is not None]
+    if conf:
+        text += ["Confidence (the extractive answer's, offline): does it tell a right first page from a wrong one? "
+                 "Below the answer threshold the engine says it found too little evidence (the fallback).", "",
+                 md_table(["method", "answered", "hit@1 answered", "hit@1 fallback", "AUROC of confidence for hit@1"],
+                          [[s["method"], f"{1 - s['fallback']:.0%}", f"{s['hit1_answered']:.3f}",
+                            f"{s['hit1_fallback']:.3f}" if s["hit1_fallback"] is not None else "–",
+                            f"{s['conf_auroc']:.3f}"] for s in conf]), ""]
     return "\n".join(text)
 
 

@@ -12,6 +12,7 @@ import re
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
@@ -92,8 +93,9 @@ def yellow_pixels(png: bytes) -> int:
 
     from PIL import Image
 
-    img = Image.open(io.BytesIO(png)).convert("RGB")
-    return sum(1 for r, g, b in img.getdata() if r > 230 and 190 < g < 235 and b < 120)
+    px = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+    r, g, b = px[..., 0], px[..., 1], px[..., 2]
+    return int(((r > 230) & (g > 190) & (g < 235) & (b < 120)).sum())
 
 
 def wait_idle(pg) -> None:

@@ -18,7 +18,7 @@ from alphasearch.errors import NotFoundError
 from alphasearch.folder import answer_json
 from alphasearch.models import FolderTrace
 from alphasearch.pipeline import Engine
-from alphasearch.router import EmptyFolderError, EmptyLibraryError
+from alphasearch.router import EmptyFolderError, EmptyLibraryError, PassageIndex
 from folder_helpers import build_library, topic_pdfs, tree_files
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,12 +90,25 @@ def test_top_k_documents_out_of_more(engine):
     assert a.doc_pages[0] == ("planets.pdf", 3)
 
 
+def test_a_new_process_loads_the_folders_page_index_instead_of_reading_every_page(engine, data_dir, monkeypatch):
+    q = "At what temperature is the loaf baked in the Dutch oven?"
+    first = engine.ask_folder(q, folder="Kitchen")
+    assert len(list(engine.library.passages.root.iterdir())) == 1
+
+    def no_rebuild(cls, pages):
+        raise AssertionError("the saved page index should have been loaded")
+
+    monkeypatch.setattr(PassageIndex, "build", classmethod(no_rebuild))
+    again = Engine(engine.settings).ask_folder(q, folder="Kitchen")
+    assert (again.text, again.doc_pages) == (first.text, first.doc_pages)
+
+
 def test_delete_purges_so_no_answer_can_cite_it(engine):
     q = "At what temperature is the loaf baked in the Dutch oven?"
     a = engine.ask_folder(q)
     assert a.extra["folder"] == "Kitchen" and a.citations[0].doc == "bread-baking.pdf"
     rec = engine.library.document("Kitchen", "bread-baking.pdf")
-    assert any(p.name.startswith(rec.sha256) for p in engine.rankers.dir.iterdir())  # its saved page ranker
+    assert any(p.name.startswith(rec.sha256) for p in engine.rankers.root.iterdir())  # its saved page ranker
     engine.library.remove("Kitchen", "bread-baking.pdf")
     for folder in (None, "Kitchen"):
         b = engine.ask_folder(q, folder=folder)

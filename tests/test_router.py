@@ -7,7 +7,7 @@ import pytest
 
 from alphasearch.mcts import search
 from alphasearch.router import (DocProfile, DocumentScorer, DocumentSignals, EmptyLibraryError, FolderProfile,
-                                OfflineRouter, document_tree, looks_like_followup, make_router,
+                                OfflineRouter, PassageIndex, document_tree, looks_like_followup, make_router,
                                 profiles_from_library)
 from alphasearch.store import ChatTurn, Library
 from folder_helpers import build_library
@@ -132,7 +132,19 @@ def test_a_page_that_answers_lifts_its_document_above_look_alike_summaries():
     question = "How many pallets does the Tilburg warehouse hold?"
     without = DocumentSignals(docs).scores(question)
     assert without[0] == pytest.approx(without[1], abs=0.01)  # summaries cannot tell them apart
-    sig = DocumentSignals(docs, pages=pages)
+    sig = DocumentSignals(docs, PassageIndex.build(pages))
     assert list(sig.passage(question)) == [0.0, 1.0]
     assert sig.scores(question)[1] > sig.scores(question)[0] + 0.3
     assert sig.scores(question, passage=0.0)[0] == pytest.approx(without[0])  # the prior leaves pages out
+
+
+def test_a_saved_passage_index_scores_the_same_and_refuses_other_documents(tmp_path):
+    pages = [["Store openings and outlook.", "Net sales by region."],
+             ["The warehouse in Tilburg stores 40,000 pallets of frozen goods."], []]
+    built = PassageIndex.build(pages)
+    built.save(tmp_path / "p", ["a" * 64, "b" * 64, "c" * 64])
+    loaded = PassageIndex.load(tmp_path / "p", 3)
+    for q in ("How many pallets does the Tilburg warehouse hold?", "net sales by region", "zebra"):
+        assert list(loaded.best(q)) == list(built.best(q))
+    with pytest.raises(ValueError):
+        PassageIndex.load(tmp_path / "p", 1)  # pages of documents that are not there

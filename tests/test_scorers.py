@@ -168,7 +168,7 @@ def test_engine_saves_rankers_and_a_new_process_loads_instead_of_rebuilding(data
     first = Engine(Settings(data_dir=data_dir, engine="offline"))
     doc = first.index_bytes(sample_pdf, "sample.pdf")
     expected = first.ask_document(doc, q, seed=1)
-    saved = first.rankers.path(doc)
+    saved = first.rankers.root / first.rankers.key(doc)
     assert saved.is_dir() and (saved / "ranker.json").is_file()
 
     def no_rebuild(self, doc):
