@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -66,6 +66,7 @@ class Extract:
     confidence: float
     fallback: bool
     citations: list[Citation]
+    parts: dict[str, float] = field(default_factory=dict)  # what the confidence is made of, each in [0, 1]
 
 
 def extractive_answer(
@@ -126,14 +127,16 @@ def extractive_answer(
     best_score, best_cov = candidates[0][0], candidates[0][1]
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
-        a, b, c, d = CONFIDENCE_WEIGHTS
-        confidence = (a * _closeness(doc, question, pages[:read]) + b * best_cov + c * in_doc
-                      + d * _margin(page_scores))
+        parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
+                 "margin": _margin(page_scores)}
+        confidence = sum(w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
     else:
-        confidence = 0.85 * best_cov + (0.15 if _has_kind(candidates[0][4], kind) else 0.0)
+        parts = {"coverage": best_cov, "kind": 1.0 if _has_kind(candidates[0][4], kind) else 0.0}
+        confidence = 0.85 * best_cov + 0.15 * parts["kind"]
     confidence = max(0.0, min(1.0, confidence))
+    parts = {k: round(v, 4) for k, v in parts.items()}
     if confidence < threshold:
-        return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [])
+        return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts)
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
         if len(chosen) >= max_sentences or cand[0] < 0.6 * best_score:
@@ -144,7 +147,20 @@ def extractive_answer(
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
     text = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)
-    return Extract(text, round(confidence, 4), False, citations)
+    return Extract(text, round(confidence, 4), False, citations, parts)
+
+
+def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:
+    """One readable line: the confidence as the weighted sum of its parts."""
+    names = {"meaning": "closeness in meaning of the best page", "coverage": "question covered by the quote",
+             "in_document": "question terms in the document", "margin": "best page ahead of the runner-up",
+             "kind": "the kind of answer asked for is present"}
+    weights = dict(zip(("meaning", "coverage", "in_document", "margin"), CONFIDENCE_WEIGHTS)) if "meaning" in parts \
+        else {"coverage": 0.85, "kind": 0.15}
+    text = " + ".join(f"{weights[k]:.2f} × {names.get(k, k)} {v:.0%}" for k, v in parts.items() if k in weights)
+    if threshold is not None:
+        text += f"; below {threshold:.0%} the answer says it found too little evidence"
+    return text
 
 
 def _margin(page_scores: np.ndarray | None) -> float:

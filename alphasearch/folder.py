@@ -194,8 +194,8 @@ class FolderSearch:
         names = [r.name for r in chosen_recs]
         answer.trace = doc_trace
         answer.seconds = time.perf_counter() - t0
-        answer.extra = {"folder": fp.name, "folder_confidence": round(routing.confidence, 4), "documents": names,
-                        "routing": routing.to_dict()}
+        answer.extra.update({"folder": fp.name, "folder_confidence": round(routing.confidence, 4), "documents": names,
+                             "routing": routing.to_dict()})
         if query != question:
             answer.extra["searched_for"] = query
         reasons = [f"{n}: {why}" for n, why in skipped.items()] + ([answer.degraded] if answer.degraded else [])
@@ -271,8 +271,9 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
         seen.add(tuple(said))
         texts.append(_name_pages(a.text, name))
         citations.extend(c if c.doc else Citation(name, c.section, c.pages, c.snippet, c.doc_id) for c in a.citations)
+    extra = {"confidence_parts": top.extra["confidence_parts"]} if "confidence_parts" in top.extra else {}
     return Answer(text="\n\n".join(texts), confidence=top.confidence, fallback=False, citations=citations, pages=[],
-                  doc_pages=doc_pages, usage=usage, doc=top_name, degraded=degraded)
+                  doc_pages=doc_pages, usage=usage, doc=top_name, degraded=degraded, extra=extra)
 
 
 _PAGE_REF = re.compile(r"\[(p{1,2}\.\s*[\d–\-, ]+)\]")

@@ -108,7 +108,8 @@ class Engine:
                                     page_scores=page_scores)
         return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
                       citations=extract.citations, pages=pages, trace=trace,
-                      seconds=time.perf_counter() - started, doc=doc.name)
+                      seconds=time.perf_counter() - started, doc=doc.name,
+                      extra={"confidence_parts": extract.parts} if extract.parts else {})
 
     # --- folders ---------------------------------------------------------------------------
     @property

@@ -20,6 +20,7 @@ from typing import Any
 import streamlit as st
 
 from alphasearch import mcts
+from alphasearch.answer import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace
@@ -275,7 +276,10 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         st.info(md_escape(answer.text), icon=":material/search_off:")
     else:
         st.markdown(md_escape(answer.text))
-    st.caption(answer_stats(answer))
+    parts = answer.extra.get("confidence_parts")
+    st.caption(answer_stats(answer), help=(
+        f"Confidence {answer.confidence:.0%} = {explain_confidence(parts, current_settings().answer_threshold)}." if parts else
+        "Confidence as the model stated it, in [0, 1]."))
     if answer.degraded:
         st.warning(f"Degraded answer: {answer.degraded}", icon=":material/error:")
     for i, c in enumerate(answer.citations):

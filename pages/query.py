@@ -76,7 +76,9 @@ def stored_answer(text: str, meta: dict) -> Answer:
     return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
                   citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
                   usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),
-                  degraded=str(meta.get("degraded", "")), extra={"nodes_scored": int(meta.get("nodes_scored", 0))})
+                  degraded=str(meta.get("degraded", "")), extra={"nodes_scored": int(meta.get("nodes_scored", 0)), **(
+                      {"confidence_parts": {str(k): float(v) for k, v in meta["confidence_parts"].items()}}
+                      if isinstance(meta.get("confidence_parts"), dict) else {})})
 
 
 def route_line(meta: dict) -> str:
@@ -152,6 +154,7 @@ if question:
                     "sections": sections, "confidence": answer.confidence, "fallback": answer.fallback,
                     "seconds": round(answer.seconds, 3), "llm_calls": answer.usage.llm_calls,
                     "cache_hits": answer.usage.cache_hits, "nodes_scored": nodes, "degraded": answer.degraded,
+                    "confidence_parts": answer.extra.get("confidence_parts"),
                     "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
             fid = str(routing.get("folder_id", ""))
             try:

@@ -7,7 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from alphasearch.answer import CONFIDENCE_WEIGHTS, answer_kind, extractive_answer, rank_pages, section_of
+from alphasearch.answer import (CONFIDENCE_WEIGHTS, answer_kind, explain_confidence, extractive_answer, rank_pages,
+                                section_of)
 from alphasearch.mcts import search
 from alphasearch.pdf import snippet_rects
 from alphasearch.models import FALLBACK_ANSWER, DocumentIndex, Page, SearchNode, SearchTrace, Section
@@ -101,6 +102,18 @@ def test_a_page_that_stands_out_raises_confidence():
     unknown = extractive_answer(d, q, [3, 1, 2], df_of(d))
     assert tied.confidence < unknown.confidence < clear.confidence
     assert clear.confidence - tied.confidence == pytest.approx(CONFIDENCE_WEIGHTS[3] * (0.8 - 0.05), abs=1e-3)
+
+
+def test_confidence_is_the_weighted_sum_of_its_parts_and_says_so():
+    d = doc()
+    ex = extractive_answer(d, "How much does a young apple tree cost at the nursery?", [3, 1, 2], df_of(d),
+                           page_scores=np.array([0.2, 0.5, 1.0]))
+    assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin"] and ex.parts["margin"] == 0.5
+    assert sum(w * v for w, v in zip(CONFIDENCE_WEIGHTS, ex.parts.values())) == pytest.approx(ex.confidence, abs=1e-3)
+    line = explain_confidence(ex.parts, 0.35)
+    assert "0.20 × best page ahead of the runner-up 50%" in line and "below 35%" in line
+    off = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
+    assert off.fallback and off.parts["in_document"] < 0.5  # a fallback says why too
 
 
 def test_lexical_confidence_without_the_model():

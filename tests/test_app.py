@@ -90,6 +90,8 @@ def test_sample_question_gives_cited_answer_with_page_preview(app):
     answer = texts(app)
     assert "412\\.6" in answer  # escaped Markdown: the literal figure
     assert "sections scored" in answer and "LLM call" in answer
+    why = [c.proto.help for c in app.caption if "sections scored" in c.value]
+    assert why and "closeness in meaning" in why[0] and "runner-up" in why[0]  # the confidence explained
     cites = [x for x in labels(app) if x.startswith("[1]")]
     assert cites and "p. " in cites[0]
     images = app.image

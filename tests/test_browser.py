@@ -118,6 +118,11 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     assert cite.get_by_text("cited passage highlighted").is_visible()
     assert yellow_pixels(img.screenshot()) > 200  # the passage really is marked on the page image
     shot(page, "01_single_pdf_answer")
+    caption = page.get_by_test_id("stCaptionContainer").filter(has_text="sections scored").first
+    caption.get_by_test_id("stTooltipHoverTarget").first.hover()
+    page.get_by_text(re.compile(r"best page ahead of the runner-up")).first.wait_for(timeout=WAIT)
+    shot(page, "01b_confidence_explained")
+    page.mouse.move(0, 0)
 
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
     page.get_by_text("Replay: state after iteration").wait_for(timeout=WAIT)

@@ -7,6 +7,7 @@ import pytest
 
 from alphasearch import __main__ as cli
 from alphasearch import indexer
+from alphasearch.answer import CONFIDENCE_WEIGHTS
 from cli_helpers import assert_clean_failure, run_cli
 
 
@@ -43,6 +44,9 @@ def test_query_json_shape(sample_file, data_dir):
     assert set(out) >= {"answer", "confidence", "fallback", "citations", "pages", "trace", "stats"}
     assert isinstance(out["answer"], str) and "412.6" in out["answer"]
     assert 0.0 <= out["confidence"] <= 1.0 and out["fallback"] is False
+    parts = out["confidence_parts"]  # what the confidence is made of, weighted as CONFIDENCE_WEIGHTS
+    assert set(parts) == {"meaning", "coverage", "in_document", "margin"}
+    assert sum(w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values())) == pytest.approx(out["confidence"], abs=1e-3)
     assert out["citations"]
     for c in out["citations"]:
         assert set(c) >= {"doc", "section", "pages", "snippet"}
