@@ -112,8 +112,11 @@ class SavedIndexes:
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
         if self.keep:
-            entries = sorted((p for p in self.root.iterdir() if not p.name.startswith(".")),
-                             key=lambda p: p.stat().st_mtime)
+            try:
+                entries = sorted((p for p in self.root.iterdir() if not p.name.startswith(".")),
+                                 key=lambda p: p.stat().st_mtime)
+            except OSError:  # no directory (the save failed) or an entry removed meanwhile: prune next time
+                entries = []
             for old in entries[:-self.keep]:
                 shutil.rmtree(old, ignore_errors=True)
         return value

@@ -360,3 +360,33 @@ def test_a_damaged_catalog_is_a_clear_error(data_dir):
         (data_dir / "library" / name).unlink(missing_ok=True)
     with pytest.raises(StoreError, match="damaged"):
         Library(data_dir).folders()
+
+
+def test_saved_indexes_survive_a_full_disk_and_damage(tmp_path):
+    store_ = store.SavedIndexes(tmp_path / "saved", keep=2)
+    built = []
+
+    def build():
+        built.append(1)
+        return {"pages": 3}
+
+    def save(value, d):
+        d.mkdir(parents=True)
+        (d / "v.json").write_text(json.dumps(value))
+
+    def full_disk(value, d):
+        d.mkdir(parents=True)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def load(d):
+        return json.loads((d / "v.json").read_text())
+
+    assert store_.get("k1", load, build, full_disk) == {"pages": 3}  # answered anyway, nothing half-written
+    assert [p.name for p in (tmp_path / "saved").iterdir()] == []
+    assert store_.get("k1", load, build, save) == {"pages": 3} and len(built) == 2
+    assert store_.get("k1", load, build, save) == {"pages": 3} and len(built) == 2  # loaded, not built
+    (tmp_path / "saved" / "k1" / "v.json").write_text("{damaged")
+    assert store_.get("k1", load, build, save) == {"pages": 3} and len(built) == 3  # rebuilt and saved again
+    for key in ("k2", "k3"):
+        store_.get(key, load, build, save)
+    assert len(list((tmp_path / "saved").iterdir())) == 2  # at most ``keep``
