@@ -19,6 +19,7 @@ from .text import sentences, shorten, terms
 
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
 CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
+LEXICAL_WEIGHTS = (0.85, 0.15)  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
@@ -132,7 +133,7 @@ def extractive_answer(
         confidence = sum(w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
     else:
         parts = {"coverage": best_cov, "kind": 1.0 if _has_kind(candidates[0][4], kind) else 0.0}
-        confidence = 0.85 * best_cov + 0.15 * parts["kind"]
+        confidence = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
     confidence = max(0.0, min(1.0, confidence))
     parts = {k: round(v, 4) for k, v in parts.items()}
     if confidence < threshold:
@@ -156,7 +157,7 @@ def explain_confidence(parts: Mapping[str, float], threshold: float | None = Non
              "in_document": "question terms in the document", "margin": "best page ahead of the runner-up",
              "kind": "the kind of answer asked for is present"}
     weights = dict(zip(("meaning", "coverage", "in_document", "margin"), CONFIDENCE_WEIGHTS)) if "meaning" in parts \
-        else {"coverage": 0.85, "kind": 0.15}
+        else dict(zip(("coverage", "kind"), LEXICAL_WEIGHTS))
     text = " + ".join(f"{weights[k]:.2f} × {names.get(k, k)} {v:.0%}" for k, v in parts.items() if k in weights)
     if threshold is not None:
         text += f"; below {threshold:.0%} the answer says it found too little evidence"

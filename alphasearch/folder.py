@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import AlphaSearchError
 from .mcts import ranked_frontier, search
-from .models import Answer, Citation, FolderTrace, SearchTrace, Usage
+from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
 from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, PassageIndex,
                      Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
 from .store import ChatTurn, DocumentRecord, code_fingerprint
@@ -64,8 +64,8 @@ class FolderSearch:
             return hit[1]
         keys = [d.key for d in fp.documents]
         passages = self.library.passages.get(
-            "p-" + hashlib.sha256("\n".join([code_fingerprint("alphasearch.router", "alphasearch.text"), *keys])
-                                  .encode()).hexdigest()[:24],
+            "p-" + hashlib.sha256("\n".join([code_fingerprint("alphasearch.router", "alphasearch.text"),
+                                             str(INDEX_VERSION), *keys]).encode()).hexdigest()[:24],
             load=lambda p: PassageIndex.load(p, len(keys)),
             build=lambda: PassageIndex.build([self._page_texts(records[k]) for k in keys]),
             save=lambda index, p: index.save(p, keys))

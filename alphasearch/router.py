@@ -181,6 +181,8 @@ class PassageIndex:
 
     def __init__(self, bm25: bm25s.BM25 | None, page_doc: np.ndarray, n_docs: int):
         self.bm25, self.page_doc, self.n_docs = bm25, page_doc, n_docs
+        self._cache: dict[str, np.ndarray] = {}  # question -> best(question): Phase 1 asks once per iteration
+        self._lock = threading.Lock()
 
     @classmethod
     def build(cls, pages: Sequence[Sequence[str]]) -> PassageIndex:
@@ -193,13 +195,22 @@ class PassageIndex:
         return cls(bm25, np.asarray([i for i, _ in page_tokens], dtype=np.int64), len(pages))
 
     def best(self, question: str) -> np.ndarray:
+        with self._lock:
+            hit = self._cache.get(question)
+        if hit is not None:
+            return hit
         best = np.zeros(self.n_docs, dtype=np.float32)
         q = list(dict.fromkeys(terms(clean_question(question))))
-        if self.bm25 is None or not q:
-            return best
-        np.maximum.at(best, self.page_doc, np.asarray(self.bm25.get_scores(q), dtype=np.float32))
-        top = float(best.max())
-        return best / top if top > 0 else best
+        if self.bm25 is not None and q:
+            np.maximum.at(best, self.page_doc, np.asarray(self.bm25.get_scores(q), dtype=np.float32))
+            top = float(best.max())
+            if top > 0:
+                best = best / top
+        with self._lock:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[question] = best
+        return best
 
     # --- saved state (bm25s's own format, and the page → document map) ---------------------
     def save(self, directory: Path, doc_keys: Sequence[str] = ()) -> None:

@@ -56,7 +56,7 @@ class IndexCache:
         self.dir = Path(data_dir) / "indexes"
 
     def path(self, doc_id: str, engine: str = "offline") -> Path:
-        if not all(ch in "0123456789abcdef" for ch in doc_id) or len(doc_id) != 64:
+        if not _is_sha(doc_id):
             raise StoreError(f"Invalid document id {doc_id!r}.")
         suffix = "" if engine == "offline" else "." + "".join(ch if ch.isalnum() else "_" for ch in engine)
         return self.dir / f"{doc_id}{suffix}.json"
@@ -124,7 +124,7 @@ class SavedIndexes:
     def purge(self, doc_id: str) -> None:
         """Delete every saved index built from the document ``doc_id`` (named by its
         content hash, or listing it in its ``docs.json``)."""
-        if len(doc_id) != 64 or not set(doc_id) <= _HEX or not self.root.is_dir():
+        if not _is_sha(doc_id) or not self.root.is_dir():
             return
         for p in self.root.iterdir():
             try:
@@ -145,7 +145,7 @@ class RankerStore(SavedIndexes):
         super().__init__(Path(data_dir) / "rankers")
 
     def key(self, doc: DocumentIndex) -> str | None:
-        if len(doc.doc_id) != 64 or not set(doc.doc_id) <= _HEX:
+        if not _is_sha(doc.doc_id):
             return None
         shape = [code_fingerprint("alphasearch.scorers", "alphasearch.text"), doc.version, doc.engine,
                  doc.page_count, [(n.title, list(n.pages)) for n in doc.root.walk()],
@@ -1138,8 +1138,12 @@ def _rollback(con: sqlite3.Connection) -> None:
         pass
 
 
+def _is_sha(text: str) -> bool:
+    return len(text) == 64 and set(text) <= _HEX
+
+
 def _check_sha(sha: str) -> None:
-    if len(sha) != 64 or not set(sha) <= _HEX:
+    if not _is_sha(sha):
         raise StoreError(f"Invalid document hash {sha!r}.")
 
 
