@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .config import Settings
-from .errors import NotFoundError
+from .errors import InvalidFactError, NotFoundError
 
 
 def _engine(args: argparse.Namespace):
@@ -66,6 +66,25 @@ def cmd_folder_info(args) -> int:
     lines = [f"{f.name}: {f.documents} document(s), {f.pages} pages, {_mb(f.size_bytes)}"]
     lines += [f"  {d.name}\t{d.pages} pages\t{_mb(d.size_bytes)}\t{d.sha256[:12]}" for d in docs]
     _out(args, {**f.to_dict(), "documents": [d.to_dict() for d in docs]}, "\n".join(lines))
+    return 0
+
+
+def cmd_folder_facts(args) -> int:
+    """Show a folder's document facts, or correct one document's (``--year 2018 --kind 10-K``)."""
+    lib = _engine(args).library
+    changes = {f: getattr(args, f) for f in ("org", "year", "quarter", "kind", "title")
+               if getattr(args, f) is not None}
+    if changes and not args.doc:
+        raise InvalidFactError("Name the document whose facts to change: folder facts FOLDER DOC --year 2018.")
+    if changes:
+        lib.set_facts(args.name, args.doc, **changes)
+    facts = lib.facts(args.name)
+    docs = [lib.document(args.name, args.doc)] if args.doc else lib.documents(args.name)
+    rows = [{"doc": d.name, **facts[d.record_id].to_dict()} for d in docs if d.record_id in facts]
+    lines = [f"{r['doc']}\t{r['org'] or '-'}\t{r['kind'] or '-'}\t{r['year'] or '-'}"
+             f"{' Q' + str(r['quarter']) if r['quarter'] else ''}\t{r['title'] or '-'}"
+             + (f"\t(edited: {', '.join(r['edited'])})" if r["edited"] else "") for r in rows]
+    _out(args, rows, "\n".join(lines) if lines else "no documents")
     return 0
 
 
@@ -174,6 +193,15 @@ def register(sub: argparse._SubParsersAction, add: Callable[[str, str], argparse
     sp = fadd("info", "show a folder's documents")
     sp.add_argument("name")
     sp.set_defaults(func=cmd_folder_info)
+    sp = fadd("facts", "show a folder's document facts (organisation, period, kind, title), or correct one's")
+    sp.add_argument("name")
+    sp.add_argument("doc", nargs="?", default=None)
+    sp.add_argument("--org", default=None, help="the organisation the document is about ('' clears it)")
+    sp.add_argument("--year", default=None, help="the fiscal year it covers, e.g. 2018 ('' clears it)")
+    sp.add_argument("--quarter", default=None, help="1-4 ('' clears it)")
+    sp.add_argument("--kind", default=None, help="10-K, 10-Q, 8-K, earnings release, paper, manual, …")
+    sp.add_argument("--title", default=None)
+    sp.set_defaults(func=cmd_folder_facts)
     sp = fadd("add", "add PDFs (files or directories of PDFs); unchanged files are skipped")
     sp.add_argument("name")
     sp.add_argument("pdfs", nargs="+")

@@ -94,3 +94,7 @@ class NotFoundError(StoreError):
 
 class AlreadyExistsError(StoreError):
     pass
+
+
+class InvalidFactError(StoreError):
+    """A document fact typed by a user is not valid (an unknown field, a year or quarter out of range)."""

@@ -20,7 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .errors import AlreadyExistsError, FileTooLargeError, InvalidNameError, NotFoundError, PDFError, StoreError
+from . import facts as doc_facts
+from .errors import (AlphaSearchError, AlreadyExistsError, FileTooLargeError, InvalidFactError, InvalidNameError,
+                     NotFoundError, PDFError, StoreError)
 from .models import INDEX_VERSION, DocumentIndex
 from .scorers import PageRanker
 
@@ -381,7 +383,15 @@ CREATE TABLE IF NOT EXISTS chat (
     id INTEGER PRIMARY KEY AUTOINCREMENT, conversation TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
     folder_id TEXT NOT NULL DEFAULT '', meta TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_conversation ON chat(conversation, id);
+CREATE TABLE IF NOT EXISTS facts (
+    document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    auto TEXT NOT NULL, user TEXT NOT NULL DEFAULT '{}', version INTEGER NOT NULL);
 """
+# document facts (alphasearch.facts): ``auto`` as read from the document, ``user`` the fields a user set
+_FACTS_SQL = ("SELECT d.id, d.sha256, d.name, f.auto, f.user, f.version FROM documents d "
+              "LEFT JOIN facts f ON f.document_id = d.id")
+_FACTS_PUT = ("INSERT INTO facts(document_id, auto, user, version) VALUES (?,?,?,?) ON CONFLICT(document_id) "
+              "DO UPDATE SET auto=excluded.auto, version=excluded.version")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -801,6 +811,7 @@ class Library:
             rec = DocumentRecord(uuid.uuid4().hex, fid, name, sha, index.page_count, len(data), index.summary,
                                  routing_profile(replace(index, name=name)), index.version, time.time())
             vocab = vocabulary(index)
+            auto = json.dumps(doc_facts.extract(index).to_dict(), ensure_ascii=False)
             with self._db(write=True) as con:
                 if con.execute("SELECT 1 FROM folders WHERE id=?", (fid,)).fetchone() is None:
                     raise NotFoundError("The folder was deleted while the file was being added.")
@@ -814,6 +825,7 @@ class Library:
                     "index_version, added, vocab) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (rec.record_id, fid, name, key, sha, rec.pages, rec.size_bytes, rec.summary, rec.profile,
                      rec.index_version, rec.added, vocab))
+                con.execute(_FACTS_PUT, (rec.record_id, auto, "{}", doc_facts.FACTS_VERSION))
                 con.execute("DELETE FROM pending WHERE token=?", (token,))
                 self._bump(con)
             committed = True
@@ -866,6 +878,59 @@ class Library:
         with self._db() as con:
             rows = con.execute("SELECT * FROM documents ORDER BY folder_id, name_key").fetchall()
         return [(_record(r), r["vocab"]) for r in rows]
+
+    # --- document facts ------------------------------------------------------------------
+    def facts(self, folder: str | None = None) -> dict[str, doc_facts.DocFacts]:
+        """Document id → its facts (as read from the document, with the user's edits on top),
+        for one folder or the whole library. Facts missing or read by an older
+        ``FACTS_VERSION`` (e.g. a library from before facts) are read now from the index."""
+        with self._db() as con:
+            if folder is None:
+                rows = con.execute(_FACTS_SQL).fetchall()
+            else:
+                fid = self._folder_row(con, folder)["id"]
+                rows = con.execute(_FACTS_SQL + " WHERE d.folder_id=?", (fid,)).fetchall()
+        out: dict[str, doc_facts.DocFacts] = {}
+        fresh: list[tuple[str, str]] = []
+        for r in rows:
+            if r["auto"] is not None and r["version"] == doc_facts.FACTS_VERSION:
+                auto = doc_facts.DocFacts.from_dict(_loads(r["auto"]))
+            else:
+                try:
+                    auto = doc_facts.extract(self.load_index(self._record_of(r["id"])))
+                except (AlphaSearchError, NotFoundError):
+                    auto = doc_facts.DocFacts()  # a lost index: no facts until a repair
+                fresh.append((r["id"], json.dumps(auto.to_dict(), ensure_ascii=False)))
+            out[r["id"]] = auto.merged(doc_facts.DocFacts.from_dict(_loads(r["user"] or "{}")))
+        if fresh:
+            with self._db(write=True) as con:
+                for doc_id, auto_json in fresh:
+                    if con.execute("SELECT 1 FROM documents WHERE id=?", (doc_id,)).fetchone():
+                        con.execute(_FACTS_PUT, (doc_id, auto_json, "{}", doc_facts.FACTS_VERSION))
+        return out
+
+    def set_facts(self, folder: str, name: str, **changes: Any) -> doc_facts.DocFacts:
+        """Correct a document's facts (field → value; '' clears it); kept until the document is
+        replaced. Raises :class:`InvalidFactError` for an unknown field or a bad year/quarter."""
+        rec = self.document(folder, name)
+        current = self.facts(rec.folder_id)[rec.record_id]
+        try:
+            edited = current.edit(**changes)
+        except ValueError as exc:
+            raise InvalidFactError(str(exc)) from None
+        user = {f: getattr(edited, f) for f in edited.edited} | {"edited": list(edited.edited)}
+        with self._db(write=True) as con:
+            con.execute("UPDATE facts SET user=? WHERE document_id=?", (json.dumps(user, ensure_ascii=False),
+                                                                         rec.record_id))
+            self._bump(con)
+        return edited
+
+    def _record_of(self, doc_id: str) -> DocumentRecord:
+        with self._db() as con:
+            row = con.execute("SELECT * FROM documents WHERE id=?", (doc_id,)).fetchone()
+        if row is None:
+            raise NotFoundError("The document was removed meanwhile.")
+        return _record(row)
 
     # --- reading documents -------------------------------------------------------------
     def load_index(self, rec: DocumentRecord) -> DocumentIndex:

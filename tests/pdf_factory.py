@@ -302,3 +302,54 @@ def big_pdf_200(pages: int = 200, seed: int = 2024) -> bytes:
         blocks.extend(para)
         body.append(blocks)
     return make_pdf(body, toc=toc, title="Municipal Services Report 2024")
+
+
+# --- one company's filings and a paper (document facts, folder choice) -------------------------
+_FILING_BODY = {
+    2018: ("Net sales in fiscal 2018 were 4,210 million dollars and capital expenditures were 312 million dollars.",
+           "The company operated 41 plants at the end of 2018."),
+    2020: ("Net sales in fiscal 2020 were 5,034 million dollars and capital expenditures were 377 million dollars.",
+           "The company operated 45 plants at the end of 2020."),
+}
+
+
+def filing_pdf(form: str, year: int, *, quarter_end: str = "") -> bytes:
+    """A cover page the way the SEC lays it out, then two pages of results of Harrow Instruments Corporation.
+
+    ``form``: "10-K" (fiscal year ended December 31, ``year``) or "10-Q" (quarterly period
+    ended ``quarter_end``). Sales figures and plant counts differ by year (see ``_FILING_BODY``).
+    """
+    period = (f"For the fiscal year ended December 31, {year}" if form == "10-K"
+              else f"For the quarterly period ended {quarter_end}")
+    report = "ANNUAL REPORT" if form == "10-K" else "QUARTERLY REPORT"
+    cover = ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549", H1(f"FORM {form}"),
+             f"{report} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934", period,
+             "Commission file number 1-4412", "HARROW INSTRUMENTS CORPORATION",
+             "(Exact name of registrant as specified in its charter)", "Delaware", "Trading Symbol(s)", "HRW",
+             "New York Stock Exchange"]
+    sales, plants = _FILING_BODY.get(year, _FILING_BODY[2020])
+    if form == "10-Q":
+        sales = (f"Net sales for the quarter were 1,290 million dollars. Quarterly capital expenditures were "
+                 f"88 million dollars in the second quarter of {year}.")
+    return make_pdf([cover,
+                     [H2("Management's Discussion and Analysis"), sales, plants,
+                      "Gross margin benefited from pricing and lower freight costs across the instruments segment."],
+                     [H2("Risk Factors"), "Demand for laboratory instruments depends on research budgets. "
+                      "Supply of precision optics comes from a small number of vendors."]])
+
+
+def paper_pdf() -> bytes:
+    """A short research paper (title, authors, abstract, introduction) about glacier melt."""
+    return make_pdf([[H1("Measuring Glacier Melt with Low-Cost Seismometers"), "Ana Ruiz and Tom Becker",
+                      H2("Abstract"), "We show that low-cost seismometers detect meltwater pulses in alpine "
+                      "glaciers. Our network of 12 sensors recorded 340 melt events in one summer.",
+                      H2("1 Introduction"), "Glacier melt is usually measured with stakes and weather stations."],
+                     [H2("2 Method"), "Sensors were buried 30 centimetres deep along the glacier tongue."]],
+                    title="Measuring Glacier Melt with Low-Cost Seismometers")
+
+
+def filings_folder() -> dict[str, bytes]:
+    """File name → PDF: two 10-Ks (FY2018, FY2020) and a 10-Q of one company, and a paper.
+    The names say nothing of what the files are, so facts must come from their content."""
+    return {"filing-a.pdf": filing_pdf("10-K", 2018), "filing-b.pdf": filing_pdf("10-K", 2020),
+            "filing-c.pdf": filing_pdf("10-Q", 2020, quarter_end="June 30, 2020"), "paper.pdf": paper_pdf()}
