@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .scorers import PageRanker, clean_question, wants_number
 from .text import sentences, shorten, terms
 
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
 CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
-LEXICAL_WEIGHTS = (0.85, 0.15)  # without the model: sentence coverage, the kind of answer asked for is present
+LEXICAL_WEIGHTS = (0.85, 0.15)
+FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
@@ -63,11 +65,27 @@ def section_of(root: Section, page: int) -> Section:
 
 @dataclass(frozen=True)
 class Extract:
+    """An extractive answer. ``direct``: the one-line direct answer (the figure asked for,
+    or the best sentence) or None on a fallback; ``structured``: see :func:`structure`."""
+
     text: str
     confidence: float
     fallback: bool
     citations: list[Citation]
     parts: dict[str, float] = field(default_factory=dict)  # what the confidence is made of, each in [0, 1]
+    direct: Direct | None = None
+    structured: dict = field(default_factory=dict)
+
+    def extra(self) -> dict:
+        """The fields an :class:`~alphasearch.models.Answer` carries in ``extra``."""
+        out: dict = {}
+        if self.parts:
+            out["confidence_parts"] = self.parts
+        if self.direct is not None:
+            out["direct_answer"] = self.direct.text
+        if self.structured:
+            out["structured"] = self.structured
+        return out
 
 
 def extractive_answer(
@@ -101,7 +119,7 @@ def extractive_answer(
     """
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if not q_terms or not pages:
-        return Extract(FALLBACK_ANSWER, 0.0, True, [])
+        return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     idf = _idf(doc, q_terms, df)
     total = sum(idf.values())
     kind = answer_kind(question)
@@ -123,7 +141,7 @@ def extractive_answer(
             score = coverage + bonus - rank_penalty * rank
             candidates.append((score, coverage, rank, page, s, context[i]))
     if not candidates:
-        return Extract(FALLBACK_ANSWER, 0.0, True, [])
+        return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
     if semantic:
@@ -136,19 +154,79 @@ def extractive_answer(
         confidence = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
     confidence = max(0.0, min(1.0, confidence))
     parts = {k: round(v, 4) for k, v in parts.items()}
+    closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
+    figure = figure_answer(doc, question, pages, read=read) if kind == "number" or wants_figure(question) else None
+    if figure is not None and figure.score >= FIGURE_ANSWERS:  # a table row names what is asked: answer it
+        confidence = max(confidence, threshold)
     if confidence < threshold:
-        return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts)
+        return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts,
+                       structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
         if len(chosen) >= max_sentences or cand[0] < 0.6 * best_score:
             break
         if all(cand[4] != c[4] for c in chosen):
             chosen.append(cand)
+    best_page, best_sentence, best_ctx = chosen[0][3], chosen[0][4], chosen[0][5]
+    direct = figure or Direct(f"{shorten(best_sentence, 400)}{best_ctx} — p. {best_page}", kind="sentence",
+                              score=best_cov)
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
-    text = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)
-    return Extract(text, round(confidence, 4), False, citations, parts)
+    quotes = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)
+    if figure is not None:
+        cited = {(c.pages[0], c.snippet) for c in citations}
+        for f in figure.figures:  # the rows the figure was read from come first
+            if (f.page, f.label) not in cited:
+                citations.insert(0, Citation(doc=doc.name, section=section_of(doc.root, f.page).title,
+                                             pages=(f.page, f.page), snippet=shorten(f.label, 300), doc_id=doc.doc_id))
+                cited.add((f.page, f.label))
+        text = f"{figure.text}\n\n{quotes}"
+    else:
+        text = quotes
+    return Extract(text, round(confidence, 4), False, citations, parts, direct,
+                   structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
+
+
+def wants_figure(question: str) -> bool:
+    """The question names a line item of the lexicon (revenue, capital expenditure…) or a ratio."""
+    from .direct import concepts, lexicon
+
+    low = question.lower()
+    return bool(concepts(question)) or any(name in low for name in lexicon()["ratios"])
+
+
+def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: Sequence[tuple[int, str]],
+              direct: Direct | None, df: Mapping[str, int]) -> dict:
+    """The answer's parts, each with its pages: ``direct`` (the one line, or None on a
+    fallback), ``key_points`` (the supporting sentences), ``not_said`` (what the question asks
+    that the pages read do not contain: a year no column or sentence has, a term the document
+    never uses), and ``looked_at`` (the pages read and the closest passages; on a fallback
+    these are shown marked as not an answer)."""
+    from .direct import _YEAR as YEAR
+
+    texts = {p: doc.page(p).text for p in read if 1 <= p <= doc.page_count}
+    together = " ".join(texts.values())
+    not_said = []
+    for year in dict.fromkeys(YEAR.findall(question)):
+        if year not in together:
+            not_said.append({"text": f"The pages read do not mention {year}.", "pages": list(texts)})
+    missing = [w for w in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z&'-]{3,}", clean_question(question)))
+               if terms(w) and all(not df.get(t, 0) for t in terms(w))]
+    if missing:
+        not_said.append({"text": "The document never uses: " + ", ".join(missing[:6]) + ".", "pages": []})
+    key_points = [{"text": shorten(s, 400), "page": p, "section": section_of(doc.root, p).title}
+                  for p, s in passages]
+    out = {
+        "direct": None if direct is None else {
+            **direct.to_dict(), "pages": sorted({f.page for f in direct.figures}) or [key_points[0]["page"]]},
+        "key_points": key_points if direct is not None else [],
+        "not_said": not_said,
+        "looked_at": {"pages": list(texts), "passages": [] if direct is not None else key_points,
+                      "note": "" if direct is not None else "Not an answer: the pages read and the passages "
+                                                                 "closest to the question."},
+    }
+    return out
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:

@@ -159,7 +159,7 @@ def ask_document(engine: "Engine", doc: DocumentIndex, question: str, *, iterati
         ex = extractive_answer(doc, question, ranked, tools.ranker.df, threshold=s.answer_threshold,
                                 page_scores=tools.ranker.scores(question))
         text, confidence, fallback, citations, pages = ex.text, ex.confidence, ex.fallback, ex.citations, ranked
-        extra["confidence_parts"] = ex.parts
+        extra.update(ex.extra())
         why = str(exc) if isinstance(exc, LLMError) else f"an unexpected error ({type(exc).__name__})."
         reasons.append(f"The answer was extracted without the model: {why}")
     return Answer(text=text, confidence=confidence, fallback=fallback, citations=citations, pages=pages,

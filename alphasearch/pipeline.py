@@ -109,7 +109,7 @@ class Engine:
         return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
                       citations=extract.citations, pages=pages, trace=trace,
                       seconds=time.perf_counter() - started, doc=doc.name,
-                      extra={"confidence_parts": extract.parts} if extract.parts else {})
+                      extra=extract.extra())
 
     # --- folders ---------------------------------------------------------------------------
     @property

@@ -353,3 +353,43 @@ def filings_folder() -> dict[str, bytes]:
     The names say nothing of what the files are, so facts must come from their content."""
     return {"filing-a.pdf": filing_pdf("10-K", 2018), "filing-b.pdf": filing_pdf("10-K", 2020),
             "filing-c.pdf": filing_pdf("10-Q", 2020, quarter_end="June 30, 2020"), "paper.pdf": paper_pdf()}
+
+
+# --- a financial statement laid out as a real table (one text object per cell) ------------------
+STATEMENT_ROWS = [
+    ("Total revenues", ("66,608", "60,117", "52,004")),
+    ("Cost of revenues", ("40,120", "37,003", "33,950")),
+    ("Operating income", ("9,954", "8,702", "6,110")),
+    ("Net (loss)/earnings", ("(1,204)", "5,310", "4,006")),
+    ("Purchases of property, plant and equipment", ("(1,577)", "(1,402)", "(1,250)")),
+    ("Diluted earnings per share", ("(0.52)", "2.31", "1.74")),
+]
+
+
+def table_pdf() -> bytes:
+    """3 pages: a cover letter, a consolidated statement (years 2022, 2021, 2020 as columns,
+    "(In millions, except per share amounts)", negatives in parentheses, each cell a separate
+    text object at its column's x position, like filings), and a page about employees."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=595, height=842)
+    cover.insert_text((72, 90), "Harbor Freight Logistics Inc. Annual Report 2022", fontsize=18)
+    cover.insert_text((72, 130), "Dear shareholders, this was a year of steady growth in every region.", fontsize=11)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Consolidated Statements of Operations", fontsize=14)
+    page.insert_text((72, 100), "(In millions, except per share amounts)", fontsize=9)
+    for x, year in zip((330, 420, 510), ("2022", "2021", "2020")):
+        page.insert_text((x, 125), year, fontsize=10)
+    y = 150
+    for label, cells in STATEMENT_ROWS:
+        page.insert_text((72, y), label, fontsize=10)
+        for k, (x, cell) in enumerate(zip((330, 420, 510), cells)):
+            if k == 0 or label.startswith("Total"):
+                page.insert_text((x - 10, y), "$", fontsize=10)
+            page.insert_text((x, y), cell, fontsize=10)
+        y += 22
+    people = doc.new_page(width=595, height=842)
+    people.insert_text((72, 90), "Our people", fontsize=14)
+    people.insert_text((72, 120), "At year end we had 12,450 full-time employees in 14 countries.", fontsize=11)
+    data = doc.tobytes()
+    doc.close()
+    return data

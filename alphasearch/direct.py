@@ -1,0 +1,308 @@
+"""The direct answer to a question that asks for a figure: the matching table row
+and column of the pages read, stated in one line with its unit, period and page
+("Total revenues, 2022: $66,608 million — p. 55").
+
+A row matches the question by the line item it names, with the analysts'
+synonyms of ``data/lexicon.json`` (revenue ~ net sales ~ total revenues); the
+column is the year asked (the latest one when none is); the unit comes from the
+table header. Where the question defines a simple computation — a change
+between two years, a ratio the lexicon names (operating margin = operating
+income / revenue), or "A / B", "A - B", "A divided by B" — and every figure is
+found, the line shows the arithmetic, each figure with its page.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .models import DocumentIndex
+from .tables import Cell, TableRow, parse_rows
+from .text import terms
+
+MIN_ROW_SCORE = 0.5  # below this no row answers the question
+_YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
+                     r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
+_DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula)\s*:?\s*(?P<expr>[^?.;]+)",
+                      re.IGNORECASE)
+_OPERATOR = re.compile(r"\s(/|÷|divided by|minus|plus|[-–+])\s", re.IGNORECASE)
+_UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict:
+    """The synonym lexicon (``data/lexicon.json``): groups, neutral words, named ratios."""
+    return json.loads((Path(__file__).parent / "data" / "lexicon.json").read_text("utf-8"))
+
+
+def _norm(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^a-z0-9&'/()%]+", " ", text.lower().replace("’", "'")).split()) + " "
+
+
+def concepts(text: str) -> list[str]:
+    """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
+    where phrases overlap: "net sales" is revenue even though "sales" alone is too)."""
+    norm = _norm(text)
+    found: list[tuple[int, int, str]] = []
+    for group, phrases in lexicon()["groups"].items():
+        for phrase in phrases:
+            p = _norm(phrase)
+            at = norm.find(p)
+            if at >= 0:
+                found.append((at, -len(p), group))
+    found.sort()
+    taken: list[tuple[int, int]] = []
+    out: list[str] = []
+    for at, neg_len, group in found:
+        end = at - neg_len
+        if any(a < end and at < b for a, b in taken):
+            continue
+        taken.append((at, end))
+        if group not in out:
+            out.append(group)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _neutral() -> frozenset[str]:
+    return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
+
+
+def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
+    """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
+    label holds (1 when it holds the whole phrase) times the share of the label's own words that
+    belong to the question or the synonyms (so "Cost of sales" is a poor "sales")."""
+    lab = set(terms(label)) - _neutral()
+    if not lab:
+        return 0.0
+    norm = _norm(label)
+    best = 0.0
+    for group in groups:
+        phrases = lexicon()["groups"][group]
+        vocab = question_terms | {t for p in phrases for t in terms(p)}
+        precision = len(lab & vocab) / len(lab)
+        for phrase in phrases:
+            want = set(terms(phrase)) - _neutral() or set(terms(phrase))
+            if _norm(phrase) in norm:
+                recall = 1.0
+            else:
+                recall = len(want & lab) / len(want) * 0.8 if want else 0.0
+            best = max(best, recall * precision)
+    if not groups:
+        asked = question_terms - _neutral()
+        if asked:
+            hit = len(lab & asked)
+            best = (hit / len(lab)) * min(1.0, hit / min(2, len(asked)))
+    return best
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure read from a table: ``value`` in the table's unit (``unit``), ``period`` the
+    column header ("2022", "" when unknown), ``page`` 1-based."""
+
+    label: str
+    period: str
+    cell: Cell
+    unit: str
+    currency: str
+    page: int
+    row: str  # the row as printed (the citation's snippet)
+    score: float
+
+    @property
+    def value(self) -> float:
+        return float(self.cell.value or 0.0)
+
+    def amount(self) -> str:
+        """"$66,608 million", "-$1,577 million", "12.5%"."""
+        if self.cell.percent:
+            return f"{self.value:g}%"
+        number = self.cell.text.strip("()$€£-−% ")
+        sign = "-" if self.value < 0 else ""
+        unit = f" {_UNIT_WORD[self.unit]}" if self.unit in _UNIT_WORD else ""
+        return f"{sign}{self.currency}{number}{unit}"
+
+    def line(self) -> str:
+        period = f", {self.period}" if self.period else ""
+        printed = f" (printed {self.cell.text})" if "(" in self.cell.text else ""
+        return f"{self.label}{period}: {self.amount()}{printed} — p. {self.page}"
+
+
+@dataclass(frozen=True)
+class Direct:
+    """The direct answer line and the figures it rests on (empty for a sentence answer).
+    ``kind``: "figure", "change", "ratio" or "sentence"; ``score`` in [0, 1]: how well the
+    rows matched the question (the weakest figure's row score)."""
+
+    text: str
+    figures: tuple[Figure, ...] = ()
+    kind: str = "figure"
+    score: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "kind": self.kind, "score": round(self.score, 4),
+                "figures": [{"label": f.label, "period": f.period, "value": f.value, "printed": f.cell.text,
+                             "unit": f.unit, "currency": f.currency, "page": f.page} for f in self.figures]}
+
+
+def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, TableRow]]:
+    out = []
+    for rank, page in enumerate(pages):
+        if 1 <= page <= doc.page_count:
+            out.extend((rank, page, r) for r in parse_rows(doc.page(page).text))
+    return out
+
+
+def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
+          rank_penalty: float = 0.05) -> list[tuple[float, Figure]]:
+    """Candidate figures best first: (score, figure) for each row with a value in a wanted column."""
+    out = []
+    for rank, page, row in rows:
+        s = row_score(row.label, groups, q_terms)
+        if s < MIN_ROW_SCORE:
+            continue
+        cells = [(col, c) for col, c in zip(row.columns or ("",) * len(row.cells), row.cells) if c.value is not None]
+        if not cells:
+            continue
+        if years and row.columns:
+            chosen = [(col, c) for col, c in cells if col in years]
+            if not chosen:
+                continue
+            col, cell = chosen[0]
+        elif years:
+            col, cell = "", cells[0][1]
+            s *= 0.8  # the column cannot be checked against the year asked
+        elif row.columns and any(col for col, _ in cells):
+            col, cell = max(((col, c) for col, c in cells if col), key=lambda cc: cc[0])
+        else:
+            col, cell = cells[0]
+        unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
+        out.append((s - rank_penalty * rank, Figure(row.label, col, cell, unit, row.currency, page, row.text, s)))
+    out.sort(key=lambda sf: -sf[0])
+    return out
+
+
+def _fmt(x: float, decimals: int = 2) -> str:
+    return f"{x:,.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:,.0f}"
+
+
+def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, read: int = 3) -> Direct | None:
+    """The direct answer for a figure question, or None when no table row of the first
+    ``read`` pages (``read`` + 2 for computations, whose figures may sit on different
+    statements) matches well enough."""
+    years = list(dict.fromkeys(_YEAR.findall(question)))
+    q_terms = set(terms(question))
+    computed = _computation(doc, question, pages[:read + 2], years, q_terms)
+    if computed is not None:
+        return computed
+    groups = concepts(question)
+    rows = _rows(doc, pages[:read])
+    found = _pick(rows, groups, q_terms, years[-1:] if len(years) == 1 else years)
+    if not found:
+        return None
+    score, fig = found[0]
+    return Direct(fig.line(), (fig,), "figure", fig.score)
+
+
+def _computation(doc, question, pages, years, q_terms) -> Direct | None:
+    rows = None
+    lex = lexicon()
+    low = question.lower()
+    # 1. a change between two years of one line item
+    if len(years) >= 2 and _CHANGE.search(question):
+        rows = _rows(doc, pages)
+        groups = concepts(question)
+        a, b = sorted(years[:2])
+        first = [f for _, f in _pick(rows, groups, q_terms, [a])]
+        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b])):
+            f_a = next((f for f in first if f.page == f_b.page and f.row == f_b.row), None)
+            if f_a is None or not f_a.value:
+                continue
+            diff = f_b.value - f_a.value
+            n_years = int(b) - int(a)
+            if "cagr" in low or "compound" in low:
+                ratio = f_b.value / f_a.value
+                rate = (ratio ** (1 / n_years) - 1) * 100 if ratio > 0 and n_years > 0 else float("nan")
+                what = f"CAGR {a}–{b}: ({_fmt(f_b.value)} / {_fmt(f_a.value)})^(1/{n_years}) - 1 = {rate:.1f}%"
+            else:
+                pct = diff / abs(f_a.value) * 100
+                what = (f"change {a}→{b}: {_fmt(f_b.value)} - {_fmt(f_a.value)} = {_fmt(diff)}"
+                        f" ({pct:+.1f}%)")
+            text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} (p. {f_b.page})"
+            return Direct(text, (f_a, f_b), "change", min(f_a.score, f_b.score))
+    # 2. a ratio the lexicon names, or one the question defines
+    operands: list[tuple[str, list[str]]] = []  # (operator before, groups of the operand)
+    percent = False
+    m = _DEFINED.search(question)
+    if m:
+        parts = _OPERATOR.split(m.group("expr"))
+        if len(parts) >= 3:
+            op = ""
+            for k, part in enumerate(parts):
+                if k % 2:
+                    op = {"÷": "/", "divided by": "/", "minus": "-", "plus": "+", "–": "-"}.get(part.lower(), part)
+                    continue
+                g = concepts(part)
+                if not g:
+                    operands = []
+                    break
+                operands.append((op, g[:1]))
+    if not operands:
+        for name, (num, den) in lex["ratios"].items():
+            if _norm(name) in _norm(question):
+                operands = [("", [num]), ("/", [den])]
+                percent = "margin" in name
+                break
+    if len(operands) < 2:
+        return None
+    rows = rows if rows is not None else _rows(doc, pages)
+    year = sorted(years)[-1:] if years else []
+    average = bool(re.search(r"\baverage\b", low)) and len(years) >= 2
+    figures: list[Figure] = []
+    values: list[float] = []
+    shown: list[str] = []
+    for k, (op, groups) in enumerate(operands):
+        best = _pick(rows, groups, set(), year)
+        if not best:
+            return None
+        fig = best[0][1]
+        value = abs(fig.value)
+        text = _fmt(value)
+        if average and op == "/" and k == len(operands) - 1:  # "average total assets between FY2016 and FY2017"
+            prev = str(int(year[0]) - 1) if year else ""
+            other = next((f for _, f in _pick(rows, groups, set(), [prev]) if f.row == fig.row), None)
+            if other is not None:
+                value = (abs(fig.value) + abs(other.value)) / 2
+                text = f"avg({_fmt(abs(other.value))}, {_fmt(abs(fig.value))})"
+                figures.append(other)
+        figures.append(fig)
+        values.append(value)
+        shown.append((f" {op} " if op else "") + text)
+    result = values[0]
+    for (op, _), v in zip(operands[1:], values[1:]):
+        if op == "/":
+            if v == 0:
+                return None
+            result /= v
+        elif op == "-":
+            result -= v
+        elif op == "+":
+            result += v
+        else:
+            return None
+    if percent:
+        shown_result = f"{result * 100:.1f}%"
+    elif all(op in ("-", "+") for op, _ in operands[1:]):
+        unit = figures[0].unit
+        shown_result = f"{figures[0].currency}{_fmt(result)}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
+    else:
+        shown_result = _fmt(result, 2)
+    cites = "; ".join(dict.fromkeys(f"{f.label}{', ' + f.period if f.period else ''}: {f.amount()} (p. {f.page})"
+                                    for f in figures))
+    text = f"{''.join(shown)} = {shown_result} — {cites}"
+    return Direct(text, tuple(figures), "ratio", min(f.score for f in figures))

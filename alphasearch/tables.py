@@ -1,0 +1,204 @@
+"""Table rows read back from a page's text lines (no I/O).
+
+PDF text extraction gives a financial statement as one line per cell, row by
+row: "Net sales", "$", "34,229 $", "35,355 $", "32,184". This module puts the
+rows back together: a label (the last text line before the figures; a line
+starting in lower case continues the one above) with its figures, the column
+header above them (the years or dates of the nearest header run) and the unit
+("in millions" from the nearest line naming one). "(1,577)" is -1577; a dash
+is an empty cell.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_VALUE = re.compile(r"^(?P<neg>\()?[-−]?(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                    r"(?P<pct>%)?(?(neg)\))$")
+_DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM"}
+_CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
+_YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
+_UNIT = re.compile(r"\b(thousands|millions|billions)\b", re.IGNORECASE)
+_HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
+                           r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
+                           r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|actual|and|weeks|week|period|\(?unaudited\)?)$",
+                           re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str  # as printed, e.g. "(1,577)"
+    value: float | None  # -1577.0; None for a dash
+    percent: bool = False
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of a table on a page. ``columns``: the header label of each cell
+    (a year, e.g. "2022"), empty when the header could not be aligned with the
+    cells; ``unit``: "thousands", "millions", "billions" or ""; ``currency``: the
+    symbol printed on the row or in the unit line ("" when none); ``text``: the
+    row's lines joined with spaces, as printed."""
+
+    label: str
+    cells: tuple[Cell, ...]
+    columns: tuple[str, ...]
+    unit: str
+    currency: str
+    text: str
+    line: int  # index of the row's first label line in the page's lines
+
+    def cell_for(self, year: str) -> Cell | None:
+        """The first cell under the column ``year``; None when no column has it."""
+        for col, cell in zip(self.columns, self.cells):
+            if col == year:
+                return cell
+        return None
+
+
+def parse_number(token: str) -> Cell | None:
+    """A printed figure as a :class:`Cell` ("(1,577)" → -1577, "12.5%" → 12.5); None if not one."""
+    t = token.strip()
+    if t in _DASH:
+        return Cell(t, None)
+    m = _VALUE.match(t)
+    if not m and t[:1] in "$€£" and (inner := parse_number(t[1:])) is not None and inner.value is not None:
+        return Cell(t, inner.value, inner.percent)  # "$(1,204)"
+    if not m:
+        return None
+    value = float(m.group("num").replace(",", ""))
+    if m.group("neg") or t.startswith(("-", "−")):
+        value = -value
+    return Cell(t, value, bool(m.group("pct")))
+
+
+def _split_cells(line: str) -> tuple[str, list[Cell], str]:
+    """(label part, trailing figures, currency seen) of one line: "Total revenue 5,854 4,795" →
+    ("Total revenue", [5854, 4795], ""); a line of figures only has an empty label part."""
+    tokens = line.split()
+    cells: list[Cell] = []
+    currency = ""
+    k = len(tokens)
+    while k > 0:
+        tok = tokens[k - 1]
+        if tok in _CURRENCY:
+            currency = currency or tok[-1] if tok in ("$", "€", "£") else currency or tok
+            k -= 1
+            continue
+        if tok.endswith("$") and len(tok) > 1 and parse_number(tok[:-1]):  # "34,229$"
+            tok = tok[:-1]
+            currency = currency or "$"
+        cell = parse_number(tok)
+        if cell is None:
+            break
+        if "$" in cell.text:
+            currency = currency or "$"
+        cells.append(cell)
+        k -= 1
+    label = " ".join(tokens[:k])
+    if label.endswith(("$", "€", "£")):  # "…noncontrolling interests$"
+        currency = currency or label[-1]
+        label = label[:-1].rstrip()
+    return label, cells[::-1], currency
+
+
+def _header_years(line: str) -> list[str] | None:
+    """The years of a column-header line ("2022", "February 2, 2019", "2017 2018 2019",
+    "Fiscal 2021"), or None when the line is not a header line."""
+    years = _YEAR.findall(line)
+    if not years or len(line) > 60:
+        return None
+    rest = _YEAR.sub(" ", line).replace(",", " ").split()
+    if all(_HEADER_WORDS.match(w) for w in rest):
+        return years
+    return None
+
+
+def parse_rows(text: str) -> list[TableRow]:
+    """Every row of figures on a page (see the module docstring), top to bottom."""
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    rows: list[TableRow] = []
+    header: list[str] = []
+    run: list[str] = []  # years of the header run being read
+    unit, unit_currency = "", ""
+    label_lines: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line:
+            i += 1
+            continue
+        years = _header_years(line)
+        if years is not None:
+            run.extend(years)
+            i += 1
+            continue
+        if run:
+            if len(run) >= 2:
+                header = run
+            run = []
+        if (m := _UNIT.search(line)) and (len(line) <= 80 or line.lstrip().startswith("(")):
+            unit = m.group(1).lower()
+            unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or (
+                "$" if re.search(r"\b(?:dollars|usd)\b", line, re.IGNORECASE) else "")
+        label, cells, currency = _split_cells(line)
+        start = i
+        # figures continue on the following lines ("$", "34,229 $", "35,355 $", …)
+        j = i + 1
+        while j < len(lines) and _header_years(lines[j]) is None:
+            more_label, more, cur = _split_cells(lines[j])
+            if more_label or not (more or cur):
+                break
+            cells.extend(more)
+            currency = currency or cur
+            j += 1
+        if not cells:
+            if label:
+                label_lines.append((i, label))
+            i += 1
+            continue
+        if not label:  # figures under a label printed on the line above
+            if not label_lines or label_lines[-1][0] != i - 1:
+                i = j
+                continue
+            start, label = label_lines.pop()
+        while label[:1].islower() and label_lines and label_lines[-1][0] == start - 1:  # a continued label
+            start, above = label_lines.pop()
+            label = f"{above} {label}"
+        label_lines = []
+        columns = _align(header, cells)
+        rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=columns, unit=unit,
+                             currency=currency or unit_currency, text=" ".join(lines[start:j]), line=start))
+        i = j
+    return _shared_currency(rows)
+
+
+def _shared_currency(rows: list[TableRow]) -> list[TableRow]:
+    """A table prints its currency on a few rows only ("$" beside the first and the total
+    rows): give it to every row under the same header and unit."""
+    from dataclasses import replace
+
+    seen: dict[tuple, str] = {}
+    for r in rows:
+        if r.currency:
+            seen.setdefault((r.columns, r.unit), r.currency)
+    return [r if r.currency or (r.columns, r.unit) not in seen else replace(r, currency=seen[(r.columns, r.unit)])
+            for r in rows]
+
+
+def _align(header: list[str], cells: list[Cell]) -> tuple[str, ...]:
+    """Header label per cell: one per cell when the counts agree; percentage cells
+    interleaved with the figures get none."""
+    if not header:
+        return ()
+    if len(header) == len(cells):
+        return tuple(header)
+    plain = [c for c in cells if not c.percent]
+    if len(plain) == len(header):
+        it = iter(header)
+        return tuple("" if c.percent else next(it) for c in cells)
+    return ()
+
+
+def scale(unit: str) -> float:
+    return {"thousands": 1e3, "millions": 1e6, "billions": 1e9}.get(unit, 1.0)

@@ -1,0 +1,125 @@
+"""The direct answer: table rows read back from a generated statement (columns, unit,
+"(1,577)" negatives), matched with the analysts' synonyms, the column by the year asked,
+simple computations with their arithmetic, and the structured answer around it."""
+from __future__ import annotations
+
+import pytest
+
+from alphasearch import pdf
+from alphasearch.direct import concepts, figure_answer, row_score
+from alphasearch.figures import carries, gold_figures, same_figure
+from alphasearch.tables import parse_number, parse_rows
+from alphasearch.text import terms
+from pdf_factory import table_pdf
+
+
+@pytest.fixture(scope="module")
+def table_bytes() -> bytes:
+    return table_pdf()
+
+
+@pytest.fixture
+def doc(engine, table_bytes):
+    return engine.index_bytes(table_bytes, "harbor.pdf")
+
+
+def test_parse_number_reads_negatives_dashes_and_percentages():
+    assert parse_number("(1,577)").value == -1577
+    assert parse_number("$(1,204)").value == -1204
+    assert parse_number("12.5%").value == 12.5 and parse_number("12.5%").percent
+    assert parse_number("—").value is None
+    assert parse_number("Note") is None and parse_number("13)") is None
+
+
+def test_rows_of_a_generated_statement_have_columns_unit_and_signs(table_bytes):
+    text = pdf.read_pdf(table_bytes).pages[1].text
+    rows = {r.label: r for r in parse_rows(text)}
+    assert list(rows) == ["Total revenues", "Cost of revenues", "Operating income", "Net (loss)/earnings",
+                          "Purchases of property, plant and equipment", "Diluted earnings per share"]
+    capex = rows["Purchases of property, plant and equipment"]
+    assert capex.columns == ("2022", "2021", "2020") and capex.unit == "millions" and capex.currency == "$"
+    assert [c.value for c in capex.cells] == [-1577, -1402, -1250]
+    assert rows["Total revenues"].cell_for("2021").value == 60117
+
+
+def test_rows_split_one_line_per_cell_and_label_with_figures_on_one_line():
+    text = "\n".join(["(in thousands)", "2019", "2018", "Net sales", "$", "34,229 $", "35,355",
+                      "Changes in assets and liabilities, excluding the effects of acquisitions",
+                      "and divestitures", "793.9", "(7.5)", "Total revenue 5,854,430 4,795,511"])
+    rows = parse_rows(text)
+    assert [(r.label, [c.value for c in r.cells]) for r in rows] == [
+        ("Net sales", [34229, 35355]),
+        ("Changes in assets and liabilities, excluding the effects of acquisitions and divestitures", [793.9, -7.5]),
+        ("Total revenue", [5854430, 4795511])]
+    assert all(r.columns == ("2019", "2018") and r.unit == "thousands" for r in rows)
+
+
+def test_synonyms_match_row_labels_and_penalise_other_line_items():
+    q = set(terms("What was net income in 2022?"))
+    assert concepts("What was net income in 2022?") == ["net income"]
+    assert row_score("Net (loss)/earnings", ["net income"], q) == 1.0
+    assert row_score("Net earnings", ["net income"], q) == 1.0
+    assert row_score("Net income per share", ["net income"], q) < row_score("Net income", ["net income"], q)
+    assert concepts("What is the FY2018 capital expenditure?") == ["capital expenditure"]
+    assert row_score("Cost of sales", ["revenue"], set()) < row_score("Total net sales", ["revenue"], set())
+
+
+@pytest.mark.parametrize("question, line", [
+    ("What were total revenues in 2022?", "Total revenues, 2022: $66,608 million — p. 2"),
+    ("What was net sales in 2021?", "Total revenues, 2021: $60,117 million — p. 2"),
+    ("What is the FY2022 capital expenditure?",
+     "Purchases of property, plant and equipment, 2022: -$1,577 million (printed $(1,577)) — p. 2"),
+    ("And what was its net income in 2022?", "Net (loss)/earnings, 2022: -$1,204 million (printed $(1,204)) — p. 2"),
+    ("What were diluted earnings per share in 2021?", "Diluted earnings per share, 2021: $2.31 — p. 2"),
+])
+def test_direct_answer_reads_the_row_and_column_asked(engine, doc, question, line):
+    answer = engine.ask_document(doc, question)
+    assert answer.extra["direct_answer"] == line
+    assert answer.text.startswith(line) and not answer.fallback
+    assert any(c.pages == (2, 2) and c.snippet in doc.page(2).text for c in answer.citations)
+
+
+def test_latest_year_when_none_is_asked(doc):
+    d = figure_answer(doc, "What were the total revenues?", [2, 1, 3])
+    assert d.text == "Total revenues, 2022: $66,608 million — p. 2"
+
+
+def test_change_between_years_shows_the_arithmetic(doc):
+    d = figure_answer(doc, "What was the year-over-year change in total revenues from FY2021 to FY2022?", [2, 1])
+    assert d.kind == "change"
+    assert d.text.startswith("Total revenues: change 2021→2022: 66,608 - 60,117 = 6,491 (+10.8%)")
+    assert [f.period for f in d.figures] == ["2021", "2022"]
+
+
+def test_named_and_defined_ratios_are_computed_with_both_citations(doc):
+    margin = figure_answer(doc, "What was the operating margin in 2022?", [2, 1])
+    assert margin.kind == "ratio" and margin.text.startswith("9,954 / 66,608 = 14.9%")
+    assert "Operating income, 2022: $9,954 million (p. 2)" in margin.text
+    assert "Total revenues, 2022: $66,608 million (p. 2)" in margin.text
+    fcf = figure_answer(doc, "What is FY2022 free cash flow? It is defined as: operating income - capital "
+                             "expenditure.", [2])
+    assert fcf.text.startswith("9,954 - 1,577 = $8,377 million")
+
+
+def test_other_questions_get_their_best_sentence_first(engine, doc):
+    answer = engine.ask_document(doc, "How many full-time employees work at the company?")
+    assert "12,450 full-time employees" in answer.extra["direct_answer"]
+    assert answer.extra["direct_answer"].endswith("— p. 3")
+
+
+def test_structured_answer_and_a_fallback_that_lists_where_it_looked(engine, doc):
+    got = engine.ask_document(doc, "What were total revenues in 2022?").to_dict()["structured"]
+    assert got["direct"]["figures"][0]["value"] == 66608 and got["direct"]["pages"] == [2]
+    assert got["key_points"] and all("page" in k for k in got["key_points"])
+    miss = engine.ask_document(doc, "Which submarine cables did the zeppelin squadron lay near Reykjavik?")
+    assert miss.fallback and "direct_answer" not in miss.extra
+    looked = miss.extra["structured"]["looked_at"]
+    assert looked["pages"] and looked["note"].startswith("Not an answer")
+    assert "zeppelin" in miss.extra["structured"]["not_said"][0]["text"].lower()
+
+
+def test_figures_compare_with_unit_scaling():
+    assert gold_figures("$5409.00 in FY2019, 3 stores") == [5409.0]
+    assert same_figure(0.4, 400) and same_figure(5466, 5466312) and not same_figure(5466, 5480)
+    assert carries("Total current liabilities, 2017: $5,466,312 thousand", [5466.0])
+    assert not carries("Total revenues, 2022: $66,608 million", [60117.0])
