@@ -40,6 +40,7 @@ class Settings:
     confidence_threshold: float = 0.75
     seed: int = 0
     top_k_docs: int = 3
+    facts_weight: float = 0.7  # share of a document's folder score from the facts a question names (0: unused)
     doc_time_limit: float = 60.0
     workers: int = 4
     # answers

@@ -14,17 +14,20 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
-from .errors import AlphaSearchError
+from . import facts as doc_facts
+from .errors import AlphaSearchError, NotFoundError
 from .mcts import ranked_frontier, search
 from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
-from .router import (PRIOR_WEIGHTS, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile, PassageIndex,
-                     Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
+from .router import (PRIOR_WEIGHTS, DocProfile, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile,
+                     PassageIndex, Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
 from .store import ChatTurn, DocumentRecord, code_fingerprint
 
 if TYPE_CHECKING:
     from .pipeline import Engine
 
 FOLDER_FALLBACK = "I could not find enough evidence in this folder."
+AMBIGUITY_MARGIN = 0.1  # another document whose facts fit as well and whose score is this close may be meant too
+MAX_ALTERNATIVES = 3
 PAGE_DECAY = 0.9  # a document's i-th page counts PAGE_DECAY**i of its document's weight
 
 
@@ -69,7 +72,7 @@ class FolderSearch:
             load=lambda p: PassageIndex.load(p, len(keys)),
             build=lambda: PassageIndex.build([self._page_texts(records[k]) for k in keys]),
             save=lambda index, p: index.save(p, keys))
-        built = DocumentSignals(fp.documents, passages)
+        built = DocumentSignals(fp.documents, passages, facts_weight=self.settings.facts_weight)
         with self.engine._lock:
             self.engine._folder_cache[key] = (rev, built)
         return built
@@ -97,9 +100,12 @@ class FolderSearch:
         return routing, fp
 
     def choose_documents(self, question: str, fp: FolderProfile, records: dict[str, DocumentRecord], k: int,
-                         iterations: int, rng: random.Random) -> tuple[SearchTrace, list[str], dict[str, float]]:
-        """Phase 1: MCTS over the document tree. Returns the trace, the chosen
-        content hashes (best first) and every document's score in [0, 1]."""
+                         iterations: int, rng: random.Random
+                         ) -> tuple[SearchTrace, list[str], dict[str, float], dict[str, dict[str, Any]], list[str]]:
+        """Phase 1: MCTS over the document tree. Returns the trace, the chosen content hashes
+        (best first), every document's score in [0, 1], why each was scored so (content hash →
+        facts matched, facts score, content score, score, label) and the alternatives: other
+        documents the question may mean about as well as the best one (content hashes)."""
         docs = [d for d in fp.documents if d.key in records]
         signals = self.signals(FolderProfile(fp.folder_id, fp.name, tuple(docs)), records)
         root = document_tree(docs, [records[d.key].pages for d in docs], label=fp.name)
@@ -115,7 +121,13 @@ class FolderSearch:
                 break
             if key not in chosen:
                 chosen.append(key)
-        return trace, chosen, scores
+        fm, content = signals.facts(question), signals.content(question)
+        if not (signals.facts_weight > 0 and fm.any):
+            fm = doc_facts.FactMatch((0.0,) * len(docs), (), ((),) * len(docs))
+        why = {d.key: {"facts": list(fm.matched[i]), "facts_score": round(fm.scores[i], 4),
+                       "content": round(float(content[i]), 4), "score": round(scores[d.key], 4),
+                       "label": d.facts.label() if d.facts else ""} for i, d in enumerate(docs)}
+        return trace, chosen, scores, why, alternatives(question, docs, fm, scores, chosen)
 
     def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
                          seed: int | None) -> tuple[dict[str, Answer], dict[str, str]]:
@@ -170,7 +182,8 @@ class FolderSearch:
     # --- the whole question ------------------------------------------------------------------
     def ask(self, question: str, *, folder: str | None = None, history: Sequence[ChatTurn] | None = None,
             conversation: str | None = None, top_k: int | None = None, iterations: int | None = None,
-            seed: int | None = None, save_trace: bool = True) -> Answer:
+            seed: int | None = None, save_trace: bool = True, documents: Sequence[str] | None = None) -> Answer:
+        """``documents``: search only these (names in the folder), e.g. an alternative the user picked."""
         s = self.settings
         t0 = time.perf_counter()
         if history is None:
@@ -182,16 +195,28 @@ class FolderSearch:
             fp = next((p for p in self.profiles() if p.folder_id == fp.folder_id), fp)
         if not records:
             raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")
+        if documents:
+            wanted = {str(n).strip().casefold() for n in documents}
+            records = {key: r for key, r in records.items() if r.name.casefold() in wanted}
+            if not records:
+                raise NotFoundError(f"The folder {fp.name!r} has none of the documents "
+                                    f"{', '.join(map(str, documents))}; pick one from its document table.")
         k = max(1, int(top_k or s.top_k_docs))
         rng = random.Random(s.seed if seed is None else seed)
         query = contextual_question(question, history) if routing.followup else question
-        doc_trace, chosen, doc_scores = self.choose_documents(query, fp, records, k, iterations or s.iterations, rng)
+        doc_trace, chosen, doc_scores, why, others = self.choose_documents(query, fp, records, k,
+                                                                            iterations or s.iterations, rng)
         t2 = time.perf_counter()
         chosen_recs = [records[key] for key in chosen]
         answers, skipped = self.search_documents(query, chosen_recs, iterations, seed)
         t3 = time.perf_counter()
         answer = merge(query, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
         names = [r.name for r in chosen_recs]
+        also = [{"doc": records[key].name, "label": why[key]["label"]} for key in others]
+        if also:
+            answer.text += "\n\nAlso found in: " + "; ".join(
+                a["doc"] + (f" ({a['label']})" if a["label"] else "") for a in also) + "."
+            answer.extra["also_found_in"] = also
         answer.trace = doc_trace
         answer.seconds = time.perf_counter() - t0
         answer.extra.update({"folder": fp.name, "folder_confidence": round(routing.confidence, 4), "documents": names,
@@ -204,6 +229,7 @@ class FolderSearch:
             question=question, routing=routing.to_dict(), documents=doc_trace, chosen=names,
             per_document={n: a.trace for n, a in answers.items() if a.trace is not None}, skipped=skipped,
             doc_scores={records[key].name: v for key, v in doc_scores.items() if key in records},
+            why={records[key].name: w for key, w in why.items()}, alternatives=[a["doc"] for a in also],
             seconds={"routing": t1 - t0, "documents": t2 - t1, "search": t3 - t2, "total": time.perf_counter() - t0})
         if save_trace:
             try:
@@ -218,6 +244,21 @@ class FolderSearch:
                                   meta={"confidence": round(answer.confidence, 4), "documents": names,
                                         "citations": [c.to_dict() for c in answer.citations]})
         return answer
+
+
+def alternatives(question: str, docs: Sequence[DocProfile], fm: doc_facts.FactMatch, scores: dict[str, float],
+                 chosen: Sequence[str]) -> list[str]:
+    """Other documents a question may mean about as well as the best chosen one: when it names
+    facts (a company without a year) or assumes one document ("this paper"), those whose named
+    facts fit as well as the best one's and whose score is within ``AMBIGUITY_MARGIN`` of it
+    (content hashes, best first, at most ``MAX_ALTERNATIVES``)."""
+    if not chosen or not (fm.any or doc_facts.read_question(question).demonstrative):
+        return []
+    pos = {d.key: i for i, d in enumerate(docs)}
+    best = chosen[0]
+    near = [d.key for d in docs if d.key != best and abs(fm.scores[pos[d.key]] - fm.scores[pos[best]]) < 1e-6
+            and scores[d.key] >= scores[best] - AMBIGUITY_MARGIN]
+    return sorted(near, key=lambda key: -scores[key])[:MAX_ALTERNATIVES]
 
 
 def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:

@@ -369,7 +369,10 @@ class FolderTrace:
     ``per_document``: Phase 2, document name → its section-tree trace.
     ``chosen``: document names searched in Phase 2, best first; ``skipped``:
     document name → why it gave no result (e.g. the time limit);
-    ``doc_scores``: document name → Phase 1 score in [0, 1]; ``seconds``: phase → seconds.
+    ``doc_scores``: document name → Phase 1 score in [0, 1]; ``seconds``: phase → seconds;
+    ``why``: document name → why it was chosen (``facts``: the named facts it has, ``facts_score``,
+    ``content`` and ``score``, each in [0, 1], and ``label``: what its facts say it is);
+    ``alternatives``: other documents the question may mean about as well as the best one.
     """
 
     question: str
@@ -380,6 +383,8 @@ class FolderTrace:
     skipped: dict[str, str] = field(default_factory=dict)
     doc_scores: dict[str, float] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    why: dict[str, dict[str, Any]] = field(default_factory=dict)
+    alternatives: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -391,6 +396,8 @@ class FolderTrace:
             "skipped": dict(self.skipped),
             "doc_scores": {k: round(v, 4) for k, v in self.doc_scores.items()},
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "why": self.why,
+            "alternatives": list(self.alternatives),
         }
 
     @classmethod
@@ -404,4 +411,6 @@ class FolderTrace:
             skipped=dict(d.get("skipped", {})),
             doc_scores={k: float(v) for k, v in d.get("doc_scores", {}).items()},
             seconds={k: float(v) for k, v in d.get("seconds", {}).items()},
+            why={k: dict(v) for k, v in d.get("why", {}).items()},
+            alternatives=list(d.get("alternatives", ())),
         )

@@ -44,7 +44,7 @@ class Engine:
         self._llm_notes: dict[str, str] = {}
         self._pdf_bytes: OrderedDict[str, bytes] = OrderedDict()
         self._library: Library | None = None
-        self.router: Router = OfflineRouter()
+        self.router: Router = OfflineRouter(facts_weight=self.settings.facts_weight)
         self._folder_cache: dict[str, object] = {}
 
     # --- indexing -----------------------------------------------------------------
@@ -124,7 +124,7 @@ class Engine:
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,
                    top_k: int | None = None, iterations: int | None = None, seed: int | None = None,
-                   save_trace: bool = True) -> Answer:
+                   save_trace: bool = True, documents=None) -> Answer:
         """Answer from a folder of the library.
 
         Phase 0 routes to a folder (unless ``folder`` names one) using the question
@@ -136,11 +136,14 @@ class Engine:
         every citation names its document; ``Answer.extra`` has ``folder``,
         ``folder_confidence`` in [0, 1] and ``documents``; ``Answer.folder_trace``
         keeps all phases. With ``conversation``, the question and answer are appended
-        to that stored chat. Raises NotFoundError (no such folder),
+        to that stored chat. ``documents``: search only these documents of the folder
+        (names). When the question could mean several documents about equally, the answer
+        names the others ("Also found in: …"; ``Answer.extra["also_found_in"]``). Raises NotFoundError (no such folder),
         router.EmptyLibraryError / EmptyFolderError (nothing to search).
         """
         return FolderSearch(self).ask(question, folder=folder, history=history, conversation=conversation,
-                                      top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace)
+                                      top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace,
+                                      documents=documents)
 
 
 def _renamed(index: DocumentIndex, name: str) -> DocumentIndex:

@@ -17,6 +17,14 @@ In Phase 1, where the documents' page texts are at hand, a fourth signal joins t
   documents), divided by the best document's — the evidence that one page answers,
   which a summary or a vocabulary cannot show.
 
+When the question names an organisation, a period or a kind of document that some of the
+documents have (:mod:`alphasearch.facts`), a fifth signal leads:
+
+- ``facts``: the weighted share of the named facts the document has (FY2018 ≠ FY2020;
+  "quarterly" → a 10-Q); a document's score is then ``facts_weight`` (0.7) of it and the
+  rest from its content, so a document with every named fact comes before one that lacks
+  one, and content orders documents whose facts fit equally.
+
 A folder's score is its best document's score, plus a little for its runners-up
 and for words the question shares with the folder's name. Pure apart from the
 embedding model and the passage index's save/load: no network.
@@ -37,6 +45,7 @@ from typing import Any, Protocol
 import bm25s
 import numpy as np
 
+from . import facts as doc_facts
 from .errors import NotFoundError, StoreError
 from .models import Section
 from .scorers import clean_question, embed
@@ -45,6 +54,7 @@ from .text import terms
 WEIGHTS = (0.5, 0.3, 0.2)  # coverage, lexical, embedding
 PRIOR_WEIGHTS = (0.0, 0.6, 0.4)  # the cheap prior for MCTS: profile and summary only
 PASSAGE_WEIGHT = 0.5  # share of a document's score from its best page, when page texts are given
+FACTS_WEIGHT = 0.7  # share of a document's score from the facts a question names, when it names some
 
 
 class EmptyLibraryError(StoreError):
@@ -65,6 +75,7 @@ class DocProfile:
     summary: str = ""
     profile: str = ""
     vocab: frozenset[str] = frozenset()
+    facts: doc_facts.DocFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -109,9 +120,12 @@ class DocumentSignals:
     """Precomputed signals for a fixed set of documents (immutable after build;
     safe to share between threads)."""
 
-    def __init__(self, docs: Sequence[DocProfile], passages: PassageIndex | None = None):
-        """``passages``: one page index over the documents (enables the ``passage`` signal)."""
+    def __init__(self, docs: Sequence[DocProfile], passages: PassageIndex | None = None,
+                 facts_weight: float = FACTS_WEIGHT):
+        """``passages``: one page index over the documents (enables the ``passage`` signal);
+        ``facts_weight``: share of the score from the facts the question names (0: unused)."""
         self.docs = list(docs)
+        self.facts_weight = facts_weight
         n = len(self.docs)
         self.passages = passages
         self.df: Counter[str] = Counter()
@@ -165,13 +179,28 @@ class DocumentSignals:
             return np.zeros(len(self.docs), dtype=np.float32)
         return self.passages.best(question)
 
-    def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
-               passage: float = PASSAGE_WEIGHT) -> np.ndarray:
+    def facts(self, question: str) -> doc_facts.FactMatch:
+        """Which of the facts the question names each document has (:func:`alphasearch.facts.match`)."""
+        return doc_facts.match(question, [d.facts for d in self.docs])
+
+    def content(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
+                passage: float = PASSAGE_WEIGHT) -> np.ndarray:
+        """The content score per document in [0, 1] (profile signals, then the best page)."""
         cov, lex, emb = self.signals(question)
         a, b, c = weights
         out = a * cov + b * lex + c * emb
         if passage and self.passages is not None and self.passages.bm25 is not None:
             out = (1.0 - passage) * out + passage * self.passage(question)
+        return np.clip(out, 0.0, 1.0)
+
+    def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
+               passage: float = PASSAGE_WEIGHT) -> np.ndarray:
+        """Per document in [0, 1]: the content score, led by the facts when the question names some."""
+        out = self.content(question, weights, passage)
+        if self.facts_weight > 0:
+            fm = self.facts(question)
+            if fm.any:
+                out = (1.0 - self.facts_weight) * out + self.facts_weight * np.asarray(fm.scores, dtype=np.float32)
         return np.clip(out, 0.0, 1.0)
 
 
@@ -316,8 +345,10 @@ class OfflineRouter:
 
     method = "offline"
 
-    def __init__(self, *, temperature: float = 0.08, switch_confidence: float = 0.8, switch_margin: float = 0.2):
+    def __init__(self, *, temperature: float = 0.08, switch_confidence: float = 0.8, switch_margin: float = 0.2,
+                 facts_weight: float = FACTS_WEIGHT):
         self.temperature = temperature
+        self.facts_weight = facts_weight
         self.switch_confidence = switch_confidence
         self.switch_margin = switch_margin
         self._signals: tuple[tuple, DocumentSignals] | None = None
@@ -326,11 +357,11 @@ class OfflineRouter:
     def signals(self, folders: Sequence[FolderProfile]) -> DocumentSignals:
         """Signals over every document of ``folders`` (cached until the set changes)."""
         docs = [d for f in folders for d in f.documents]
-        key = tuple((d.key, d.name, d.folder_id, len(d.vocab)) for d in docs)
+        key = tuple((d.key, d.name, d.folder_id, len(d.vocab), d.facts) for d in docs)
         with self._lock:
             if self._signals is not None and self._signals[0] == key:
                 return self._signals[1]
-        built = DocumentSignals(docs)
+        built = DocumentSignals(docs, facts_weight=self.facts_weight)
         with self._lock:
             self._signals = (key, built)
         return built
@@ -421,11 +452,12 @@ def make_router(name: str = "offline", **kwargs: Any) -> Router:
 def profiles_from_library(library: Any) -> list[FolderProfile]:
     """FolderProfiles of every folder of a :class:`alphasearch.store.Library`."""
     rows = library.routing_rows()
+    facts = library.facts()
     by_folder: dict[str, list[DocProfile]] = {}
     for rec, vocab in rows:
         by_folder.setdefault(rec.folder_id, []).append(
             DocProfile(rec.sha256, rec.name, rec.folder_id, rec.summary, rec.profile,
-                       frozenset(sys.intern(t) for t in vocab.split())))
+                       frozenset(sys.intern(t) for t in vocab.split()), facts.get(rec.record_id)))
     return [FolderProfile(f.folder_id, f.name, tuple(by_folder.get(f.folder_id, ()))) for f in library.folders()]
 
 
