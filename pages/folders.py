@@ -10,6 +10,18 @@ import streamlit as st
 from alphasearch.errors import AlphaSearchError
 from pages._common import ScriptThreadProgress, current_settings, doc_facts, library, md_escape, show_error
 
+EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
+
+
+def _cell(value):
+    """A table cell as a fact value: empty cells and NaN are '', whole floats are ints."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 ss = st.session_state
 ss.setdefault("folders_uploader", 0)
 STATUS_ICON = {"indexed": "indexed (new)", "unchanged": "unchanged (same bytes, skipped)",
@@ -72,14 +84,47 @@ with tab_docs:
     if not records:
         st.info("This folder is empty. Use **Add PDFs** to upload some.", icon=":material/upload_file:")
     else:
+        try:
+            facts = lib.facts(fid)
+        except AlphaSearchError as exc:
+            show_error(exc, "reading the document facts")
+            facts = {}
         rows = []
         for r in records:
             sections, engine = doc_facts(r.sha256)
-            rows.append({"name": r.name, "pages": r.pages, "sections": sections,
+            f = facts.get(r.record_id)
+            rows.append({"name": r.name, "organisation": f.org if f else "", "kind": f.kind if f else "",
+                         "year": f.year if f else None, "quarter": f.quarter if f else None,
+                         "title": f.title if f else "", "pages": r.pages, "sections": sections,
                          "indexed at": dt.datetime.fromtimestamp(r.added).strftime("%Y-%m-%d %H:%M"),
                          "engine": engine, "size (KB)": round(r.size_bytes / 1024, 1), "hash": r.sha256[:12]})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                     column_config={"hash": st.column_config.TextColumn(help="First 12 hex digits of the SHA-256")})
+        table = pd.DataFrame(rows)
+        st.caption("Organisation, kind, fiscal year, quarter and title were read from each PDF; a question that "
+                   "names them goes to the documents that match. Fix a wrong one in the table: it is kept.")
+        edited = st.data_editor(
+            table, hide_index=True, width="stretch", key=f"folders_facts_{fid}",
+            disabled=[c for c in table.columns if c not in EDITABLE],
+            column_config={"hash": st.column_config.TextColumn(help="First 12 hex digits of the SHA-256"),
+                           "year": st.column_config.NumberColumn(help="Fiscal year covered", min_value=1900,
+                                                                 max_value=2100, step=1, format="%d"),
+                           "quarter": st.column_config.NumberColumn(min_value=1, max_value=4, step=1, format="%d"),
+                           "organisation": st.column_config.TextColumn(help="Who the document is about"),
+                           "kind": st.column_config.TextColumn(help="10-K, 10-Q, 8-K, earnings release, paper, …")})
+        changes = {}
+        for before, after in zip(table.to_dict("records"), edited.to_dict("records")):
+            diff = {EDITABLE[c]: _cell(after[c]) for c in EDITABLE if _cell(after[c]) != _cell(before[c])}
+            if diff:
+                changes[before["name"]] = diff
+        if changes:
+            try:
+                for name, diff in changes.items():
+                    lib.set_facts(fid, name, **diff)
+            except AlphaSearchError as exc:
+                show_error(exc, "saving the document facts")
+            else:
+                ss["folders_flash"] = [f"Facts of {name} saved." for name in changes]
+                ss.pop(f"folders_facts_{fid}", None)
+                st.rerun()
         c_pick, c_rm = st.columns([4, 1], vertical_alignment="bottom")
         victim = c_pick.selectbox("Document to remove", [r.name for r in records], key=f"folders_rm_{fid}")
         if c_rm.button("Remove", icon=":material/delete:", key=f"folders_rm_btn_{fid}", width="stretch"):

@@ -107,6 +107,10 @@ def show_turns() -> None:
 
 question = st.chat_input("Ask a question about your folders", key="query_question")
 show_turns()
+only: list[str] | None = None
+picked = ss.pop("query_pick", None)  # one click on "Ask … instead": the same question, that document alone
+if picked and not question:
+    question, target, only = picked["question"], picked["folder"], [picked["doc"]]
 
 if question:
     question = question.strip()[:2000]
@@ -116,7 +120,8 @@ if question:
         with st.status("Routing the question to a folder…", expanded=True) as status:
             try:
                 history = lib.history(conv, limit=20)
-                answer = engine().ask_folder(question, folder=None if target == AUTO else target, history=history)
+                answer = engine().ask_folder(question, folder=None if target == AUTO else target, history=history,
+                                             documents=only)
             except Exception as exc:
                 status.update(label="No answer", state="error")
                 show_error(exc, "answering from the library")
@@ -134,8 +139,14 @@ if question:
                 if searched_for and searched_for.strip() != question:
                     st.caption("Read as a follow-up: searched for " + md_escape(shorten(searched_for, 200)))
                 scores = ft.doc_scores if ft else {}
+                why = ft.why if ft else {}
                 st.markdown("2\\. Documents: " + md_escape(", ".join(
                     f"{d} ({scores[d]:.2f})" if d in scores else d for d in docs) or "none"))
+                reasons = [f"{d}: " + (f"{why[d]['label']}; " if why[d].get("label") else "")
+                           + (f"matches the question's {', '.join(why[d]['facts'])}; " if why[d].get("facts") else "")
+                           + f"content {why[d].get('content', 0):.2f}" for d in docs if d in why]
+                if reasons:
+                    st.caption("Why: " + md_escape(" | ".join(reasons)))
                 sections: dict[str, list[str]] = {}
                 if ft:
                     for d, tr in ft.per_document.items():
@@ -163,6 +174,14 @@ if question:
             except AlphaSearchError as exc:
                 show_error(exc, "saving the conversation")
             render_answer(stored_answer(answer.text, meta), pdf_loader, key="query-new", route=route_line(meta))
+            also = answer.extra.get("also_found_in") or []
+            if also:
+                st.caption("The question may mean another document too; ask it of one alone:")
+                for j, alt in enumerate(also):
+                    label = alt["doc"] + (f" ({alt['label']})" if alt.get("label") else "")
+                    st.button(f"Ask {label} instead", key=f"query_alt_{j}", icon=":material/redo:",
+                              on_click=ss.__setitem__, args=("query_pick", {"question": question, "folder": folder_name,
+                                                                            "doc": alt["doc"]}))
             traces = {}
             if ft and ft.documents is not None:
                 traces["Phase 1 — documents"] = ft.documents

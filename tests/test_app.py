@@ -500,3 +500,30 @@ def test_evaluation_runs_on_a_small_labelled_set(app, tmp_path):
     button(app, "Run").click().run()
     ok(app)
     assert any("No labelled set" in e for e in errors(app))
+
+
+def test_folder_facts_in_the_table_why_and_a_one_click_alternative(app, data_dir):
+    from alphasearch.store import Library
+    from pdf_factory import filings_folder
+
+    lib = Library(data_dir)
+    lib.create_folder("Harrow filings")
+    lib.add_many("Harrow filings", list(filings_folder().items()))
+    app.switch_page("pages/folders.py").run()
+    ok(app)
+    table = app.dataframe[0].value
+    assert {"organisation", "kind", "year", "quarter", "title"} <= set(table.columns)
+    row = table[table["name"] == "filing-a.pdf"].iloc[0]
+    assert (row["kind"], int(row["year"])) == ("10-K", 2018)
+    app.switch_page("pages/query.py").run()
+    ask(app, "query_question", "What were Harrow Instruments' capital expenditures according to the annual report?")
+    ok(app)
+    body = texts(app)
+    assert "Also found in" in body and "Why: " in body and "matches the question" in body
+    alts = [b for b in app.button if b.label.startswith("Ask filing-")]
+    assert alts, [b.label for b in app.button]
+    picked = alts[0].label.split()[1]
+    alts[0].click().run()
+    ok(app)
+    last = app.session_state["searches"][-1].traces
+    assert [k for k in last if k.startswith("Phase 2")] == [f"Phase 2 — {picked}"]
