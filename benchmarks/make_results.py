@@ -8,7 +8,9 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
 1. ``python -m alphasearch --data-dir <fresh temp dir> eval <eval dir> --methods … --out benchmarks/out/results.jsonl``
    (the page-retrieval eval of every method over the labelled set, indexes built anew);
 2. ``benchmarks/judge_budget.py`` (the SIMULATED judge-budget study);
-3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory).
+3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory);
+4. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
+   (document, page) hit@3 beside single-document hit@3).
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
 and stays in ../shared/eval). Exits 0 with a note when the eval set is absent.
@@ -271,6 +273,29 @@ def bench_section(b: dict) -> str:
     ])
 
 
+def folder_section(fe: dict) -> str:
+    m = fe["meta"]
+    rows = []
+    for name, g in fe["groups"].items():
+        b, a = g["before"], g["after"]
+        rows.append([name, str(g["n"])] + [f"{b[k]:.3f} → {a[k]:.3f}" for k in ("routing", "doc1", "doc3", "hit3")]
+                    + [f"{g['single_hit3']:.3f}"])
+    return "\n".join([
+        "## 4. Folder questions before and after document facts",
+        "",
+        f"`benchmarks/folder_eval.py`: {m['questions']} questions asked without naming a folder or a document, "
+        f"over {m['pdfs']} PDFs in {len(m['folders'])} folders (" + ", ".join(f"{k}: {v}" for k, v in
+                                                                     m["folders"].items()) + "); the same run asks "
+        f"each question before (content alone) and after (document facts, weight {m['facts_weight']}), and of the "
+        "right PDF alone (single hit@3). doc@1/@3: the right document first / among the "
+        f"{m['top_k_docs']} searched; hit@3: an evidence page of the right document among the first 3 (document, "
+        "page) pairs. *names org + period*: questions that mention a year and spell out the company.",
+        "",
+        md_table(["group", "n", "routing", "doc@1", "doc@3", "hit@3", "single hit@3"], rows),
+        "",
+    ])
+
+
 def conclusion(jb: dict) -> str:
     """A plain reading of the verdict rows, computed (not typed)."""
     parts = []
@@ -287,7 +312,7 @@ def conclusion(jb: dict) -> str:
 
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
-                  command: str) -> None:
+                  command: str, folders: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -315,6 +340,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
     if bench is not None:
         parts.append(bench_section(bench))
+    if folders is not None:
+        parts.append(folder_section(folders))
     RESULTS_MD.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
 
 
@@ -353,9 +380,13 @@ def run(args: argparse.Namespace) -> int:
         lim = ["--limit-docs", "10"] if args.quick else []
         step("engine benchmark", [py, "benchmarks/bench_engine.py", "--eval-dir", str(eval_dir),
                                   "--json", str(OUT / "bench_engine.json")] + lim, OUT / "bench_engine.log")
+    if not args.skip_folders:
+        step("folder eval", [py, "benchmarks/folder_eval.py", "--eval-dir", str(eval_dir)]
+             + (["--limit", "30"] if args.quick else []), OUT / "folder_eval.log")
     # a skipped step reuses its last output in benchmarks/out/, when there is one
     jb = json.loads((OUT / "judge_budget.json").read_text()) if (OUT / "judge_budget.json").is_file() else None
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
+    folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
 
     rows = read_rows(results) if results.is_file() else []
     meta = {
@@ -367,15 +398,16 @@ def run(args: argparse.Namespace) -> int:
         "documents": len({r["doc"] for r in rows}),
         "reused": [name for name, skipped in (("eval", bool(args.results or args.skip_eval)),
                                               ("judge-budget study", args.skip_judge),
-                                              ("engine benchmark", args.skip_bench)) if skipped],
+                                              ("engine benchmark", args.skip_bench),
+                                              ("folder eval", args.skip_folders)) if skipped],
     }
     COMMITTED.mkdir(parents=True, exist_ok=True)
     if summary is not None:
         (COMMITTED / "eval_summary.json").write_text(json.dumps({"meta": meta, "methods": summary}, indent=1))
-    for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json"):
+    for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json", "folder_eval.json"):
         if (OUT / name).is_file():
             shutil.copyfile(OUT / name, COMMITTED / name)
-    write_results(meta, summary, jb, bench, command)
+    write_results(meta, summary, jb, bench, command, folders)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
@@ -389,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-eval", action="store_true", help="reuse benchmarks/out/results.jsonl if present")
     p.add_argument("--skip-judge", action="store_true", help="reuse benchmarks/out/judge_budget.json")
     p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
+    p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
     return run(p.parse_args(argv))
 
 
