@@ -22,7 +22,7 @@ from typing import Any
 from .models import DocumentIndex
 
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
-FACTS_VERSION = 1  # bump when the extraction changes: stored facts are then read again (user edits kept)
+FACTS_VERSION = 2  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 COMPONENT_WEIGHTS = {"org": 1.0, "year": 1.0, "kind": 0.75, "quarter": 0.5}
@@ -151,7 +151,8 @@ def extract_text(texts: Sequence[str], *, meta_title: str = "", headings: Sequen
     lines = [ln.strip() for t in texts[:2] for ln in t.splitlines() if ln.strip()]
     return DocFacts(org=_org(lines, meta_title, p["organisation"]), year=year, quarter=quarter,
                     period_end="%04d-%02d-%02d" % end if end else "", kind=kind,
-                    title=_title(meta_title, headings, lines, p["titles"]["junk"]), tickers=_tickers(lines))
+                    title=_title(meta_title, headings, lines, p["titles"]["junk"]),
+                    tickers=_tickers(lines, meta_title, p["organisation"]["not_tickers"]))
 
 
 def _kind(text: str, kinds: dict[str, list[str]]) -> str:
@@ -259,16 +260,17 @@ def _title(meta: str, headings: Sequence[str], lines: list[str], junk: list[str]
     return ""
 
 
-def _tickers(lines: list[str]) -> tuple[str, ...]:
-    """Trading symbols listed on a filing's cover (upper-case words under "Trading Symbol")."""
+def _tickers(lines: list[str], meta_title: str, not_tickers: list[str]) -> tuple[str, ...]:
+    """Trading symbols: upper-case words under "Trading Symbol" on a filing's cover, an upper-case
+    word of the metadata title ("ADBE 10K FY15"), or "(NYSE: XYZ)" in a press release."""
     out: list[str] = []
     for i, line in enumerate(lines[:150]):
         if _re(r"^trading\s+symbol").search(line):
-            for nxt in lines[i + 1:i + 16]:
-                if re.fullmatch(r"[A-Z]{2,5}", nxt) and nxt not in ("NYSE", "NONE", "LLC", "INC") and nxt not in out:
-                    out.append(nxt)
+            out += [nxt for nxt in lines[i + 1:i + 16] if re.fullmatch(r"[A-Z]{2,5}", nxt)]
             break
-    return tuple(out[:3])
+    out += re.findall(r"\b[A-Z]{2,5}\b", meta_title)
+    out += re.findall(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:\s*([A-Z]{2,5})\)", " ".join(lines[:60]))
+    return tuple(dict.fromkeys(t for t in out if t not in not_tickers))[:3]
 
 
 # --- reading a question ---------------------------------------------------------------------
@@ -325,8 +327,10 @@ def org_words(org: str) -> list[str]:
 def org_named(q: QuestionFacts, facts: DocFacts) -> bool:
     """Whether the question names the document's organisation (its words in order, the words
     or its first ones run together — "Walmart" for "Wal-Mart Stores" — or a trading symbol in capitals)."""
-    if any(re.search(rf"\b{re.escape(t)}\b", q.text) for t in facts.tickers):
-        return True
+    for t in facts.tickers:  # in capitals ("ADBE"), or with at least two ("JnJ" for JNJ)
+        if re.search(rf"\b{re.escape(t)}\b", q.text) or any(
+                w.upper() == t and sum(c.isupper() for c in w) >= 2 for w in re.findall(r"\w+", q.text)):
+            return True
     words = org_words(facts.org)
     if not words:
         return False

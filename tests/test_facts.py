@@ -147,3 +147,12 @@ def test_cli_shows_and_corrects_facts(tmp_path):
     assert proc.returncode == 0 and "Q2" in proc.stdout and "edited: quarter" in proc.stdout
     assert_clean_failure(run_cli("folder", "facts", "F", "filing-c.pdf", "--year", "twenty", data_dir=data))
     assert_clean_failure(run_cli("folder", "facts", "F", "--year", "2019", data_dir=data))
+
+
+def test_trading_symbols_name_the_organisation():
+    got = facts.extract_text(["Acme Corp Reports First-Quarter 2023 Results\nPURCHASE, N.Y. - Acme Corp. "
+                              "(NASDAQ: ACMQ) today reported results."], meta_title="ACMX Q1 2023 release")
+    assert got.tickers == ("ACMX", "ACMQ") and got.kind == "earnings release" and got.quarter == 1
+    assert facts.org_named(facts.read_question("What did ACMQ earn?"), got)
+    assert facts.org_named(facts.read_question("What did AcmQ earn?"), got)  # two capitals: a symbol
+    assert not facts.org_named(facts.read_question("What did acmq earn?"), got)
