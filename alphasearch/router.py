@@ -194,12 +194,14 @@ class DocumentSignals:
         return np.clip(out, 0.0, 1.0)
 
     def scores(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
-               passage: float = PASSAGE_WEIGHT) -> np.ndarray:
-        """Per document in [0, 1]: the content score, led by the facts when the question names some."""
+               passage: float = PASSAGE_WEIGHT, *, routing: bool = False) -> np.ndarray:
+        """Per document in [0, 1]: the content score, led by the facts when the question names some.
+        ``routing`` (Phase 0): only when it names an organisation or a kind — a year or quarter alone
+        is shared by too many documents to say which folder is meant."""
         out = self.content(question, weights, passage)
         if self.facts_weight > 0:
             fm = self.facts(question)
-            if fm.any:
+            if fm.any and (not routing or {"org", "kind"} & set(fm.named)):
                 out = (1.0 - self.facts_weight) * out + self.facts_weight * np.asarray(fm.scores, dtype=np.float32)
         return np.clip(out, 0.0, 1.0)
 
@@ -369,7 +371,7 @@ class OfflineRouter:
     def folder_scores(self, question: str, folders: Sequence[FolderProfile]) -> dict[str, float]:
         """folder_id → score in [0, 1]."""
         sig = self.signals(folders)
-        doc_scores = sig.scores(question)
+        doc_scores = sig.scores(question, routing=True)
         q = set(terms(question))
         out: dict[str, float] = {}
         start = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from alphasearch.config import Settings
+from alphasearch.folder import FolderSearch
 from alphasearch.pipeline import Engine
 from folder_helpers import build_library
 from pdf_factory import filings_folder
@@ -72,3 +73,9 @@ def test_this_paper_in_a_folder_of_filings_reaches_the_paper(engine):
     a = engine.ask_folder("How many sensors does this paper use?", folder="Harrow filings")
     assert a.extra["documents"][0] == "paper.pdf"
     assert a.folder_trace.why["paper.pdf"]["facts"] == ["kind"]
+
+
+def test_a_year_alone_does_not_pull_a_question_into_the_filings_folder(engine):
+    profiles = FolderSearch(engine).profiles()  # FY2018 is one of the filings' facts; a year is no company
+    routing = engine.router.route("Which mount tracks stars across the night sky, as observed in 2018?", profiles)
+    assert routing.folder == "Astronomy"
