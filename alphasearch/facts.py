@@ -345,14 +345,18 @@ def org_named(q: QuestionFacts, facts: DocFacts) -> bool:
 
 
 def fiscal_years(f: DocFacts) -> set[int]:
-    """The years a question may call the document's fiscal year: the year it names, and for a
-    fiscal year ending in the first half of a calendar year, the calendar year it ends in too
-    (companies and analysts name such years either way)."""
+    """The years a question may call the document's fiscal year: the year it names (only that one
+    when a user set it); for a fiscal year ending in the first half of a calendar year, the
+    calendar year it ends in too (companies and analysts name such years either way); for a
+    quarterly report, the years in which its fiscal year may end (0-9 months after the quarter)."""
     out = {f.year} if f.year else set()
-    if f.period_end and f.kind not in ("10-Q", "8-K"):
-        y, m, d = int(f.period_end[:4]), int(f.period_end[5:7]), int(f.period_end[8:10])
-        if m <= 6 and not (m == 1 and d <= 7) and f.year in (y, y - 1):
-            out |= {y, y - 1}
+    if not f.period_end or "year" in f.edited:
+        return out
+    y, m, d = int(f.period_end[:4]), int(f.period_end[5:7]), int(f.period_end[8:10])
+    if f.kind == "10-Q":
+        out |= {y, y + 1} if m >= 4 else {y}
+    elif f.kind != "8-K" and m <= 6 and not (m == 1 and d <= 7) and f.year in (y, y - 1):
+        out |= {y, y - 1}
     return out
 
 
@@ -397,8 +401,10 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
         if any(ks):
             per["kind"] = ks
     if q.quarter:
-        qs = [1.0 if f is not None and f.quarter == q.quarter else 0.0 for f in docs]
-        if any(qs):
+        # a document whose quarter is unknown (a 10-Q of a non-calendar fiscal year) neither fits nor misfits
+        qs = [0.0 if f is None or (f.quarter and f.quarter != q.quarter) else 1.0 if f.quarter else 0.5
+              for f in docs]
+        if any(x == 1.0 for x in qs):
             per["quarter"] = qs
     named = tuple(per)
     total = sum(COMPONENT_WEIGHTS[c] for c in named)

@@ -156,3 +156,17 @@ def test_trading_symbols_name_the_organisation():
     assert facts.org_named(facts.read_question("What did ACMQ earn?"), got)
     assert facts.org_named(facts.read_question("What did AcmQ earn?"), got)  # two capitals: a symbol
     assert not facts.org_named(facts.read_question("What did acmq earn?"), got)
+
+
+def test_fiscal_years_of_off_calendar_reports():
+    ten_k = facts.DocFacts(kind="10-K", year=2023, period_end="2023-01-28")  # a retailer's year ending in January
+    assert facts.fiscal_years(ten_k) == {2022, 2023}
+    ten_q = facts.DocFacts(kind="10-Q", year=2022, period_end="2022-12-31")  # Q2 of a year ending in June 2023
+    assert facts.fiscal_years(ten_q) == {2022, 2023}
+    assert facts.fiscal_years(facts.DocFacts(kind="10-Q", year=2021, period_end="2021-03-31")) == {2021}
+    assert facts.fiscal_years(ten_q.edit(year=2023)) == {2023}  # the user's year is the year
+    m = facts.match("What was the restructuring liability at the close of Q2 of FY2023?",
+                    [ten_q, facts.DocFacts(kind="10-Q", year=2023, quarter=4, period_end="2023-06-30"),
+                     facts.DocFacts(kind="10-Q", year=2021, quarter=2, period_end="2021-06-30")])
+    assert m.named == ("year", "quarter")
+    assert m.scores[0] > m.scores[1] > m.scores[2]  # an unknown quarter is not a wrong one
