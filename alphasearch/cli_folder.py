@@ -112,7 +112,7 @@ def cmd_folder_add(args) -> int:
         if not args.json:
             print(f"\r[{fraction:4.0%}] {message[:70]:<70}", end="", file=sys.stderr, flush=True)
 
-    results = lib.add_paths(args.name, paths, progress=progress, workers=args.workers)
+    results = lib.add_paths(args.name, paths, progress=progress, workers=args.workers, cluster=args.cluster)
     if not args.json:
         print(file=sys.stderr)
     lines = [f"{r.status:9} {r.name}" + (f" — {r.reason}" if r.reason else "") + f" ({r.seconds:.1f}s)"
@@ -206,7 +206,12 @@ def register(sub: argparse._SubParsersAction, add: Callable[[str, str], argparse
     sp.add_argument("name")
     sp.add_argument("pdfs", nargs="+")
     sp.add_argument("--create", action="store_true", help="create the folder if it does not exist")
-    sp.add_argument("--workers", type=int, default=1, help="index new PDFs in this many processes (default 1)")
+    sp.add_argument("--workers", type=int, default=None,
+                    help="index new PDFs in this many processes (default 1; with --cluster local: its CPUs, "
+                         "default all)")
+    sp.add_argument("--cluster", default=None, metavar="ADDRESS",
+                    help="index on a Ray cluster: 'local' starts one on this machine, or the address of a "
+                         "running one (HOST:6379, ray://HOST:10001, auto); needs requirements-ray.txt")
     sp.set_defaults(func=cmd_folder_add)
     sp = fadd("remove", "remove documents from a folder")
     sp.add_argument("name")

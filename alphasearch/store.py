@@ -161,6 +161,24 @@ class RankerStore(SavedIndexes):
             return PageRanker(doc)
         return self.get(key, lambda p: PageRanker.load(doc, p), lambda: PageRanker(doc), PageRanker.save)
 
+    def put_files(self, doc: DocumentIndex, files: dict[str, bytes]) -> bool:
+        """Store a ranker that was built and saved elsewhere (e.g. on a cluster worker), given
+        as relative path → bytes. False when the key is unusable or the entry already exists."""
+        key = self.key(doc)
+        if key is None or (self.root / key).is_dir():
+            return False
+
+        def save(value: dict[str, bytes], tmp: Path) -> None:
+            for rel, data in value.items():
+                target = (tmp / rel).resolve()
+                if tmp.resolve() not in target.parents:
+                    raise OSError(f"ranker file {rel!r} lies outside its directory")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+
+        self.get(key, lambda p: None, lambda: files, save)
+        return (self.root / key).is_dir()
+
 
 # =====================================================================================
 # The library: folders of documents, a SQLite catalog, files named by content hash.
@@ -626,13 +644,14 @@ class Library:
         return self.add_many(folder, [(name, data)], progress=progress, replace_existing=replace_existing)[0]
 
     def add_paths(self, folder: str, paths: Iterable[Path | str], *, progress: Progress | None = None,
-                  workers: int | None = None) -> list[AddResult]:
+                  workers: int | None = None, cluster: str | None = None) -> list[AddResult]:
         """Add PDF files from disk, each under its file name (see :meth:`add_many`)."""
-        return self.add_many(folder, [(Path(p).name, Path(p)) for p in paths], progress=progress, workers=workers)
+        return self.add_many(folder, [(Path(p).name, Path(p)) for p in paths], progress=progress, workers=workers,
+                             cluster=cluster)
 
     def add_many(self, folder: str, items: Iterable[tuple[str, bytes | Path | str]], *,
                  progress: Progress | None = None, replace_existing: bool = True,
-                 workers: int | None = None) -> list[AddResult]:
+                 workers: int | None = None, cluster: str | None = None) -> list[AddResult]:
         """Add several PDFs, incrementally by content hash; one result per item.
 
         Same name and same bytes → ``unchanged`` (skipped at once); same name, new
@@ -645,7 +664,11 @@ class Library:
         decreasing). ``workers`` > 1: index batches of three or more new PDFs in that
         many spawned processes (default offline indexer only; the calling program's
         main module must be import-safe, i.e. guarded by ``if __name__ == "__main__"``).
-        Default 1: one by one in this process.
+        Default 1: one by one in this process. ``cluster``: index the new PDFs as Ray
+        tasks on that cluster (``"local"``: a local one with ``workers`` CPUs; see
+        :mod:`alphasearch.cluster`), their saved page rankers coming back too; only this
+        process writes the library. Raises :class:`~alphasearch.cluster.ClusterError`
+        when the cluster cannot be reached.
         """
         items = list(items)
         fid = self.folder(folder).folder_id
@@ -676,7 +699,8 @@ class Library:
                 results[i] = AddResult(name, "rejected", str(exc))
             except OSError as exc:
                 results[i] = AddResult(name, "rejected", f"{name} could not be read ({exc.strerror or exc}).")
-        prebuilt = self._prebuild(fid, jobs, workers, report) if jobs else {}
+        rankers: dict[str, dict[str, bytes]] = {}  # content hash → saved ranker files built elsewhere
+        prebuilt = self._prebuild(fid, jobs, workers, report, cluster, rankers) if jobs else {}
         n = max(1, len(items))
         for i, name, data, started in jobs:
             done = [0.0]  # this file's fraction so far: never goes back
@@ -693,18 +717,29 @@ class Library:
             except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
                 result = AddResult(name, "rejected", f"{name} could not be stored ({exc.strerror or exc}); "
                                                      f"free some disk space and add it again.")
+            if result.ok and result.record is not None and result.record.sha256 in rankers:
+                self._store_ranker(result.record, rankers.pop(result.record.sha256))
             results[i] = replace(result, seconds=time.perf_counter() - started)
             report(f"{name}: {result.status}", (i + 1) / n)
         report("done", 1.0)
         return [r for r in results if r is not None]
 
+    def _store_ranker(self, rec: DocumentRecord, files: dict[str, bytes]) -> None:
+        """Save a page ranker built by a cluster worker (a cache: a failure costs only speed)."""
+        try:
+            RankerStore(self.data_dir).put_files(self.load_index(rec), files)
+        except (OSError, StoreError):
+            pass
+
     def _prebuild(self, fid: str, jobs: list[tuple[int, str, bytes, float]], workers: int | None,
-                  report: Progress) -> dict[str, Any]:
-        """Index the batch's new PDFs in worker processes (default indexer only).
-        Returns content hash → DocumentIndex or the exception it raised."""
+                  report: Progress, cluster: str | None = None,
+                  rankers: dict[str, dict[str, bytes]] | None = None) -> dict[str, Any]:
+        """Index the batch's new PDFs in worker processes or on a Ray cluster (default
+        indexer only). Returns content hash → DocumentIndex or the exception it raised;
+        a cluster's saved rankers go into ``rankers`` (content hash → files)."""
         if self.build is not self._default_build:  # a custom indexer (LLM, tests) runs in this process
             return {}
-        workers = 1 if workers is None else min(int(workers), os.cpu_count() or 1)
+        local_workers = 1 if workers is None else min(int(workers), os.cpu_count() or 1)
         with self._db() as con:
             stored = {(r[0], r[1]) for r in con.execute("SELECT name_key, sha256 FROM documents WHERE folder_id=?",
                                                          (fid,))}
@@ -714,16 +749,30 @@ class Library:
             if (name_key(name), sha) in stored or sha in todo or self.index_path(sha).exists():
                 continue
             todo[sha] = (name, data)
+        limits = {}
+        if self.settings is not None:
+            limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
+                          max_leaf_pages=self.settings.max_leaf_pages)
+        if cluster:
+            from .cluster import IndexedFile, index_on_cluster
+
+            built: dict[str, Any] = {}
+            for sha, res in index_on_cluster(todo, address=cluster, workers=workers, limits=limits,
+                                             progress=report).items():
+                if isinstance(res, IndexedFile):
+                    built[sha] = DocumentIndex.from_dict(res.index)
+                    if rankers is not None:
+                        rankers[sha] = res.ranker
+                else:
+                    built[sha] = res
+            return built
+        workers = local_workers
         if workers <= 1 or len(todo) < 3:
             return {}
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from concurrent.futures.process import BrokenProcessPool
 
-        limits = {}
-        if self.settings is not None:
-            limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
-                          max_leaf_pages=self.settings.max_leaf_pages)
         out: dict[str, Any] = {}
         report(f"indexing {len(todo)} PDFs in {min(workers, len(todo))} processes", 0.0)
         try:
