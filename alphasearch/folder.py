@@ -14,10 +14,13 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from . import facts as doc_facts
 from .errors import AlphaSearchError, NotFoundError
 from .mcts import ranked_frontier, search
 from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
+from .pageindex import PageTerms
 from .router import (PRIOR_WEIGHTS, DocProfile, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile,
                      PassageIndex, Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
 from .store import ChatTurn, DocumentRecord, code_fingerprint
@@ -29,6 +32,7 @@ FOLDER_FALLBACK = "I could not find enough evidence in this folder."
 AMBIGUITY_MARGIN = 0.1  # another document whose facts fit as well and whose score is this close may be meant too
 MAX_ALTERNATIVES = 3
 PAGE_DECAY = 0.9  # a document's i-th page counts PAGE_DECAY**i of its document's weight
+SHORTLIST = 100  # Phase 1's MCTS searches at most this many documents of a folder, the best by score
 
 
 class FolderSearch:
@@ -67,21 +71,21 @@ class FolderSearch:
             return hit[1]
         keys = [d.key for d in fp.documents]
         passages = self.library.passages.get(
-            "p-" + hashlib.sha256("\n".join([code_fingerprint("alphasearch.router", "alphasearch.text"),
+            "p-" + hashlib.sha256("\n".join([code_fingerprint("alphasearch.router", "alphasearch.text", "alphasearch.pageindex"),
                                              str(INDEX_VERSION), *keys]).encode()).hexdigest()[:24],
             load=lambda p: PassageIndex.load(p, len(keys)),
-            build=lambda: PassageIndex.build([self._page_texts(records[k]) for k in keys]),
+            build=lambda: PassageIndex.assemble([self._page_terms(records[k]) for k in keys]),
             save=lambda index, p: index.save(p, keys))
         built = DocumentSignals(fp.documents, passages, facts_weight=self.settings.facts_weight)
         with self.engine._lock:
             self.engine._folder_cache[key] = (rev, built)
         return built
 
-    def _page_texts(self, rec: DocumentRecord) -> list[str]:
+    def _page_terms(self, rec: DocumentRecord) -> PageTerms | None:
         try:
-            return [p.text for p in self.library.load_index(rec).pages]
+            return self.library.page_terms(rec)
         except AlphaSearchError:  # a lost index: the document competes on its profile alone
-            return []
+            return None
 
     # --- the three phases ---------------------------------------------------------------------
     def route(self, question: str, folder: str | None, history: Sequence[ChatTurn]) -> tuple[Routing, FolderProfile]:
@@ -102,19 +106,27 @@ class FolderSearch:
     def choose_documents(self, question: str, fp: FolderProfile, records: dict[str, DocumentRecord], k: int,
                          iterations: int, rng: random.Random
                          ) -> tuple[SearchTrace, list[str], dict[str, float], dict[str, dict[str, Any]], list[str]]:
-        """Phase 1: MCTS over the document tree. Returns the trace, the chosen content hashes
-        (best first), every document's score in [0, 1], why each was scored so (content hash →
+        """Phase 1: MCTS over the document tree (of the best ``SHORTLIST`` documents by score in a
+        bigger folder). Returns the trace, the chosen content hashes (best first), the searched
+        documents' scores in [0, 1], why each was scored so (content hash →
         facts matched, facts score, content score, score, label) and the alternatives: other
         documents the question may mean about as well as the best one (content hashes)."""
         docs = [d for d in fp.documents if d.key in records]
         signals = self.signals(FolderProfile(fp.folder_id, fp.name, tuple(docs)), records)
-        root = document_tree(docs, [records[d.key].pages for d in docs], label=fp.name)
+        every = signals.scores(question)  # one array over the folder: postings of the question's terms, no pages
+        pos = {d.key: i for i, d in enumerate(docs)}
+        cand = docs
+        if len(docs) > SHORTLIST:  # the search runs over the best SHORTLIST documents by score
+            keep = np.sort(np.argsort(-every, kind="stable")[:SHORTLIST])
+            cand = [docs[i] for i in keep]
+        root = document_tree(cand, [records[d.key].pages for d in cand], label=fp.name)
         scorer = DocumentScorer(signals)
         trace = search(root, question, scorer, prior=DocumentScorer(signals, PRIOR_WEIGHTS, passage=0.0),
-                       iterations=max(iterations, min(len(docs), 50)), c=self.settings.exploration,
+                       iterations=max(iterations, min(len(cand), 50)), c=self.settings.exploration,
                        rule=self.settings.rule, rng=rng, confidence_threshold=self.settings.confidence_threshold,
                        confident_leaves=k, top=max(k, 5), label="documents")
-        scores = {d.key: float(s) for d, s in zip(docs, signals.scores(question))}
+        all_scores = {d.key: float(every[i]) for i, d in enumerate(docs)}
+        scores = {d.key: all_scores[d.key] for d in cand}
         chosen = [n.section.node_id for n in ranked_frontier(trace.root) if n.section.node_id in scores][:k]
         for key in sorted(scores, key=lambda x: -scores[x]):  # unvisited documents, by score
             if len(chosen) >= min(k, len(docs)):
@@ -124,10 +136,11 @@ class FolderSearch:
         fm, content = signals.facts(question), signals.content(question)
         if not (signals.facts_weight > 0 and fm.any):
             fm = doc_facts.FactMatch((0.0,) * len(docs), (), ((),) * len(docs))
-        why = {d.key: {"facts": list(fm.matched[i]), "facts_score": round(fm.scores[i], 4),
-                       "content": round(float(content[i]), 4), "score": round(scores[d.key], 4),
-                       "label": d.facts.label() if d.facts else ""} for i, d in enumerate(docs)}
-        return trace, chosen, scores, why, alternatives(question, docs, fm, scores, chosen)
+        why = {d.key: {"facts": list(fm.matched[pos[d.key]]), "facts_score": round(fm.scores[pos[d.key]], 4),
+                       "content": round(float(content[pos[d.key]]), 4), "score": round(scores[d.key], 4),
+                       "label": d.facts.label() if d.facts else ""} for d in cand}
+        return trace, chosen, scores, why, [key for key in alternatives(question, docs, fm, all_scores, chosen)
+                                            if key in scores]
 
     def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
                          seed: int | None) -> tuple[dict[str, Answer], dict[str, str]]:

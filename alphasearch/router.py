@@ -31,7 +31,6 @@ embedding model and the passage index's save/load: no network.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -39,7 +38,6 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import bm25s
@@ -48,6 +46,7 @@ import numpy as np
 from . import facts as doc_facts
 from .errors import NotFoundError, StoreError
 from .models import Section
+from .pageindex import PassageIndex
 from .scorers import clean_question, embed
 from .text import terms
 
@@ -189,7 +188,7 @@ class DocumentSignals:
         cov, lex, emb = self.signals(question)
         a, b, c = weights
         out = a * cov + b * lex + c * emb
-        if passage and self.passages is not None and self.passages.bm25 is not None:
+        if passage and self.passages is not None and self.passages.has_pages:
             out = (1.0 - passage) * out + passage * self.passage(question)
         return np.clip(out, 0.0, 1.0)
 
@@ -204,61 +203,6 @@ class DocumentSignals:
             if fm.any and (not routing or {"org", "kind"} & set(fm.named)):
                 out = (1.0 - self.facts_weight) * out + self.facts_weight * np.asarray(fm.scores, dtype=np.float32)
         return np.clip(out, 0.0, 1.0)
-
-
-class PassageIndex:
-    """One BM25 index (bm25s) over every page of a list of documents, so page scores are
-    comparable across them; ``page_doc[i]`` is the document of indexed page ``i``."""
-
-    def __init__(self, bm25: bm25s.BM25 | None, page_doc: np.ndarray, n_docs: int):
-        self.bm25, self.page_doc, self.n_docs = bm25, page_doc, n_docs
-        self._cache: dict[str, np.ndarray] = {}  # question -> best(question): Phase 1 asks once per iteration
-        self._lock = threading.Lock()
-
-    @classmethod
-    def build(cls, pages: Sequence[Sequence[str]]) -> PassageIndex:
-        """From each document's page texts."""
-        page_tokens = [(i, t) for i, texts in enumerate(pages) for t in map(terms, texts) if t]
-        bm25 = None
-        if page_tokens:
-            bm25 = bm25s.BM25()
-            bm25.index([t for _, t in page_tokens], show_progress=False)
-        return cls(bm25, np.asarray([i for i, _ in page_tokens], dtype=np.int64), len(pages))
-
-    def best(self, question: str) -> np.ndarray:
-        with self._lock:
-            hit = self._cache.get(question)
-        if hit is not None:
-            return hit
-        best = np.zeros(self.n_docs, dtype=np.float32)
-        q = list(dict.fromkeys(terms(clean_question(question))))
-        if self.bm25 is not None and q:
-            np.maximum.at(best, self.page_doc, np.asarray(self.bm25.get_scores(q), dtype=np.float32))
-            top = float(best.max())
-            if top > 0:
-                best = best / top
-        with self._lock:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            self._cache[question] = best
-        return best
-
-    # --- saved state (bm25s's own format, and the page → document map) ---------------------
-    def save(self, directory: Path, doc_keys: Sequence[str] = ()) -> None:
-        directory.mkdir(parents=True)
-        if self.bm25 is not None:
-            self.bm25.save(directory / "bm25", show_progress=False)
-        np.save(directory / "page_doc.npy", self.page_doc, allow_pickle=False)
-        (directory / "docs.json").write_text(json.dumps(list(doc_keys)), "utf-8")
-
-    @classmethod
-    def load(cls, directory: Path, n_docs: int) -> PassageIndex:
-        page_doc = np.load(directory / "page_doc.npy", allow_pickle=False)
-        bm25 = bm25s.BM25.load(directory / "bm25", show_progress=False) if (directory / "bm25").is_dir() else None
-        if page_doc.ndim != 1 or (page_doc.size and (page_doc.min() < 0 or page_doc.max() >= n_docs)) or (
-                bm25 is not None and bm25.scores["num_docs"] != page_doc.size):
-            raise ValueError("saved passage index does not match the documents")
-        return cls(bm25, page_doc.astype(np.int64), n_docs)
 
 
 _emb_cache: dict[tuple[str, str], np.ndarray] = {}

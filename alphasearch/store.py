@@ -24,6 +24,7 @@ from . import facts as doc_facts
 from .errors import (AlphaSearchError, AlreadyExistsError, FileTooLargeError, InvalidFactError, InvalidNameError,
                      NotFoundError, PDFError, StoreError)
 from .models import INDEX_VERSION, DocumentIndex
+from .pageindex import PageTerms
 from .scorers import PageRanker
 
 T = TypeVar("T")
@@ -483,6 +484,7 @@ class Library:
         self.indexes = IndexCache(self.root)  # <root>/indexes/<sha>.json
         self.trace_dir = self.root / "traces"
         self.passages = SavedIndexes(self.root / "passages", keep=32)  # Phase 1 page indexes of folders
+        self.page_terms_dir = self.root / "pageterms"  # <sha>-<code fingerprint>.npz: a document's page term counts
         self.db_path = self.root / "catalog.sqlite3"
         self.settings = settings
         self.max_file_mb = getattr(settings, "max_file_mb", 500)
@@ -918,6 +920,8 @@ class Library:
                     pass
             RankerStore(self.data_dir).purge(sha)
             self.passages.purge(sha)
+            for p in self.page_terms_dir.glob(f"{sha}-*.npz"):
+                p.unlink(missing_ok=True)
         with self._cache_lock:
             self._index_cache.pop(sha, None)
         return True
@@ -1026,6 +1030,24 @@ class Library:
                                                rec.sha256))
                 self._bump(con)
             return index
+
+    def page_terms(self, rec: DocumentRecord) -> PageTerms:
+        """The document's page term counts (:class:`~alphasearch.pageindex.PageTerms`), read
+        from its saved file or counted from its index once and saved (atomically) for every
+        later folder page index; StoreError as :meth:`load_index` when its index is lost."""
+        path = self.page_terms_dir / f"{rec.sha256}-{code_fingerprint('alphasearch.text', 'alphasearch.pageindex')}.npz"
+        try:
+            terms = PageTerms.from_bytes(path.read_bytes())
+            if terms.pages == rec.pages:
+                return terms
+        except (OSError, ValueError):
+            pass
+        terms = PageTerms.from_texts([p.text for p in self.load_index(rec).pages])
+        try:
+            atomic_write_bytes(path, terms.to_bytes())
+        except OSError:
+            pass  # a cache: a failed save costs only speed
+        return terms
 
     def pdf_bytes(self, rec: DocumentRecord) -> bytes:
         try:

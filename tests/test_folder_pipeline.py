@@ -98,7 +98,7 @@ def test_a_new_process_loads_the_folders_page_index_instead_of_reading_every_pag
     def no_rebuild(cls, pages):
         raise AssertionError("the saved page index should have been loaded")
 
-    monkeypatch.setattr(PassageIndex, "build", classmethod(no_rebuild))
+    monkeypatch.setattr(PassageIndex, "assemble", classmethod(no_rebuild))
     again = Engine(engine.settings).ask_folder(q, folder="Kitchen")
     assert (again.text, again.doc_pages) == (first.text, first.doc_pages)
 
