@@ -56,9 +56,22 @@ class FolderSearch:
         forget_embeddings({d.key for p in profiles for d in p.documents})  # deleted documents leave no trace
         with self.engine._lock:
             cache["profiles"] = (rev, profiles)
-            for key in [k for k in cache if k.startswith("signals:") and cache[k][0] != rev]:
+            for key in [k for k in cache if k.startswith(("signals:", "records:")) and cache[k][0] != rev]:
                 del cache[key]
         return profiles
+
+    def records(self, folder_id: str) -> dict[str, DocumentRecord]:
+        """The folder's documents by content hash (read once per catalog revision)."""
+        rev = self.library.revision()
+        key = f"records:{folder_id}"
+        with self.engine._lock:
+            hit = self.engine._folder_cache.get(key)
+        if hit is not None and hit[0] == rev:
+            return dict(hit[1])
+        records = {r.sha256: r for r in self.library.documents(folder_id)}
+        with self.engine._lock:
+            self.engine._folder_cache[key] = (rev, records)
+        return dict(records)
 
     def signals(self, fp: FolderProfile, records: dict[str, DocumentRecord]) -> DocumentSignals:
         """Phase 1 signals of the folder's documents (cached per catalog revision), with one page
@@ -203,7 +216,7 @@ class FolderSearch:
             history = self.library.history(conversation, limit=20) if conversation else []
         routing, fp = self.route(question, folder, history)
         t1 = time.perf_counter()
-        records = {r.sha256: r for r in self.library.documents(fp.folder_id)}
+        records = self.records(fp.folder_id)
         if records and {d.key for d in fp.documents} != set(records):  # changed since the profiles were read
             fp = next((p for p in self.profiles() if p.folder_id == fp.folder_id), fp)
         if not records:

@@ -625,10 +625,11 @@ class Library:
         """Documents of one folder (or of the whole library), by name."""
         with self._db() as con:
             if folder is None:
-                rows = con.execute("SELECT * FROM documents ORDER BY folder_id, name_key").fetchall()
+                rows = con.execute(f"SELECT {_RECORD_COLUMNS} FROM documents ORDER BY folder_id, name_key").fetchall()
             else:
                 fid = self._folder_row(con, folder)["id"]
-                rows = con.execute("SELECT * FROM documents WHERE folder_id=? ORDER BY name_key", (fid,)).fetchall()
+                rows = con.execute(f"SELECT {_RECORD_COLUMNS} FROM documents WHERE folder_id=? ORDER BY name_key",
+                                   (fid,)).fetchall()
         return [_record(r) for r in rows]
 
     def document(self, folder: str, name: str) -> DocumentRecord:
@@ -1294,6 +1295,10 @@ def _loads(text: str) -> dict[str, Any]:
         return out if isinstance(out, dict) else {}
     except ValueError:
         return {}
+
+
+# the columns of a DocumentRecord (not the vocabulary: listing a big folder need not read it)
+_RECORD_COLUMNS = "id, folder_id, name, sha256, pages, size_bytes, summary, profile, index_version, added"
 
 
 def _record(r: sqlite3.Row) -> DocumentRecord:
