@@ -11,6 +11,8 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
 3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory);
 4. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
    (document, page) hit@3 beside single-document hit@3).
+5. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
+   (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
 and stays in ../shared/eval). Exits 0 with a note when the eval set is absent.
@@ -342,6 +344,11 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(bench_section(bench))
     if folders is not None:
         parts.append(folder_section(folders))
+    for name in ("bench_cluster.md", "bench_scale.md"):  # optional steps: their last committed tables
+        if (COMMITTED / name).is_file():
+            text = (COMMITTED / name).read_text(encoding="utf-8").strip()
+            parts.append("#" + text if text.startswith("# ") else text)
+            parts.append("")
     RESULTS_MD.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
 
 
@@ -383,6 +390,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.skip_folders:
         step("folder eval", [py, "benchmarks/folder_eval.py", "--eval-dir", str(eval_dir)]
              + (["--limit", "30"] if args.quick else []), OUT / "folder_eval.log")
+    if args.cluster_bench:
+        step("indexing: processes vs a local Ray cluster", [py, "benchmarks/bench_cluster.py", "--eval-dir",
+                                                            str(eval_dir)], OUT / "bench_cluster.log")
+    if args.scale:
+        step("scale benchmark", [py, "benchmarks/bench_scale.py", "--sizes", args.scale], OUT / "bench_scale.log")
     # a skipped step reuses its last output in benchmarks/out/, when there is one
     jb = json.loads((OUT / "judge_budget.json").read_text()) if (OUT / "judge_budget.json").is_file() else None
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
@@ -422,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-judge", action="store_true", help="reuse benchmarks/out/judge_budget.json")
     p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
     p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
+    p.add_argument("--cluster-bench", action="store_true",
+                   help="also time indexing the eval PDFs in 1 process, N processes and a local Ray cluster (~5 min)")
+    p.add_argument("--scale", nargs="?", const="100,1000", default=None, metavar="SIZES",
+                   help="also run the scale benchmark (default sizes 100,1000, ~10 min; 10000 takes about an hour: "
+                        "its last table is kept in benchmarks/results/bench_scale.md)")
     return run(p.parse_args(argv))
 
 
