@@ -127,9 +127,11 @@ class DocumentSignals:
         self.facts_weight = facts_weight
         n = len(self.docs)
         self.passages = passages
-        self.df: Counter[str] = Counter()
-        for d in self.docs:
-            self.df.update(d.vocab)
+        self.postings: dict[str, list[int]] = {}  # term -> the documents (positions) whose vocabulary has it
+        for i, d in enumerate(self.docs):
+            for t in d.vocab:
+                self.postings.setdefault(t, []).append(i)
+        self.df: Counter[str] = Counter({t: len(ds) for t, ds in self.postings.items()})
         profile_tokens = [terms(f"{d.name} {d.profile or d.summary}") or [""] for d in self.docs]
         self.bm25 = None
         if n and any(t != [""] for t in profile_tokens):
@@ -154,9 +156,10 @@ class DocumentSignals:
             idf = {t: math.log(1 + n / (self.df.get(t, 0) + 0.5)) for t in q}
             known = [t for t in q if self.df.get(t, 0)]  # terms no document has cannot tell documents apart
             total = sum(idf[t] for t in known)
-            if total > 0:
-                for i, d in enumerate(self.docs):
-                    cov[i] = sum(idf[t] for t in known if t in d.vocab) / total
+            if total > 0:  # through the postings of the question's terms: no pass over every document
+                for t in known:
+                    cov[self.postings[t]] += idf[t]
+                cov /= total
             if self.bm25 is not None:
                 raw = np.asarray(self.bm25.get_scores(q), dtype=np.float32)
                 top = float(raw.max()) if raw.size else 0.0
