@@ -862,7 +862,9 @@ class Library:
                 progress("index reused", 1.0)
             rec = DocumentRecord(uuid.uuid4().hex, fid, name, sha, index.page_count, len(data), index.summary,
                                  routing_profile(replace(index, name=name)), index.version, time.time())
-            vocab = vocabulary(index)
+            page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
+            vocab = " ".join(sorted(page_terms.vocab))  # = vocabulary(index)
+            self._save_page_terms(sha, page_terms)
             auto = json.dumps(doc_facts.extract(index).to_dict(), ensure_ascii=False)
             with self._db(write=True) as con:
                 if con.execute("SELECT 1 FROM folders WHERE id=?", (fid,)).fetchone() is None:
@@ -1033,22 +1035,28 @@ class Library:
             return index
 
     def page_terms(self, rec: DocumentRecord) -> PageTerms:
-        """The document's page term counts (:class:`~alphasearch.pageindex.PageTerms`), read
-        from its saved file or counted from its index once and saved (atomically) for every
-        later folder page index; StoreError as :meth:`load_index` when its index is lost."""
-        path = self.page_terms_dir / f"{rec.sha256}-{code_fingerprint('alphasearch.text', 'alphasearch.pageindex')}.npz"
+        """The document's page term counts (:class:`~alphasearch.pageindex.PageTerms`), saved
+        when it was added (or counted from its index now, once, and saved) for every folder
+        page index; StoreError as :meth:`load_index` when its index is lost."""
         try:
-            terms = PageTerms.from_bytes(path.read_bytes())
+            terms = PageTerms.from_bytes(self._page_terms_path(rec.sha256).read_bytes())
             if terms.pages == rec.pages:
                 return terms
         except (OSError, ValueError):
             pass
         terms = PageTerms.from_texts([p.text for p in self.load_index(rec).pages])
+        self._save_page_terms(rec.sha256, terms)
+        return terms
+
+    def _page_terms_path(self, sha: str) -> Path:
+        _check_sha(sha)
+        return self.page_terms_dir / f"{sha}-{code_fingerprint('alphasearch.text', 'alphasearch.pageindex')}.npz"
+
+    def _save_page_terms(self, sha: str, terms: PageTerms) -> None:
         try:
-            atomic_write_bytes(path, terms.to_bytes())
+            atomic_write_bytes(self._page_terms_path(sha), terms.to_bytes())
         except OSError:
             pass  # a cache: a failed save costs only speed
-        return terms
 
     def pdf_bytes(self, rec: DocumentRecord) -> bytes:
         try:

@@ -54,8 +54,6 @@ def test_page_terms_survive_bytes_and_refuse_damage():
 
 
 def test_a_folder_that_grows_counts_only_the_new_documents_pages(data_dir, monkeypatch):
-    engine = Engine(Settings(data_dir=data_dir, engine="offline"))
-    build_library(engine.library, ("Astronomy", "Kitchen"))
     counted: list[int] = []
     real = PageTerms.from_texts.__func__
 
@@ -64,20 +62,22 @@ def test_a_folder_that_grows_counts_only_the_new_documents_pages(data_dir, monke
         return real(cls, texts)
 
     monkeypatch.setattr(PageTerms, "from_texts", classmethod(spy))
+    engine = Engine(Settings(data_dir=data_dir, engine="offline"))
+    build_library(engine.library, ("Astronomy", "Kitchen"))
+    assert counted == [4, 4, 4, 4]  # each document's pages counted once, when it was added
     q = "Which moon has lakes of liquid methane?"
     assert engine.ask_folder(q, folder="Astronomy").doc_pages[0] == ("planets.pdf", 3)
-    assert len(counted) == 2  # each document's pages tokenised once
     engine.library.add("Astronomy", "comets.pdf", topic_pdf("Comets", [
         ("Tails", "A comet's ion tail points away from the Sun."),
         ("Halley", "Halley's comet returns every 76 years; the Vesper Society logged its 1986 passage.")]))
     a = engine.ask_folder("How often does Halley's comet return?", folder="Astronomy")
     assert a.extra["documents"][0] == "comets.pdf" and a.doc_pages[0] == ("comets.pdf", 3)
-    assert counted == [4, 4, 3]  # the new document alone; the others' counts were read back
+    assert counted == [4, 4, 4, 4, 3]  # the new document alone; the folder's page index read the others' counts
     # a damaged saved count is counted again, not trusted
     rec = engine.library.document("Astronomy", "planets.pdf")
     saved = next(engine.library.page_terms_dir.glob(f"{rec.sha256}-*.npz"))
     saved.write_bytes(b"PK\x03\x04 damaged")
-    assert engine.library.page_terms(rec).pages == 4 and len(counted) == 4
+    assert engine.library.page_terms(rec).pages == 4 and len(counted) == 6
     engine.library.remove("Astronomy", "planets.pdf")
     assert not list(engine.library.page_terms_dir.glob(f"{rec.sha256}-*"))  # purged with the document
 
