@@ -10,7 +10,7 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
 2. ``benchmarks/judge_budget.py`` (the SIMULATED judge-budget study);
 3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory);
 4. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
-   (document, page) hit@3 beside single-document hit@3).
+   (document, page) hit@3 beside single-document hit@3);
 5. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
