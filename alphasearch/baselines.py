@@ -17,6 +17,8 @@ tree and rank whole pages; they return 1-based page numbers, best first.
 """
 from __future__ import annotations
 
+import math
+import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -24,12 +26,12 @@ from collections.abc import Callable, Sequence
 import bm25s
 import numpy as np
 
-from .mcts import Scorer, ranked_frontier
+from .mcts import Scorer, confirmed_first, ranked_frontier
 from .models import DocumentIndex, SearchNode, SearchStep, SearchTrace, Section
 from .text import stemmer
 
-__all__ = ["exhaustive", "greedy", "beam", "flat_bm25_pages", "flat_embed_pages", "TREE_BASELINES",
-           "FLAT_BASELINES", "trace_page_order"]
+__all__ = ["exhaustive", "greedy", "beam", "mcts_reference", "distinct_judged", "flat_bm25_pages", "flat_embed_pages",
+           "TREE_BASELINES", "FLAT_BASELINES", "trace_page_order"]
 
 
 class _Builder:
@@ -82,7 +84,8 @@ class _Builder:
             n.visits += 1
             n.total_reward += reward
         ucb = tuple(float(n.reward or 0.0) for n in path[1:])
-        self.steps.append(SearchStep(len(self.steps) + 1, tuple(n.section.node_id for n in path), reward, ucb, created))
+        self.steps.append(SearchStep(len(self.steps) + 1, tuple(n.section.node_id for n in path), reward, ucb, created,
+                                     (node.section.node_id,), (reward,)))
 
     def trace(self, rule: str, best: Sequence[SearchNode], top: int, label: str) -> SearchTrace:
         chosen = list(best)
@@ -141,6 +144,8 @@ def beam(root: Section, question: str, scorer: Scorer, *, width: int = 3, top: i
         current = _by_score(candidates)[:width]
     return b.trace(_rule, _by_score(current), top, label)
 
+
+CONFIRMED = 0.75  # a page read scoring at least this is confirmed evidence (Settings.confidence_threshold)
 
 TREE_BASELINES: dict[str, Callable[..., SearchTrace]] = {"exhaustive": exhaustive, "greedy": greedy, "beam": beam}
 
@@ -225,14 +230,17 @@ def flat_embed_pages(doc: DocumentIndex, question: str, *, k: int | None = None)
 FLAT_BASELINES: dict[str, Callable[..., list[int]]] = {"flat_bm25": flat_bm25_pages, "flat_embed": flat_embed_pages}
 
 
-def trace_page_order(trace: SearchTrace, page_count: int, page_scores: np.ndarray | None = None) -> list[int]:
+def trace_page_order(trace: SearchTrace, page_count: int, page_scores: np.ndarray | None = None,
+                     confirmed: float = CONFIRMED) -> list[int]:
     """Pages ranked by the search alone (no blending with page evidence), the same
     rule for every search: each page belongs to the deepest visited node that
     contains it (so pages under an unvisited child keep their parent's standing);
     pages follow their node's Q, then the narrower node (fewer pages: more
     specific evidence), then its visits; within one node (and among
     pages no visited node covers) ``page_scores`` (index 0 = page 1) decide,
-    else page order. Returns every page 1..page_count once, 1-based, best first."""
+    else page order. Pages the search read whose deep read scored ≥ ``confirmed``
+    come first (:func:`alphasearch.mcts.confirmed_first`). Returns every page
+    1..page_count once, 1-based, best first."""
     scores = np.zeros(page_count, dtype=np.float32) if page_scores is None else np.asarray(page_scores)
     visited = sorted((n for n in trace.root.walk() if n.visits),
                      key=lambda n: (-n.q, n.section.pages[1] - n.section.pages[0], -n.visits))
@@ -248,4 +256,83 @@ def trace_page_order(trace: SearchTrace, page_count: int, page_scores: np.ndarra
             rank[a - 1:b] = position[node.section.node_id]
         stack.extend(reversed(node.children))
     order = np.lexsort((np.arange(page_count), -scores, rank))
-    return [int(i) + 1 for i in order]
+    return confirmed_first(trace, [int(i) + 1 for i in order], confirmed)
+
+
+# --- the reference system's MCTS ---------------------------------------------------------------
+REFERENCE_C = 1.414
+
+
+def mcts_reference(root: Section, question: str, scorer: Scorer, *, iterations: int = 25,
+                   rng: random.Random | None = None, threshold: float = 0.7, confident_leaves: int = 3,
+                   min_visits: int = 3, top: int = 5, label: str = "") -> SearchTrace:
+    """The MCTS of the system AlphaSearch grew from, as its public code does it.
+
+    Select from the root, stopping at the first node that has an unvisited child,
+    else descending by UCB1 = mean + 1.414·sqrt(ln N_parent / n) (ties: the first
+    child); expand one random unvisited child and judge it with one scorer call —
+    no cache: a revisited leaf is judged again (``nodes_scored`` counts every call;
+    the steps' ``judged`` lists each call's node, so distinct nodes are countable);
+    add the reward to the node and every ancestor (mean value); stop after
+    ``iterations`` or once ``confident_leaves`` leaves have ≥ ``min_visits`` visits
+    and mean ≥ ``threshold``. ``best``: visited nodes by mean·ln(visits + 1), those
+    whose page ranges do not overlap an earlier one first."""
+    rng = rng or random.Random(0)
+    tree = SearchNode(section=root, prior=1.0)
+    parents: dict[str, SearchNode] = {}
+    steps: list[SearchStep] = []
+    calls = 0
+    stop = ""
+    for it in range(1, iterations + 1):
+        node, path, ucbs, created = tree, [tree], [], ()
+        while True:
+            if node.section.children and not node.expanded:
+                node.children = [SearchNode(section=s, parent_id=node.section.node_id) for s in node.section.children]
+                node.expanded = True
+                created = tuple(s.node_id for s in node.section.children)
+                for ch in node.children:
+                    parents[ch.section.node_id] = node
+            if not node.children:
+                break
+            fresh = [ch for ch in node.children if ch.visits == 0]
+            if fresh:
+                node = rng.choice(fresh)
+                path.append(node)
+                ucbs.append(math.inf)
+                break
+            values = [ch.q + REFERENCE_C * math.sqrt(math.log(node.visits) / ch.visits) for ch in node.children]
+            i = max(range(len(values)), key=lambda k: (values[k], -k))
+            node = node.children[i]
+            path.append(node)
+            ucbs.append(values[i])
+        r = min(1.0, max(0.0, float(scorer.score(question, [node.section])[0])))
+        calls += 1
+        node.reward = r
+        for n in path:
+            n.visits += 1
+            n.total_reward += r
+        steps.append(SearchStep(it, tuple(n.section.node_id for n in path), r, tuple(ucbs), created,
+                                (node.section.node_id,), (r,)))
+        good = [n for n in tree.walk() if n.section.is_leaf and n.visits >= min_visits and n.q >= threshold]
+        if len(good) >= confident_leaves:
+            stop = "confident"
+            break
+    visited = sorted((n for n in tree.walk() if n.visits and n is not tree),
+                     key=lambda n: -n.q * math.log(n.visits + 1))
+    chosen: list[SearchNode] = []
+    for n in visited:
+        a, b = n.section.pages
+        if all(b < c.section.pages[0] or a > c.section.pages[1] for c in chosen):
+            chosen.append(n)
+    chosen += [n for n in visited if n not in chosen]
+    return SearchTrace(root=tree, steps=tuple(steps), best=tuple(n.section for n in chosen[:top]),
+                       rule="reference", c=REFERENCE_C, nodes_scored=calls, stopped_early=bool(stop),
+                       label=label, stop_reason=stop)
+
+
+def distinct_judged(trace: SearchTrace) -> int:
+    """How many distinct nodes a trace judged (the reference re-judges revisited leaves)."""
+    return len({nid for st in trace.steps for nid in st.judged})
+
+
+TREE_BASELINES["mcts_reference"] = mcts_reference

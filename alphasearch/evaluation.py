@@ -15,8 +15,10 @@ Methods (pick by name from :data:`METHODS`):
   is the difference between this and the tree methods;
 - ``exhaustive`` / ``greedy`` / ``beam``: tree baselines (beam width 3) with the engine's
   scorer; their trace goes through the same final page ranking as MCTS;
+- ``mcts_reference``: the reference system's MCTS (:func:`alphasearch.baselines.mcts_reference`:
+  UCB1, mean backup, one judged node per iteration, revisited leaves judged again);
 - ``mcts_ucb1`` / ``mcts_puct``: the engine's ``ask_document`` with that selection rule
-  (``mcts_puct`` is the default engine).
+  (``mcts_puct`` is the default engine: the search reads pages below the leaves).
 
 Every method's answer is the extractive answer over its ranked pages (or the
 engine's own answer for the MCTS methods).
@@ -244,6 +246,7 @@ METHODS: dict[str, Method] = {
     "exhaustive": _tree("exhaustive"),
     "greedy": _tree("greedy"),
     "beam": _tree("beam"),
+    "mcts_reference": _tree("mcts_reference"),
     "mcts_ucb1": _mcts("ucb1"),
     "mcts_puct": _mcts("puct"),
 }

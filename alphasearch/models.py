@@ -152,7 +152,8 @@ class DocumentIndex:
 # --- search ------------------------------------------------------------------
 @dataclass(slots=True)
 class SearchNode:
-    """Search statistics of one section. ``q`` = total_reward / visits, in [0, 1]."""
+    """Search statistics of one section. ``q`` in [0, 1]: ``value`` (the max backup of
+    :func:`alphasearch.mcts.search`) when set, else total_reward / visits (mean backup)."""
 
     section: Section
     parent_id: str | None = None
@@ -162,9 +163,12 @@ class SearchNode:
     reward: float | None = None  # the simulation result for this node, once scored
     children: list["SearchNode"] = field(default_factory=list)
     expanded: bool = False
+    value: float | None = None
 
     @property
     def q(self) -> float:
+        if self.value is not None:
+            return self.value
         return self.total_reward / self.visits if self.visits else 0.0
 
     def walk(self) -> Iterator["SearchNode"]:
@@ -179,7 +183,9 @@ class SearchStep:
 
     ``path``: node ids from the root to the simulated node; ``reward`` in [0, 1];
     ``ucb``: the selection value of each chosen child along the path (one fewer
-    than ``path``); ``expanded``: ids of nodes created in this iteration.
+    than ``path``); ``expanded``: ids of nodes created in this iteration;
+    ``judged``: ids of the nodes judged (scored) in this iteration, ``rewards`` their
+    scores (an iteration that judged nothing learned nothing).
     """
 
     iteration: int
@@ -187,6 +193,8 @@ class SearchStep:
     reward: float
     ucb: tuple[float, ...] = ()
     expanded: tuple[str, ...] = ()
+    judged: tuple[str, ...] = ()
+    rewards: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,12 +203,16 @@ class SearchStep:
             "reward": round(self.reward, 6),
             "ucb": [round(u, 6) for u in self.ucb],
             "expanded": list(self.expanded),
+            "judged": list(self.judged),
+            "rewards": [round(r, 6) for r in self.rewards],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SearchStep":
         return cls(int(d["iteration"]), tuple(d["path"]), float(d["reward"]),
-                   tuple(float(u) for u in d.get("ucb", ())), tuple(d.get("expanded", ())))
+                   tuple(float(u) for u in d.get("ucb", ())),
+                   tuple(d.get("expanded", ())), tuple(d.get("judged", ())),
+                   tuple(float(r) for r in d.get("rewards", ())))
 
 
 @dataclass(frozen=True)
@@ -220,6 +232,8 @@ class SearchTrace:
     stopped_early: bool = False
     label: str = ""  # e.g. the document name, or "documents" for folder Phase 1
     prior_mix: float = 0.0  # PUCT's uniform share of P (mcts.PRIOR_MIX; 0 in traces saved before it existed)
+    backup: str = "mean"  # "max": Q is the best evidence below (mcts.search); "mean": Q = mean reward
+    stop_reason: str = ""  # "confident", "exhausted", or "" (the iteration budget ran out)
 
     def nodes(self) -> list[SearchNode]:
         return list(self.root.walk())
@@ -230,6 +244,8 @@ class SearchTrace:
             "rule": self.rule,
             "c": self.c,
             "prior_mix": self.prior_mix,
+            "backup": self.backup,
+            "stop_reason": self.stop_reason,
             "iterations": len(self.steps),
             "nodes_scored": self.nodes_scored,
             "stopped_early": self.stopped_early,
@@ -245,6 +261,7 @@ class SearchTrace:
                     "q": round(n.q, 6),
                     "prior": round(n.prior, 6),
                     "reward": None if n.reward is None else round(n.reward, 6),
+                    "source": n.section.source,
                 }
                 for n in self.root.walk()
             ],
@@ -258,10 +275,11 @@ class SearchTrace:
         root: SearchNode | None = None
         for n in d["nodes"]:
             section = Section(str(n["id"]), str(n["title"]), (int(n["pages"][0]), int(n["pages"][1])),
-                              str(n.get("summary", "")))
+                              str(n.get("summary", "")), source=str(n.get("source", "")))
             node = SearchNode(section=section, parent_id=n.get("parent"), prior=float(n.get("prior", 0.0)),
                               visits=int(n["visits"]), total_reward=float(n.get("total_reward", n["q"] * n["visits"])),
-                              reward=n.get("reward"), expanded=True)
+                              reward=n.get("reward"), expanded=True,
+                              value=float(n["q"]) if d.get("backup") == "max" and n["visits"] else None)
             by_id[section.node_id] = node
             if node.parent_id is None or node.parent_id not in by_id:
                 root = root or node
@@ -273,7 +291,8 @@ class SearchTrace:
         return cls(root=root, steps=tuple(SearchStep.from_dict(s) for s in d.get("steps", ())), best=best,
                    rule=str(d.get("rule", "puct")), c=float(d.get("c", 1.41)),
                    nodes_scored=int(d.get("nodes_scored", 0)), stopped_early=bool(d.get("stopped_early", False)),
-                   label=str(d.get("label", "")), prior_mix=float(d.get("prior_mix", 0.0)))
+                   label=str(d.get("label", "")), prior_mix=float(d.get("prior_mix", 0.0)),
+                   backup=str(d.get("backup", "mean")), stop_reason=str(d.get("stop_reason", "")))
 
 
 # --- answers -------------------------------------------------------------------

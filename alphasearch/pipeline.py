@@ -1,115 +1,77 @@
-"""Wires the pieces: index a PDF (cached by content hash) and answer a question."""
+"""Wires the pieces: index a PDF (cached by content hash) and answer a question.
+
+The engine doing the work (offline, or "openai") is picked once from the
+settings (:func:`make_backend`); both offer the same interface
+(:class:`alphasearch.engines.DocEngine`), so there is one search path.
+"""
 from __future__ import annotations
 
 import random
 import threading
 import time
-from collections import OrderedDict
 from pathlib import Path
 
-from . import indexer, llm_engine, pdf
-from .answer import extractive_answer, rank_pages
+from . import indexer, pdf
 from .config import Settings
+from .engines import DocEngine, DocTools, OfflineEngine, timed
+from .folder import FolderSearch
+from .llm_engine import LLMEngine
 from .mcts import search
 from .models import Answer, DocumentIndex
-from .scorers import HybridScorer, PageRanker, PriorScorer
-from .store import IndexCache, Library, RankerStore
-from .folder import FolderSearch
 from .router import OfflineRouter, Router
+from .store import Library
 
 Progress = indexer.Progress
 
 
-class _DocTools:
-    """Per-document scorers, built once and reused by every question on it."""
-
-    def __init__(self, doc: DocumentIndex, ranker: PageRanker):
-        self.ranker = ranker
-        self.scorer = HybridScorer(doc, ranker=ranker)
-        self.prior = PriorScorer(doc)
+def make_backend(settings: Settings, *, llm=None) -> DocEngine:
+    """The engine these settings ask for ("openai" resolves from ``engine`` = auto when a key is set)."""
+    offline = OfflineEngine(settings)
+    return LLMEngine(offline, llm) if settings.resolved_engine == "openai" else offline
 
 
 class Engine:
-    """The engine behind the CLI and the app. Thread-safe; holds warm per-document scorers."""
+    """The engine behind the CLI and the app. Thread-safe; holds warm per-document scorers.
+    ``llm``: a ready model client for the "openai" engine (default: built on first use)."""
 
     def __init__(self, settings: Settings | None = None, *, llm=None):
         self.settings = settings or Settings.from_env()
-        self.indexes = IndexCache(self.settings.data_dir)
-        self.rankers = RankerStore(self.settings.data_dir)
-        self._tools: OrderedDict[str, _DocTools] = OrderedDict()
+        self.backend: DocEngine = make_backend(self.settings, llm=llm)
+        self.offline: OfflineEngine = getattr(self.backend, "offline", self.backend)  # type: ignore[assignment]
+        self.indexes = self.offline.indexes
+        self.rankers = self.offline.rankers
         self._lock = threading.Lock()
-        # "openai" engine state (llm_engine.py): the cached client, why LLM indexing
-        # fell back per doc_id, and recent PDF bytes for vision answers
-        self._llm = llm
-        self._llm_notes: dict[str, str] = {}
-        self._pdf_bytes: OrderedDict[str, bytes] = OrderedDict()
         self._library: Library | None = None
         self.router: Router = OfflineRouter(facts_weight=self.settings.facts_weight)
         self._folder_cache: dict[str, object] = {}
 
     # --- indexing -----------------------------------------------------------------
     def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
-                    force: bool = False, engine: str | None = None) -> DocumentIndex:
-        """Index PDF bytes, or load the stored index of identical bytes.
-        ``engine``: "offline" or "openai" (default: the settings' resolved engine)."""
-        if (engine or self.settings.resolved_engine) == "openai":
-            return llm_engine.index_bytes(self, data, name, progress=progress, force=force)
-        pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
-        doc_id = pdf.content_hash(data)
-        if not force:
-            cached = self.indexes.get(doc_id)
-            if cached is not None:
-                if cached.name != name:
-                    cached = _renamed(cached, name)
-                if progress:
-                    progress("loaded from cache", 1.0)
-                return cached
-        s = self.settings
-        index = indexer.build_index(data, name, max_pages=s.max_pages, warn_pages=s.warn_pages,
-                                    max_leaf_pages=s.max_leaf_pages, progress=progress)
-        self.indexes.put(index)
-        return index
+                    force: bool = False) -> DocumentIndex:
+        """Index PDF bytes with this engine, or load the stored index of identical bytes."""
+        return self.backend.index(data, name, progress=progress, force=force)
 
     def index_file(self, path: Path | str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
         data = pdf.load_bytes(path, max_file_mb=self.settings.max_file_mb)
         return self.index_bytes(data, Path(path).name, progress=progress, force=force)
 
-    def tools(self, doc: DocumentIndex) -> _DocTools:
-        key = doc.doc_id + doc.engine
-        with self._lock:
-            hit = self._tools.get(key)
-            if hit is not None:
-                self._tools.move_to_end(key)
-                return hit
-        built = _DocTools(doc, self.rankers.ranker(doc))
-        with self._lock:
-            self._tools[key] = built
-            while len(self._tools) > 64:
-                self._tools.popitem(last=False)
-        return built
+    def tools(self, doc: DocumentIndex) -> DocTools:
+        """The document's offline scorers (page ranker, section scorer, prior, page reader)."""
+        return self.offline.tools(doc)
 
     # --- questions ---------------------------------------------------------------------
     def ask_document(self, doc: DocumentIndex, question: str, *, iterations: int | None = None,
                      seed: int | None = None, rule: str | None = None) -> Answer:
-        """MCTS over the document's section tree, deep read, extractive answer
-        (the "openai" engine: LLM scorer and a synthesized answer, see llm_engine.py)."""
-        if self.settings.resolved_engine == "openai":
-            return llm_engine.ask_document(self, doc, question, iterations=iterations, seed=seed, rule=rule)
+        """The search over the document's section tree and its pages (the engine's
+        judges), then the answer from the pages it points at."""
         s = self.settings
         started = time.perf_counter()
-        tools = self.tools(doc)
-        trace = search(doc.root, question, tools.scorer, prior=tools.prior,
+        judges = self.backend.judges(doc, question)
+        trace = search(doc.root, question, judges.scorer, prior=judges.prior, reader=judges.reader,
                        iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
                        rng=random.Random(s.seed if seed is None else seed),
                        confidence_threshold=s.confidence_threshold, label=doc.name)
-        page_scores = tools.ranker.scores(question)
-        pages = rank_pages(doc, trace, page_scores)
-        extract = extractive_answer(doc, question, pages, tools.ranker.df, threshold=s.answer_threshold,
-                                    page_scores=page_scores)
-        return Answer(text=extract.text, confidence=extract.confidence, fallback=extract.fallback,
-                      citations=extract.citations, pages=pages, trace=trace,
-                      seconds=time.perf_counter() - started, doc=doc.name,
-                      extra=extract.extra())
+        return timed(self.backend.answer(doc, question, trace, judges), started)
 
     # --- folders ---------------------------------------------------------------------------
     @property
@@ -118,8 +80,8 @@ class Engine:
         With the "openai" engine its documents get LLM indexes (offline where the model fails)."""
         with self._lock:
             if self._library is None:
-                build = llm_engine.library_build(self) if self.settings.resolved_engine == "openai" else None
-                self._library = Library(self.settings.data_dir, settings=self.settings, build=build)
+                self._library = Library(self.settings.data_dir, settings=self.settings,
+                                        build=self.backend.library_build())
             return self._library
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,
@@ -145,8 +107,3 @@ class Engine:
                                       top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace,
                                       documents=documents)
 
-
-def _renamed(index: DocumentIndex, name: str) -> DocumentIndex:
-    from dataclasses import replace
-
-    return replace(index, name=name)

@@ -312,6 +312,8 @@ class NodeView:
     selection: float | None  # its selection value under its parent at t (None for the root)
     on_path: bool  # on the path of iteration t
     chosen_values: tuple[tuple[int, float], ...]  # (iteration, selection value) each time it was chosen
+    judged: bool = False  # judged by iteration t
+    page: bool = False  # a page node (the search read this page)
 
 
 def tree_state(trace: SearchTrace, t: int) -> list[NodeView]:
@@ -321,35 +323,39 @@ def tree_state(trace: SearchTrace, t: int) -> list[NodeView]:
     stats = mcts.replay(trace, t)
     path = set(trace.steps[t - 1].path) if t else set()
     chosen: dict[str, list[tuple[int, float]]] = {}
-    scored_at: dict[str, int] = {}
+    judged_by_t: set[str] = set()
     for step in trace.steps[:t]:
         for node_id, value in zip(step.path[1:], step.ucb):
             chosen.setdefault(node_id, []).append((step.iteration, value))
-        scored_at.setdefault(step.path[-1], step.iteration)
+        judged_by_t.update(step.judged or step.path[-1:])
     out: list[NodeView] = []
 
-    def visit(node, depth: int, parent_visits: int, share: float) -> None:
+    def visit(node, depth: int, parent, share: float) -> None:
         nid = node.section.node_id
         if nid not in stats:
             return
-        visits, total = stats[nid]
-        q = total / visits if visits else 0.0
+        visits, q = stats[nid]
+        reward = node.reward if nid in judged_by_t else None
         selection = None
-        if node.parent_id is not None:
-            probe = type(node)(section=node.section, prior=node.prior, visits=visits, total_reward=total)
-            value = mcts.selection_value(probe, parent_visits, share, trace.c, trace.rule)
+        if parent is not None:
+            probe = type(node)(section=node.section, prior=node.prior, visits=visits, reward=reward,
+                               value=q if visits else None, total_reward=q * visits)
+            p_visits, p_reward = parent
+            fpu = 1.0 if p_reward is None else p_reward
+            value = mcts.selection_value(probe, p_visits, share, trace.c, trace.rule if trace.rule in mcts.RULES
+                                         else "ucb1", fpu)
             selection = value if math.isfinite(value) else math.inf
         out.append(NodeView(
             node_id=nid, parent=node.parent_id, title=node.section.title, pages=tuple(node.section.pages),
             summary=node.section.summary, depth=depth, prior=node.prior, visits=visits, q=q,
-            reward=node.reward if (nid in scored_at or t == len(trace.steps)) else None,
-            selection=selection, on_path=nid in path, chosen_values=tuple(chosen.get(nid, ())),
+            reward=reward, selection=selection, on_path=nid in path, chosen_values=tuple(chosen.get(nid, ())),
+            judged=nid in judged_by_t, page=mcts.is_page(node.section),
         ))
         if node.children and node.children[0].section.node_id in stats:  # siblings appear together
             for ch, share in zip(node.children, mcts.prior_shares(node, trace.prior_mix)):
-                visit(ch, depth + 1, visits, share)
+                visit(ch, depth + 1, (visits, reward), share)
 
-    visit(trace.root, 0, 0, 1.0)
+    visit(trace.root, 0, None, 1.0)
     return out
 
 
@@ -402,15 +408,10 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
 
 def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
     """Q of each given node after every iteration 1..T (None before it was first visited)."""
-    wanted = set(node_ids)
-    running: dict[str, tuple[int, float]] = {}
     out: dict[str, list[float | None]] = {n: [] for n in node_ids}
-    for step in trace.steps:
-        for nid in step.path:
-            if nid in wanted:
-                v, w = running.get(nid, (0, 0.0))
-                running[nid] = (v + 1, w + step.reward)
+    for t in range(1, len(trace.steps) + 1):
+        stats = mcts.replay(trace, t)
         for nid in node_ids:
-            v, w = running.get(nid, (0, 0.0))
-            out[nid].append(w / v if v else None)
+            visits, q = stats.get(nid, (0, 0.0))
+            out[nid].append(q if visits else None)
     return out

@@ -409,17 +409,28 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
 def _trace():
     import random
 
-    from alphasearch.mcts import search
+    from alphasearch.mcts import page_node, search
     from alphasearch.models import Section
 
-    leaves = tuple(Section(f"c{i}", f"<b>Chapter</b> {i}", (i + 1, i + 1)) for i in range(4))
-    root = Section("root", "Report", (1, 4), children=leaves)
+    leaves = tuple(Section(f"c{i}", f"<b>Chapter</b> {i}", (2 * i + 1, 2 * i + 2)) for i in range(4))
+    root = Section("root", "Report", (1, 8), children=leaves)
 
     class Scorer:
         def score(self, question, sections):
             return [0.9 if s.node_id == "c2" else 0.1 for s in sections]
 
-    return search(root, "q", Scorer(), iterations=12, rng=random.Random(0), confidence_threshold=2.0)
+    class Reader:  # pages 5-6 are in c2; page 6 holds the answer (0.8), every other page 0.2
+        def pages_of(self, question, section):
+            return [page_node(section, p, f"snippet of page {p}") for p in range(section.pages[0], section.pages[1] + 1)]
+
+        def prior(self, question, pages):
+            return [0.5] * len(pages)
+
+        def score(self, question, pages):
+            return [0.8 if p.pages[0] == 6 else 0.2 for p in pages]
+
+    return search(root, "q", Scorer(), reader=Reader(), iterations=12, rng=random.Random(0),
+                  confidence_threshold=0.75)  # stops once page 6 is read
 
 
 def test_tree_state_replays_to_the_final_statistics():
@@ -433,7 +444,11 @@ def test_tree_state_replays_to_the_final_statistics():
     start = tree_state(trace, 0)
     assert [(v.node_id, v.visits) for v in start] == [("root", 0)]
     one = {v.node_id: v for v in tree_state(trace, 1)}
-    assert one["root"].visits == 1 and sum(v.visits for v in one.values() if v.parent) == 1
+    # iteration 1 judges the four chapters together (siblings are judged in one batch)
+    assert one["root"].visits == 1 and sorted(v.node_id for v in one.values() if v.judged) == ["c0", "c1", "c2", "c3"]
+    two = {v.node_id: v for v in tree_state(trace, 2)}  # iteration 2 reads a page of the best chapter
+    assert [v.node_id for v in two.values() if v.page and v.judged] == [trace.steps[1].judged[0]]
+    assert trace.steps[1].judged[0].startswith("c2/p")
     assert {v.node_id for v in one.values() if v.on_path} == set(trace.steps[0].path)
     assert one["root"].selection is None and all(v.selection is not None for v in one.values() if v.parent)
 
@@ -448,7 +463,9 @@ def test_graph_elements_size_colour_labels_and_no_html_titles():
     best = max((v for v in views if v.parent), key=lambda v: v.visits)
     least = min((v for v in views if v.parent), key=lambda v: v.visits)
     assert best.node_id == "c2" and by_id["c2"]["size"] > by_id[least.node_id]["size"]
+    # max backup: c2 keeps its own 0.9 while one of its pages is unread (the other was read at 0.8)
     assert "N=" in by_id["c2"]["label"] and "Q=0.90" in by_id["c2"]["label"]
+    assert trace.stop_reason == "confident" and by_id["c2/p6"]["label"].endswith("Q=0.80")
     assert all("title" not in n for n in nodes)  # agraph would render a title as HTML
     assert len(edges) == len(nodes) - 1
     assert q_colour(0.0, 1) != q_colour(1.0, 1) and q_colour(0.5, 0) == "#c9ced6"

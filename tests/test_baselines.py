@@ -89,7 +89,8 @@ def test_beam_width_one_is_greedy_and_width_zero_is_refused():
 def test_node_statistics_replay_from_the_steps(method):
     trace = method(TREE, "q", FakeScorer(SCORES))
     final = replay(trace, len(trace.steps))
-    assert {k: (v, round(w, 6)) for k, (v, w) in final.items()} == stats(trace)
+    assert {k: (v, round(q * v, 6)) for k, (v, q) in final.items()} == stats(trace)  # mean backup: Q·N = W
+    assert all(st.judged == (st.path[-1],) for st in trace.steps)  # one node judged per step
     # the trace survives a JSON round trip
     again = SearchTrace.from_dict(trace.to_dict())
     assert ids(again.best) == ids(trace.best) and again.nodes_scored == trace.nodes_scored
@@ -121,11 +122,12 @@ def test_trace_page_order_follows_q_then_page_scores():
 def test_trace_page_order_keeps_a_partly_searched_section_by_its_own_q():
     from alphasearch.mcts import search
 
-    # UCB1, 5 iterations: a (0.6), b (0.5), c (0.55), then a → a1 (0.2), then c again.
-    # a2 is never visited, so pages 3-4 stay with a (Q 0.4): after b (0.5), before a1 (0.2)
-    trace = search(TREE, "q", FakeScorer(SCORES), iterations=5, rule="ucb1", confident_leaves=99)
-    assert {n.section.node_id for n in trace.root.walk() if n.visits} == {"root", "a", "b", "c", "a1"}
-    assert trace_page_order(trace, 12) == [9, 10, 11, 12, 5, 6, 7, 8, 3, 4, 1, 2]
+    # one node judged per iteration (no sibling batch): a (0.6), b (0.5), c (0.55), then a → a1 (0.2).
+    # a2 is not judged yet, so a keeps its own 0.6 (max backup) and its pages lead; a1's pages come last
+    trace = search(TREE, "q", FakeScorer(SCORES), prior=FakeScorer({**SCORES, "a1": 0.9, "a2": 0.1}), iterations=4,
+                   rule="puct", batch_siblings=False, confident_leaves=0)
+    assert [st.judged for st in trace.steps] == [("a",), ("c",), ("b",), ("a1",)]
+    assert trace_page_order(trace, 12) == [3, 4, 9, 10, 11, 12, 5, 6, 7, 8, 1, 2]
 
 
 def test_trace_page_order_prefers_the_narrower_section_at_equal_q():
@@ -134,13 +136,31 @@ def test_trace_page_order_prefers_the_narrower_section_at_equal_q():
     # every node scores 1: root, a and a1 all have Q 1; a1's pages come first, then a's, then the rest
     ones = {k: 1.0 for k in SCORES}
     prior = FakeScorer({**{k: 0.1 for k in SCORES}, "a": 0.9, "a1": 0.9})
-    trace = search(TREE, "q", FakeScorer(ones), prior=prior, iterations=2, rule="puct", confident_leaves=99)
+    trace = search(TREE, "q", FakeScorer(ones), prior=prior, iterations=2, rule="puct", batch_siblings=False,
+                   confident_leaves=0)
     assert [s.path for s in trace.steps] == [("root", "a"), ("root", "a", "a1")]
     assert trace_page_order(trace, 12) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     assert trace_page_order(trace, 12, np.arange(12.0))[:4] == [2, 1, 4, 3]  # a1, then a's page 3-4
-    trace = search(TREE, "q", FakeScorer({**ones, "a": 0.0, "a1": 0.0}), iterations=3, rule="ucb1",
-                   confident_leaves=99)  # a 0, b 1, c 1: b and c (Q 1, 4 pages each) before root's leftovers
-    assert trace_page_order(trace, 12)[:8] == [5, 6, 7, 8, 9, 10, 11, 12]
+
+
+def test_trace_page_order_puts_confirmed_pages_first():
+    from alphasearch.mcts import page_node, search
+
+    class Reader:  # page 10 of leaf c reads 0.8 (≥ the 0.75 confirmation), the others 0.1
+        def pages_of(self, question, section):
+            return [page_node(section, p) for p in section.page_numbers]
+
+        def prior(self, question, pages):
+            return [1.0 if p.pages[0] == 10 else 0.5 for p in pages]
+
+        def score(self, question, pages):
+            return [0.8 if p.pages[0] == 10 else 0.1 for p in pages]
+
+    trace = search(TREE, "q", FakeScorer({**SCORES, "c": 0.95}), reader=Reader(), iterations=10)
+    assert [sorted(st.judged) for st in trace.steps] == [["a", "b", "c"], ["c/p10"]]  # siblings in one batch
+    assert trace.stop_reason == "confident"
+    # c keeps its own 0.95 for its unread pages, but the page read and confirmed comes first
+    assert trace_page_order(trace, 12) == [10, 9, 11, 12, 1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def _doc(texts: list[str]) -> DocumentIndex:

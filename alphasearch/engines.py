@@ -1,0 +1,148 @@
+"""One interface for the engines behind :class:`alphasearch.pipeline.Engine`: index a PDF,
+judge nodes, answer. The offline engine lives here; the "openai" one in
+:mod:`alphasearch.llm_engine` (built on this one: it starts from the offline
+index and falls back to the offline judges). The pipeline picks one from the
+settings once and runs the same search with whichever judges it hands out.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from . import indexer, pdf
+from .answer import extractive_answer, rank_pages
+from .config import Settings
+from .mcts import Reader, Scorer, confirmed_first
+from .models import Answer, DocumentIndex, SearchTrace
+from .reading import PageReader
+from .scorers import HybridScorer, PageRanker, PriorScorer
+from .store import IndexCache, RankerStore
+
+Progress = indexer.Progress
+Build = Callable[..., DocumentIndex]  # (data, name, progress) -> DocumentIndex
+
+
+@dataclass
+class Judges:
+    """What the search of one question uses: ``scorer`` judges sections, ``reader``
+    reads pages (its ``score`` is the deep read), ``prior`` orders children for free.
+    ``state``: the engine's own per-question state (e.g. the model's usage meter)."""
+
+    scorer: Scorer
+    prior: Scorer
+    reader: Reader
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class DocEngine(Protocol):
+    """What the pipeline needs of an engine."""
+
+    name: str
+
+    def index(self, data: bytes, name: str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
+        """The index of these PDF bytes (stored, or built and stored)."""
+        ...
+
+    def judges(self, doc: DocumentIndex, question: str) -> Judges:
+        """The judges for one question on ``doc``."""
+        ...
+
+    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
+        """The answer from the pages the search points at (``seconds`` left 0 for the pipeline)."""
+        ...
+
+    def library_build(self) -> Build | None:
+        """How the folder library indexes a document (None: the offline indexer)."""
+        ...
+
+
+class DocTools:
+    """Per-document offline scorers, built once and reused by every question on it."""
+
+    def __init__(self, doc: DocumentIndex, ranker: PageRanker):
+        self.ranker = ranker
+        self.scorer = HybridScorer(doc, ranker=ranker)
+        self.prior = PriorScorer(doc)
+        self.reader = PageReader(doc, ranker)
+
+
+class OfflineEngine:
+    """The default engine: the offline indexer, BM25 page evidence as the judge, the
+    offline deep read of pages, extractive answers. Thread-safe."""
+
+    name = "offline"
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.indexes = IndexCache(settings.data_dir)
+        self.rankers = RankerStore(settings.data_dir)
+        self._tools: OrderedDict[str, DocTools] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def index(self, data: bytes, name: str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
+        pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
+        doc_id = pdf.content_hash(data)
+        if not force:
+            cached = self.indexes.get(doc_id)
+            if cached is not None:
+                if cached.name != name:
+                    cached = replace(cached, name=name)
+                if progress:
+                    progress("loaded from cache", 1.0)
+                return cached
+        s = self.settings
+        built = indexer.build_index(data, name, max_pages=s.max_pages, warn_pages=s.warn_pages,
+                                    max_leaf_pages=s.max_leaf_pages, progress=progress)
+        self.indexes.put(built)
+        return built
+
+    def tools(self, doc: DocumentIndex) -> DocTools:
+        key = doc.doc_id + doc.engine
+        with self.lock:
+            hit = self._tools.get(key)
+            if hit is not None:
+                self._tools.move_to_end(key)
+                return hit
+        built = DocTools(doc, self.rankers.ranker(doc))
+        with self.lock:
+            self._tools[key] = built
+            while len(self._tools) > 64:
+                self._tools.popitem(last=False)
+        return built
+
+    def judges(self, doc: DocumentIndex, question: str) -> Judges:
+        tools = self.tools(doc)
+        return Judges(tools.scorer, tools.prior, tools.reader)
+
+    def ranked_pages(self, doc: DocumentIndex, question: str, trace: SearchTrace | None) -> list[int]:
+        """Pages best first: the pages the search confirmed by reading them, then the
+        page evidence blended with the searched sections' values."""
+        scores = self.tools(doc).ranker.scores(question)
+        return confirmed_first(trace, rank_pages(doc, trace, scores), self.settings.confidence_threshold)
+
+    def extract(self, doc: DocumentIndex, question: str, pages: list[int]):
+        ranker = self.tools(doc).ranker
+        return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
+                                 page_scores=ranker.scores(question))
+
+    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
+        pages = self.ranked_pages(doc, question, trace)
+        ex = self.extract(doc, question, pages)
+        return Answer(text=ex.text, confidence=ex.confidence, fallback=ex.fallback, citations=ex.citations,
+                      pages=pages, trace=trace, doc=doc.name,
+                      extra=ex.extra())
+
+    def library_build(self) -> Build | None:
+        return None
+
+
+def timed(answer: Answer, started: float) -> Answer:
+    answer.seconds = time.perf_counter() - started
+    return answer
+
+
+__all__ = ["DocEngine", "Judges", "OfflineEngine", "DocTools", "Progress", "timed"]
