@@ -15,20 +15,27 @@ The noise of one node is fixed per (seed, question, node), like a cached LLM
 reply, so every method sees the same judge. One call = one node judged.
 
 Methods, on the eval set's real section trees (offline indexer, cached):
-MCTS-UCB1 (uniform priors), MCTS-PUCT with the engine's offline prior
-(``scorers.PriorScorer``, free: no judge calls), greedy, beam (widths 2, 3, 5)
-and exhaustive. The page ranking of a search, the same rule for all
-(``baselines.trace_page_order``): each page takes the Q of the deepest visited
-section containing it; ties (pages of one section) are ordered by the engine's
-offline page scores (the deep read). Reference without any judge: those page
+``default`` — the engine's search (PUCT with the offline prior, ``scorers.PriorScorer``,
+free; siblings judged together; leaf sections expand into pages, each page read is
+one judge call on that page; max backup; stops when a page read is confident or
+the tree is exhausted); ``no_pages`` — the same without reading pages; ``ucb1`` —
+the same search with UCB1 and no prior; ``reference`` — the reference system's
+MCTS (``baselines.mcts_reference``: one node per iteration, no cache, so a
+revisited leaf costs a call again: ``calls`` counts real calls, ``distinct`` the
+distinct nodes judged); greedy, beam (widths 2, 3, 5) and exhaustive. The page ranking of a search, the same rule for all
+(``baselines.trace_page_order``): pages a search read and confirmed (judged ≥ 0.75)
+first, then each page takes the Q of the deepest visited node containing it;
+ties (pages of one section) are ordered by the engine's offline page scores. Reference without any judge: those page
 scores alone (``flat offline``).
 
     python benchmarks/judge_budget.py [--eval-dir ../shared/eval] [--limit N] [--sigmas 0,0.2,0.4]
                                       [--judges uniform,diluted]
 
-Writes benchmarks/out/judge_budget.{json,html,png} and prints the table and the
-answer to: does PUCT with the offline prior need fewer judge calls than UCB1 and
-greedy for the same hit@3? Exits 0 with a note when the eval set is absent.
+Writes benchmarks/out/judge_budget.{json,html,png} and prints the table, the
+share of iterations that judged nothing new, and the answer to: is the default
+search on the frontier (no method reaches a higher hit@3 with the same or fewer
+calls), and does it beat the reference at equal calls? Exits 0 with a note when
+the eval set is absent.
 """
 from __future__ import annotations
 
@@ -47,15 +54,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
 
-from alphasearch.baselines import beam, exhaustive, greedy, trace_page_order  # noqa: E402
+from alphasearch.baselines import beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
 from alphasearch.mcts import PRIOR_MIX, search  # noqa: E402
+from alphasearch.reading import PageReader  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
 
-ITERATIONS = (3, 5, 8, 12, 20, 30, 50, 80, 120)
+ITERATIONS = (1, 2, 3, 5, 8, 12, 25, 50, 100)
 BEAM_WIDTHS = (2, 3, 5)
-METHODS = ("puct", "puct_raw", "ucb1", "greedy", "beam", "exhaustive")
+METHODS = ("default", "no_pages", "ucb1", "reference", "greedy", "beam", "exhaustive")
+SEARCHES = ("default", "no_pages", "ucb1", "reference")  # budgets are iterations
 JUDGES = {
     "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
     "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
@@ -124,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings()
     trees = Trees(eval_dir)
     started = time.perf_counter()
-    # rows[(judge, sigma, method, budget)] -> list of (calls, hit@1, hit@3, hit@5)
-    rows: dict[tuple[str, float, str, int], list[tuple[int, float, float, float]]] = defaultdict(list)
+    # rows[(judge, sigma, method, budget)] -> (calls, hit@1, hit@3, hit@5, distinct, iterations, judged nothing)
+    rows: dict[tuple[str, float, str, int], list[tuple]] = defaultdict(list)
     flat: list[tuple[float, float, float, float]] = []  # hit@1, hit@3, hit@5, reciprocal rank (top 20)
     tree_nodes: list[int] = []
     by_doc: dict[str, list] = defaultdict(list)
@@ -135,9 +144,6 @@ def run(args: argparse.Namespace) -> int:
         doc = trees.get(doc_name)
         ranker = PageRanker(doc)
         prior = PriorScorer(doc)
-        # puct: the engine's rule (P mixes the prior with a uniform share); puct_raw: P = the
-        # normalised prior alone, so a child the prior scores 0 is never visited
-        priors = {"puct": (prior, PRIOR_MIX), "puct_raw": (prior, 0.0), "ucb1": (None, PRIOR_MIX)}
         n_nodes = doc.section_count()
         for q in qs:
             tree_nodes.append(n_nodes)
@@ -151,15 +157,27 @@ def run(args: argparse.Namespace) -> int:
                     judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
                     trace = trace_fn(judge)
                     pages = trace_page_order(trace, doc.page_count, page_scores)
+                    learned: set[str] = set()
+                    nothing = 0
+                    for st in trace.steps:
+                        new = set(st.judged) - learned
+                        nothing += not new
+                        learned |= new
                     rows[(kind, sigma, method, budget)].append(
-                        (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5))))
+                        (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)),
+                         distinct_judged(trace), len(trace.steps), nothing))
+
+                def ours(j, it, method):
+                    reader = PageReader(doc, ranker, judge=j) if method != "no_pages" else None
+                    return search(doc.root, q.question, j, prior=None if method == "ucb1" else prior, reader=reader,
+                                  iterations=it, c=settings.exploration, rule="ucb1" if method == "ucb1" else "puct",
+                                  rng=random.Random(args.seed), confidence_threshold=settings.confidence_threshold)
 
                 for it in ITERATIONS:
-                    for method, (p, mix) in priors.items():
-                        measure(method, it, lambda j, it=it, p=p, mix=mix, method=method: search(
-                            doc.root, q.question, j, prior=p, prior_mix=mix, iterations=it, c=settings.exploration,
-                            rule="ucb1" if method == "ucb1" else "puct", rng=random.Random(args.seed),
-                            confidence_threshold=settings.confidence_threshold))
+                    for method in ("default", "no_pages", "ucb1"):
+                        measure(method, it, lambda j, it=it, method=method: ours(j, it, method))
+                    measure("reference", it, lambda j, it=it: mcts_reference(doc.root, q.question, j, iterations=it,
+                                                                             rng=random.Random(args.seed)))
                 measure("greedy", 1, lambda j: greedy(doc.root, q.question, j))
                 for w in BEAM_WIDTHS:
                     measure("beam", w, lambda j, w=w: beam(doc.root, q.question, j, width=w))
@@ -177,6 +195,9 @@ def run(args: argparse.Namespace) -> int:
             "hit@1": round(statistics.fmean(v[1] for v in vals), 4),
             "hit@3": round(statistics.fmean(v[2] for v in vals), 4),
             "hit@5": round(statistics.fmean(v[3] for v in vals), 4),
+            "distinct": round(statistics.fmean(v[4] for v in vals), 2),
+            "iterations": round(statistics.fmean(v[5] for v in vals), 2),
+            "judged_nothing": round(sum(v[6] for v in vals) / max(1, sum(v[5] for v in vals)), 4),
             "n": len(vals),
         })
     flat_row = {f"hit@{k}": round(statistics.fmean(f[i] for f in flat), 4) for i, k in enumerate((1, 3, 5))}
@@ -187,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         "judges": {j: JUDGES[j] for j in judges},
         "sigmas": sigmas,
         "prior_mix": PRIOR_MIX,
+        "searches": list(SEARCHES),
         "machine": machine_line(),
         "questions": len(questions),
         "documents": len(by_doc),
@@ -215,7 +237,7 @@ def trace_page_order_flat(page_scores) -> list[int]:
 
 
 def _budget_label(method: str, budget: int) -> str:
-    if method in ("puct", "puct_raw", "ucb1"):
+    if method in SEARCHES:
         return f"{budget} it"
     if method == "beam":
         return f"w={budget}"
@@ -229,38 +251,45 @@ def calls_to_reach(rows: list[dict], target: float) -> float | None:
 
 
 def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict]:
-    """Per judge and noise level: the calls PUCT and UCB1 need to match greedy's
-    hit@3, and hit@3 of PUCT vs UCB1 at the same iteration budgets."""
+    """Per judge and noise level: is the default search on the frontier (no other
+    method's budget point has the same or fewer calls and a higher hit@3), and
+    how does it fare against the reference at equal calls (the default's best
+    hit@3 with at most the reference's calls, real or distinct)?"""
     out = []
     for kind, sigma in configs:
         at = [r for r in table if r["sigma"] == sigma and r["judge"] == kind]
-        by = {m: [r for r in at if r["method"] == m] for m in METHODS}
-        g = by["greedy"][0]
-        ex = by["exhaustive"][0]
-        puct_g, ucb_g = calls_to_reach(by["puct"], g["hit@3"]), calls_to_reach(by["ucb1"], g["hit@3"])
-        wins = sum(1 for p, u in zip(by["puct"], by["ucb1"]) if p["hit@3"] > u["hit@3"])
-        ties = sum(1 for p, u in zip(by["puct"], by["ucb1"]) if p["hit@3"] == u["hit@3"])
-        best_puct = max(by["puct"], key=lambda r: r["hit@3"])
-        target = min(best_puct["hit@3"], max(r["hit@3"] for r in by["ucb1"]))
+        mine = [r for r in at if r["method"] == "default"]
+        others = [r for r in at if r["method"] not in ("default", "no_pages")]
+        beaten = []
+        for d in mine:
+            for o in others:
+                if o["judge_calls"] <= d["judge_calls"] + 1e-9 and o["hit@3"] > d["hit@3"] + 1e-9:
+                    beaten.append(f"{o['method']} {o['budget_label']} ({o['hit@3']:.3f} with {o['judge_calls']:.1f}) "
+                                  f"over default {d['budget_label']} ({d['hit@3']:.3f} with {d['judge_calls']:.1f})")
+        vs_ref = []
+        for r in (x for x in at if x["method"] == "reference"):
+            for unit in ("judge_calls", "distinct"):
+                ok = [d["hit@3"] for d in mine if d["judge_calls"] <= r[unit] + 1e-9]
+                vs_ref.append({"reference": r["budget_label"], "unit": unit, "calls": r[unit],
+                               "reference_hit@3": r["hit@3"], "default_hit@3": max(ok) if ok else None})
+        best = max(mine, key=lambda r: (r["hit@3"], -r["judge_calls"]))
         out.append({
-            "judge": kind,
-            "sigma": sigma,
-            "greedy": {"calls": g["judge_calls"], "hit@3": g["hit@3"]},
-            "exhaustive": {"calls": ex["judge_calls"], "hit@3": ex["hit@3"]},
-            "puct_calls_to_match_greedy": puct_g,
-            "ucb1_calls_to_match_greedy": ucb_g,
-            "common_target_hit@3": target,
-            "puct_calls_to_common_target": calls_to_reach(by["puct"], target),
-            "puct_raw_calls_to_match_greedy": calls_to_reach(by["puct_raw"], g["hit@3"]),
-            "puct_raw_calls_to_common_target": calls_to_reach(by["puct_raw"], target),
-            "ucb1_calls_to_common_target": calls_to_reach(by["ucb1"], target),
-            "puct_beats_ucb1_at_same_iterations": f"{wins} of {len(by['puct'])} ({ties} ties)",
+            "judge": kind, "sigma": sigma,
+            "default_on_frontier": not beaten, "beaten_by": beaten,
+            "default_best": {"budget": best["budget_label"], "calls": best["judge_calls"], "hit@3": best["hit@3"]},
+            "vs_reference": vs_ref,
+            "default_wins_vs_reference": sum(1 for v in vs_ref if v["default_hit@3"] is not None
+                                             and v["default_hit@3"] > v["reference_hit@3"]),
+            "vs_reference_compared": len(vs_ref),
+            "judged_nothing": {m: round(sum(r["judged_nothing"] * r["iterations"] * r["n"] for r in at if r["method"] == m)
+                                        / max(1e-9, sum(r["iterations"] * r["n"] for r in at if r["method"] == m)), 4)
+                               for m in SEARCHES},
         })
     return out
 
 
 def _fmt(x: float | None) -> str:
-    return "never" if x is None else f"{x:.1f}"
+    return "never" if x is None else f"{x:.3f}"
 
 
 def print_table(result: dict) -> None:
@@ -268,25 +297,26 @@ def print_table(result: dict) -> None:
           f"mean tree size {result['mean_tree_nodes']} nodes; {result['seconds']} s")
     f = result["flat_offline"]
     print(f"flat offline page scores, 0 judge calls: hit@1 {f['hit@1']:.3f}  hit@3 {f['hit@3']:.3f}  hit@5 {f['hit@5']:.3f}")
-    print(f"\n{'judge':<8} {'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6}")
+    print(f"\n{'judge':<8} {'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'dist.':>6} {'hit@1':>6} {'hit@3':>6} "
+          f"{'hit@5':>6} {'nothing':>7}")
     for r in result["rows"]:
         print(f"{r['judge']:<8} {r['sigma']:>5.2f}  {r['method']:<10} {r['budget_label']:>7} {r['judge_calls']:>7.1f} "
-              f"{r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f}")
-    print("\nDoes PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same hit@3?")
+              f"{r['distinct']:>6.1f} {r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f} {r['judged_nothing']:>7.1%}")
+    print("\nIs the default search on the frontier, and does it beat the reference at equal calls?")
     for v in result["verdict"]:
-        print(f"  {v['judge']} judge, sigma {v['sigma']:.2f}: greedy hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; "
-              f"to match it PUCT needs {_fmt(v['puct_calls_to_match_greedy'])}, UCB1 {_fmt(v['ucb1_calls_to_match_greedy'])} calls. "
-              f"To reach hit@3 {v['common_target_hit@3']:.3f}: PUCT {_fmt(v['puct_calls_to_common_target'])}, "
-              f"UCB1 {_fmt(v['ucb1_calls_to_common_target'])}, PUCT without the uniform mix "
-              f"{_fmt(v['puct_raw_calls_to_common_target'])} calls (to match greedy: "
-              f"{_fmt(v['puct_raw_calls_to_match_greedy'])}). PUCT > UCB1 at {v['puct_beats_ucb1_at_same_iterations']}. "
-              f"Exhaustive: {v['exhaustive']['hit@3']:.3f} with {v['exhaustive']['calls']:.1f} calls.")
+        b = v["default_best"]
+        print(f"  {v['judge']} judge, sigma {v['sigma']:.2f}: default best hit@3 {b['hit@3']:.3f} with {b['calls']:.1f} "
+              f"calls; on the frontier: {'yes' if v['default_on_frontier'] else 'no — ' + '; '.join(v['beaten_by'][:3])}. "
+              f"Beats the reference at {v['default_wins_vs_reference']} of {v['vs_reference_compared']} "
+              f"(reference budget, real or distinct calls) comparisons. Iterations that judged nothing new: "
+              + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
 
 
-NAMES = {"puct": "MCTS-PUCT (offline prior)", "puct_raw": "MCTS-PUCT (prior alone, no uniform mix)",
-         "ucb1": "MCTS-UCB1", "greedy": "greedy", "beam": "beam (w=2,3,5)",
-         "exhaustive": "exhaustive"}
-COLOURS = {"puct": "#1f77b4", "puct_raw": "#17becf", "ucb1": "#ff7f0e", "greedy": "#2ca02c", "beam": "#9467bd", "exhaustive": "#d62728"}
+NAMES = {"default": "default search (PUCT, prior, pages read)", "no_pages": "default without reading pages",
+         "ucb1": "the search with UCB1, no prior", "reference": "reference system's MCTS (real calls)",
+         "greedy": "greedy", "beam": "beam (w=2,3,5)", "exhaustive": "exhaustive"}
+COLOURS = {"default": "#1f77b4", "no_pages": "#17becf", "ucb1": "#ff7f0e", "reference": "#8c564b", "greedy": "#2ca02c",
+           "beam": "#9467bd", "exhaustive": "#d62728"}
 
 
 def plot(result: dict, out: Path) -> None:

@@ -202,12 +202,16 @@ def judge_section(jb: dict, png: str) -> str:
         "**This is a simulation, not an LLM run.** A simulated judge stands in for an LLM judging one node per "
         "call. Two judge models: " + "; ".join(f"`{j}`: {d}" for j, d in jb["judges"].items()) + ". "
         "The noise of a node is fixed per (seed, question, node), like a cached reply, so all methods see the "
-        "same judge. Each method's page ranking, the same rule for all: every page takes the Q of the deepest "
-        "visited section containing it; pages of one section are ordered by the engine's offline page scores. "
-        "MCTS budgets are iterations; a revisit of a scored node costs no "
-        "call, so calls ≤ iterations. PUCT uses the engine's offline prior (`PriorScorer`, free) with "
-        f"{jb.get('prior_mix', 0.25):g} of P spread evenly over the siblings (the engine's rule); `puct_raw` is "
-        "the same search with P = the normalised prior alone (the engine before that mix). "
+        "same judge. Each method's page ranking, the same rule for all: pages a search read and confirmed "
+        "(judged ≥ 0.75) first, then every page takes the Q of the deepest visited node containing it; pages of "
+        "one section are ordered by the engine's offline page scores. "
+        "Search budgets are iterations. `default`: the engine's search (PUCT with the offline prior, free; "
+        "siblings judged together, one call per node here; leaf sections expand into pages, one call per page "
+        "read; max backup; stops when a page read scores ≥ 0.75 or the tree is exhausted); `no_pages`: the same "
+        "without reading pages; `ucb1`: the same search with UCB1 and no prior; `reference`: the reference "
+        "system's MCTS (one node per iteration, mean backup, no cache: a revisited leaf is a new call; calls are "
+        "real calls, *distinct* the distinct nodes judged). *Nothing new*: share of iterations that judged no "
+        "node not judged before. "
         f"{jb['questions']} questions on {jb['documents']} PDFs, mean tree {jb['mean_tree_nodes']} nodes; the flat "
         f"offline page ranking with no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
         "",
@@ -215,27 +219,29 @@ def judge_section(jb: dict, png: str) -> str:
         "",
     ]
     for j in judges:
-        head = ["method", "budget"] + [f"σ={s:g}: hit@3 (calls)" for s in sigmas]
+        head = ["method", "budget"] + [f"σ={s:g}: hit@1 / hit@3 (calls, distinct, nothing new)" for s in sigmas]
         body = []
         for m, b, label in keys:
             row = [m, label or "—"]
             for s in sigmas:
                 r = cell.get((j, s, m, b))
-                row.append(f"{r['hit@3']:.3f} ({r['judge_calls']:.1f})" if r else "")
+                row.append(f"{r['hit@1']:.3f} / {r['hit@3']:.3f} ({r['judge_calls']:.1f}, {r.get('distinct', 0):.1f}, "
+                           f"{r.get('judged_nothing', 0):.0%})" if r else "")
             body.append(row)
         lines += [f"`{j}` judge:", "", md_table(head, body), ""]
-    lines += ["**Does PUCT with the offline prior need fewer judge calls than UCB1 and greedy for the same "
-              "hit@3?**", ""]
-    f = lambda x: "never (within 120 iterations)" if x is None else f"{x:.1f}"  # noqa: E731
+    lines += ["**Is the default search on the frontier (no method reaches a higher hit@3 with the same or fewer "
+              "calls), and does it beat the reference at equal calls?**", ""]
     for v in jb["verdict"]:
+        b = v["default_best"]
         lines.append(
-            f"- `{v['judge']}`, σ = {v['sigma']:g}: to reach hit@3 {v['common_target_hit@3']:.3f} PUCT needs "
-            f"{f(v['puct_calls_to_common_target'])} calls, UCB1 {f(v['ucb1_calls_to_common_target'])} "
-            f"(PUCT's hit@3 higher at {v['puct_beats_ucb1_at_same_iterations']} equal iteration budgets). "
-            f"Greedy: hit@3 {v['greedy']['hit@3']:.3f} with {v['greedy']['calls']:.1f} calls; to match it PUCT "
-            f"needs {f(v['puct_calls_to_match_greedy'])}, PUCT without the uniform mix "
-            f"{f(v['puct_raw_calls_to_match_greedy'])}. Exhaustive: {v['exhaustive']['hit@3']:.3f} with "
-            f"{v['exhaustive']['calls']:.1f} calls.")
+            f"- `{v['judge']}`, σ = {v['sigma']:g}: default best hit@3 {b['hit@3']:.3f} with {b['calls']:.1f} calls "
+            f"({b['budget']}); on the frontier: "
+            + ("yes" if v["default_on_frontier"] else "no (" + "; ".join(v["beaten_by"][:3]) + ")")
+            + f". Against the reference at each of its budgets (its real calls, then its distinct nodes), the "
+            f"default's best hit@3 with no more calls is higher in {v['default_wins_vs_reference']} of "
+            f"{v['vs_reference_compared']} comparisons (below the root's number of children the default cannot "
+            "run, counted as a loss). Iterations that judged nothing new: "
+            + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
     lines += ["", jb.get("conclusion", ""), ""]
     return "\n".join(lines)
 
@@ -302,15 +308,10 @@ def conclusion(jb: dict) -> str:
     """A plain reading of the verdict rows, computed (not typed)."""
     parts = []
     for v in jb["verdict"]:
-        p, u = v["puct_calls_to_common_target"], v["ucb1_calls_to_common_target"]
-        vs_ucb = ("fewer calls than UCB1" if p is not None and (u is None or p < u)
-                  else "no fewer calls than UCB1")
-        pg = v["puct_calls_to_match_greedy"]
-        vs_greedy = ("reaches greedy's hit@3 with fewer calls" if pg is not None and pg < v["greedy"]["calls"]
-                     else "reaches greedy's hit@3 only with more calls" if pg is not None
-                     else "never reaches greedy's hit@3")
-        parts.append(f"`{v['judge']}` σ={v['sigma']:g}: PUCT needs {vs_ucb}, and {vs_greedy}")
-    return "In short — " + "; ".join(parts) + "."
+        front = "on the frontier" if v["default_on_frontier"] else "not on the frontier"
+        parts.append(f"`{v['judge']}` σ={v['sigma']:g}: the default search is {front} and beats the reference in "
+                     f"{v['default_wins_vs_reference']} of {v['vs_reference_compared']} equal-call comparisons")
+    return "In short (a simulation) — " + "; ".join(parts) + "."
 
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
