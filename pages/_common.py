@@ -373,6 +373,31 @@ def q_colour(q: float, visits: int) -> str:
     return "#2ea043"
 
 
+def node_label(v: NodeView, width: int = 18) -> str:
+    """A short label that does not overlap its neighbours: a page node is "p. 12"; a title is
+    wrapped on two lines of at most ``width`` characters, the second cut with "…"
+    (the full title is in the node details)."""
+    if v.page:
+        return f"p. {v.pages[0]}"
+    words_, lines, line = v.title.split(), [], ""
+    for w in words_:
+        if len(line) + len(w) + (1 if line else 0) <= width:
+            line = f"{line} {w}" if line else w
+            continue
+        if line:
+            lines.append(line)
+        line = w
+        if len(lines) == 2:
+            break
+    if line and len(lines) < 2:
+        lines.append(line)
+    lines = lines[:2] or [""]
+    rest = " ".join(lines)
+    if len(rest) < len(" ".join(words_)):
+        lines[-1] = shorten(lines[-1] + " …", width)
+    return "\n".join(shorten(x, width) for x in lines)
+
+
 def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
                    selected: str | None = None) -> tuple[list[dict], list[dict]]:
     """vis-network nodes and edges (plain dicts): size ~ sqrt(visits), colour ~ Q,
@@ -389,7 +414,7 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
         border = "#1f4e99" if on else ("#111111" if v.node_id == selected else "#6b7280")
         nodes.append({
             "id": v.node_id,
-            "label": f"{shorten(v.title, 26)}\nN={v.visits} · Q={v.q:.2f}",
+            "label": f"{node_label(v)}\nN={v.visits} · Q={v.q:.2f}",
             "shape": "dot",
             "size": round(size, 1),
             "color": {"background": q_colour(v.q, v.visits), "border": border,

@@ -3,6 +3,7 @@ replayable iteration by iteration."""
 from __future__ import annotations
 
 import json
+import time
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -54,7 +55,20 @@ T = len(trace.steps)
 st.markdown(f"**Question:** {md_escape(record.question)}")
 
 sid = f"{record.when}-{phase}"
-c_slider, c_toggle = st.columns([3, 1.2], vertical_alignment="bottom")
+play_key, t_key = f"tree_play_{sid}", f"tree_t_{sid}"
+if ss.get(play_key):  # the replay animation: one iteration further on every run
+    ss[t_key] = min(T, int(ss.get(t_key, 0)) + 1)
+c_play, c_slider, c_toggle = st.columns([0.6, 3, 1.2], vertical_alignment="bottom")
+with c_play:
+    if st.button("Pause" if ss.get(play_key) else "Play", key=f"tree_play_btn_{sid}", disabled=T == 0,
+                 icon=":material/pause:" if ss.get(play_key) else ":material/play_arrow:",
+                 help="Animate the replay from the first iteration (the slider stays)."):
+        if not ss.get(play_key):
+            ss[play_key] = True
+            ss[t_key] = 0
+        else:
+            ss[play_key] = False
+        st.rerun()
 with c_slider:
     t = st.slider("Replay: state after iteration", 0, max(T, 1), T, key=f"tree_t_{sid}", disabled=T == 0,
                   help="Move to replay the search; the graph and every number show the state after iteration t.")
@@ -71,7 +85,8 @@ m1, m2, m3, m4, m5 = st.columns(5)
 m1.metric("Iteration", f"{t} / {T}")
 m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
 m3.metric("Nodes in tree", len(views))
-m4.metric("Sections scored", trace.nodes_scored)
+m4.metric("Nodes judged", trace.nodes_scored, f"{sum(1 for x in views if x.page and x.judged)} pages read",
+          delta_color="off")
 m5.metric(f"Rule (c = {trace.c:g})", trace.rule.upper(), "stopped early" if trace.stopped_early else None,
           delta_color="off")
 
@@ -120,7 +135,13 @@ with st.container(border=True):
     sel = "—" if v.selection is None else ("∞ (unvisited)" if v.selection == float("inf") else f"{v.selection:.3f}")
     d5.metric(f"{trace.rule.upper()} value now", sel)
     if v.summary:
-        st.markdown("**Summary:** " + md_escape(shorten(v.summary, 600)))
+        st.markdown(("**Passage:** " if v.page else "**Summary:** ") + md_escape(shorten(v.summary, 600)))
+    read = [x for x in views if x.parent == v.node_id and x.page and x.judged]
+    if read:
+        st.markdown(f"**Pages read under this section** ({len(read)}; the deep read's score, the passage "
+                    "that best covers the question):")
+        for x in sorted(read, key=lambda x: -(x.reward or 0.0)):
+            st.markdown(f"- p. {x.pages[0]} · {x.reward or 0.0:.2f} — " + md_escape(shorten(x.summary, 220) or "—"))
     if v.chosen_values:
         st.caption("Selection values when chosen: " + ", ".join(f"it {i}: {val:.3f}" for i, val in v.chosen_values[-12:]))
     if step:
@@ -174,3 +195,10 @@ with tab_table:
     payload = {"question": record.question, "phase": phase, "trace": trace.to_dict()}
     c_json.download_button("Download trace (JSON)", json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8"),
                            file_name="alphasearch-trace.json", mime="application/json", icon=":material/download:")
+
+if ss.get(play_key):
+    if t >= T:
+        ss[play_key] = False
+    else:
+        time.sleep(0.7)
+        st.rerun()

@@ -544,3 +544,13 @@ def test_folder_facts_in_the_table_why_and_a_one_click_alternative(app, data_dir
     ok(app)
     last = app.session_state["searches"][-1].traces
     assert [k for k in last if k.startswith("Phase 2")] == [f"Phase 2 — {picked}"]
+
+
+def test_node_labels_wrap_on_two_short_lines_and_pages_are_numbered():
+    from pages._common import node_label, tree_state
+
+    views = {v.node_id: v for v in tree_state(_trace(), 2)}
+    assert node_label(views["c2/p6"]) == "p. 6"
+    long = views["c2"].__class__(**{**views["c2"].__dict__, "title": "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS"})
+    label = node_label(long)
+    assert label.count("\n") == 1 and all(len(line) <= 18 for line in label.split("\n")) and label.endswith("…")
