@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from . import indexer, pdf
 from .answer import extractive_answer, rank_pages
 from .config import Settings
+from .facts import DocFacts
 from .mcts import Reader, Scorer, confirmed_first
 from .models import Answer, DocumentIndex, SearchTrace
 from .reading import PageReader
@@ -24,6 +25,7 @@ from .store import IndexCache, RankerStore
 
 Progress = indexer.Progress
 Build = Callable[..., DocumentIndex]  # (data, name, progress) -> DocumentIndex
+ReadFacts = Callable[[DocumentIndex], DocFacts]  # an indexed document -> its facts
 
 
 @dataclass
@@ -57,6 +59,10 @@ class DocEngine(Protocol):
 
     def library_build(self) -> Build | None:
         """How the folder library indexes a document (None: the offline indexer)."""
+        ...
+
+    def library_facts(self) -> ReadFacts | None:
+        """How the folder library reads a new document's facts (None: the offline patterns)."""
         ...
 
 
@@ -137,6 +143,9 @@ class OfflineEngine:
                       extra=ex.extra())
 
     def library_build(self) -> Build | None:
+        return None
+
+    def library_facts(self) -> ReadFacts | None:
         return None
 
 

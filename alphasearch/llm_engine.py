@@ -20,9 +20,11 @@ import numpy as np
 
 from .answer import llm_answer
 from .cache import CachedLLM, LLMCache
-from .engines import Build, Judges, OfflineEngine, Progress
-from .errors import LLMError
+from . import facts as doc_facts
+from .engines import Build, Judges, OfflineEngine, Progress, ReadFacts
+from .errors import AlphaSearchError, LLMError
 from .llm import LLM, Meter, OpenAIChat, load_prices
+from .llm_facts import fill_facts
 from .llm_index import build_llm_index
 from .models import Answer, DocumentIndex, SearchTrace, Usage
 from .reading import PageReader
@@ -127,6 +129,21 @@ class LLMEngine:
             return self.index(data, name, progress=progress)
 
         return build
+
+    def library_facts(self) -> ReadFacts | None:
+        """The folder library's facts reader: the offline facts, with the fields they leave empty
+        filled by the index model (the offline ones when the model fails)."""
+        def read(index: DocumentIndex) -> doc_facts.DocFacts:
+            offline = doc_facts.extract(index)
+            if offline.org and offline.year and offline.kind and offline.title:
+                return offline  # nothing to fill: no call
+            try:
+                return fill_facts(index, offline, self.client(), Meter(self.prices()),
+                                  model=self.settings.index_model)
+            except AlphaSearchError:
+                return offline
+
+        return read
 
     def judges(self, doc: DocumentIndex, question: str) -> Judges:
         """The LLM scorer judges sections (siblings in one call) and reads pages (one call each)."""

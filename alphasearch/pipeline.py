@@ -77,11 +77,12 @@ class Engine:
     @property
     def library(self) -> Library:
         """The folder library under ``settings.data_dir`` (created on first use; thread-safe).
-        With the "openai" engine its documents get LLM indexes (offline where the model fails)."""
+        With the "openai" engine its documents get LLM indexes (offline where the model fails)
+        and the model fills the document facts the offline reader leaves empty."""
         with self._lock:
             if self._library is None:
                 self._library = Library(self.settings.data_dir, settings=self.settings,
-                                        build=self.backend.library_build())
+                                        build=self.backend.library_build(), read_facts=self.backend.library_facts())
             return self._library
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,

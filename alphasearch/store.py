@@ -477,7 +477,7 @@ class Library:
     """
 
     def __init__(self, data_dir: Path | str, *, settings: Any = None, build: BuildIndex | None = None,
-                 timeout: float = 30.0):
+                 timeout: float = 30.0, read_facts: Callable[[DocumentIndex], doc_facts.DocFacts] | None = None):
         self.data_dir = Path(data_dir).expanduser()
         self.root = self.data_dir / "library"
         self.pdf_dir = self.root / "pdfs"
@@ -490,6 +490,7 @@ class Library:
         self.max_file_mb = getattr(settings, "max_file_mb", 500)
         self._default_build = _default_build(settings)
         self.build = build or self._default_build
+        self.read_facts = read_facts or doc_facts.extract  # a new document's facts (a model may fill some)
         self.timeout = timeout
         self._index_cache: dict[str, DocumentIndex] = {}
         self._cache_lock = threading.Lock()
@@ -865,7 +866,7 @@ class Library:
             page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
             vocab = " ".join(sorted(page_terms.vocab))  # = vocabulary(index)
             self._save_page_terms(sha, page_terms)
-            auto = json.dumps(doc_facts.extract(index).to_dict(), ensure_ascii=False)
+            auto = json.dumps(self.read_facts(index).to_dict(), ensure_ascii=False)
             with self._db(write=True) as con:
                 if con.execute("SELECT 1 FROM folders WHERE id=?", (fid,)).fetchone() is None:
                     raise NotFoundError("The folder was deleted while the file was being added.")
