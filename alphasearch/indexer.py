@@ -8,7 +8,6 @@ than ``MAX_FANOUT`` children. Pages are 1-based and ranges inclusive.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,7 +16,8 @@ import numpy as np
 
 from . import pdf
 from .models import DocumentIndex, Page, Section
-from .text import normalise, sentences, shorten, terms
+from .indexing.summaries import PageTerms, document_summary, summarise
+from .text import normalise, shorten
 
 Progress = Callable[[str, float], None]  # (stage, fraction done in [0, 1])
 MAX_FANOUT = 8
@@ -46,10 +46,12 @@ def build_index(
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
                            progress=lambda i, n: report("reading pages", i / n))
     report("building the tree", 0.0)
-    pages = detect_headings(content)
-    root, source = build_tree(content, pages, max_leaf_pages=max_leaf_pages)
+    layout = Layout.of(content)
+    pages = detect_headings(content, layout)
+    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages)
     report("summaries", 0.0)
-    root = summarise(root, pages)
+    stats = PageTerms.of(pages)
+    root = summarise(root, pages, stats)
     warnings = list(content.warnings)
     if not any(p.text.strip() for p in pages):
         warnings.append(f"{name} has no text layer; only page images are available.")
@@ -60,7 +62,7 @@ def build_index(
         page_count=content.page_count,
         root=root,
         pages=tuple(pages),
-        summary=document_summary(root, pages, content.title or name),
+        summary=document_summary(root, pages, content.title or name, stats),
         engine="offline",
         tree_source=source,
         warnings=tuple(warnings),
@@ -68,12 +70,30 @@ def build_index(
 
 
 # --- headings ---------------------------------------------------------------
-def body_size(content: pdf.PdfContent) -> float:
-    sizes: Counter[float] = Counter()
-    for page in content.pages:
-        for line in page.lines:
-            sizes[line.size] += len(line.text)
-    return sizes.most_common(1)[0][0] if sizes else 11.0
+@dataclass(frozen=True)
+class Layout:
+    """What heading detection needs about the whole document, computed once:
+    the body text size (pt), each line's normalised text, and the running lines
+    (normalised text repeated on ≥ 20 % of pages, at least 3: headers, footers)."""
+
+    body: float
+    norm: tuple[tuple[str, ...], ...]  # per page, per line
+    running: frozenset[str]
+
+    @classmethod
+    def of(cls, content: pdf.PdfContent) -> "Layout":
+        sizes: Counter[float] = Counter()
+        seen: Counter[str] = Counter()
+        norm = []
+        for page in content.pages:
+            for line in page.lines:
+                sizes[line.size] += len(line.text)
+            texts = tuple(normalise(line.text) for line in page.lines)
+            seen.update(set(texts))
+            norm.append(texts)
+        n = content.page_count
+        running = frozenset(t for t, c in seen.items() if c >= max(3, 0.2 * n))
+        return cls(sizes.most_common(1)[0][0] if sizes else 11.0, tuple(norm), running)
 
 
 def _heading_like(text: str) -> bool:
@@ -84,24 +104,19 @@ def _heading_like(text: str) -> bool:
     return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
 
 
-def detect_headings(content: pdf.PdfContent) -> list[Page]:
+def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
     """Pages with their heading lines: larger than body text or bold, short, and
     not running headers (text repeated on ≥ 20 % of pages)."""
-    body = body_size(content)
-    n = content.page_count
-    seen: Counter[str] = Counter()
-    for page in content.pages:
-        seen.update({normalise(line.text) for line in page.lines})
-    running = {t for t, c in seen.items() if c >= max(3, 0.2 * n)}
+    body, running = layout.body, layout.running
     toc_titles: dict[int, list[str]] = {}
     for _, title, page in content.toc:
         toc_titles.setdefault(page, []).append(title)
     out = []
-    for page in content.pages:
+    for page, norm in zip(content.pages, layout.norm):
         heads = []
-        for line in page.lines:
+        for line, key in zip(page.lines, norm):
             if (line.size >= body + 1.0 or (line.bold and line.size >= body - 0.5)) and _heading_like(line.text):
-                if normalise(line.text) not in running:
+                if key not in running:
                     heads.append(line.text)
         for title in toc_titles.get(page.number, ()):
             if title not in heads:
@@ -110,21 +125,17 @@ def detect_headings(content: pdf.PdfContent) -> list[Page]:
     return out
 
 
-def heading_entries(content: pdf.PdfContent) -> list[Entry]:
+def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     """Section starts from font sizes: the largest heading on a page opens a
     section at a level given by its size rank (at most three levels)."""
-    body = body_size(content)
+    body, running = layout.body, layout.running
     n = content.page_count
-    seen: Counter[str] = Counter()
-    for page in content.pages:
-        seen.update({normalise(line.text) for line in page.lines})
-    running = {t for t, c in seen.items() if c >= max(3, 0.2 * n)}
     candidates: list[tuple[int, float, bool, str]] = []
-    for page in content.pages:
-        for line in page.lines[:40]:
+    for page, norm in zip(content.pages, layout.norm):
+        for line, key in zip(page.lines[:40], norm):
             big = line.size >= body + 1.0
             if (big or (line.bold and abs(line.size - body) < 0.6)) and _heading_like(line.text):
-                if normalise(line.text) not in running:
+                if key not in running:
                     candidates.append((page.number, line.size, line.bold, line.text))
     if not candidates:
         return []
@@ -205,11 +216,12 @@ class _Node:
     children: list["_Node"]
 
 
-def build_tree(content: pdf.PdfContent, pages: Sequence[Page], *, max_leaf_pages: int = 8) -> tuple[Section, str]:
+def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, *,
+               max_leaf_pages: int = 8) -> tuple[Section, str]:
     n = content.page_count
     entries, source = trusted_outline(content), "outline"
     if not entries:
-        entries, source = heading_entries(content), "headings"
+        entries, source = heading_entries(content, layout), "headings"
         if len(entries) < 2 or (n > 6 and len(entries) < 3):
             entries, source = [], "topics"
     if entries:
@@ -337,67 +349,3 @@ def _freeze(node: _Node, counter) -> Section:
     kids = tuple(_freeze(c, counter) for c in node.children)
     return Section(node_id=node_id, title=node.title, pages=(node.start, node.end), children=kids,
                    level=node.level, source=node.source)
-
-
-# --- summaries ---------------------------------------------------------------------------
-def _idf(pages: Sequence[Page]) -> dict[str, float]:
-    df: Counter[str] = Counter()
-    for p in pages:
-        df.update(set(terms(p.text)))
-    n = max(1, len(pages))
-    return {t: math.log(1 + n / c) for t, c in df.items()}
-
-
-def summarise(root: Section, pages: Sequence[Page]) -> Section:
-    """Extractive summaries: title, the most informative sentences and key terms."""
-    idf = _idf(pages)
-
-    def make(node: Section) -> Section:
-        kids = tuple(make(c) for c in node.children)
-        text = "\n".join(pages[p - 1].text for p in node.page_numbers) if node.is_leaf or len(
-            node.page_numbers) <= 3 else ""
-        parts = []
-        if text:
-            parts.extend(_top_sentences(text, idf, 2))
-        else:
-            parts.append("Covers: " + "; ".join(shorten(k.title, 50) for k in kids[:8]) + ".")
-        keys = _key_terms(text or "\n".join(pages[p - 1].text for p in node.page_numbers)[:20000], idf, 8)
-        if keys:
-            parts.append("Key terms: " + ", ".join(keys) + ".")
-        summary = shorten(" ".join(parts), 600)
-        return Section(node.node_id, node.title, node.pages, summary, kids, node.level, node.source)
-
-    return make(root)
-
-
-def _top_sentences(text: str, idf: dict[str, float], k: int) -> list[str]:
-    scored = []
-    for i, s in enumerate(sentences(text)[:300]):
-        toks = terms(s)
-        if len(toks) < 4 or len(s) > 400:
-            continue
-        score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
-        scored.append((score, i, s))
-    best = sorted(scored, reverse=True)[:k]
-    return [shorten(s, 240) for _, _, s in sorted(best, key=lambda x: x[1])]
-
-
-def _key_terms(text: str, idf: dict[str, float], k: int) -> list[str]:
-    tf: Counter[str] = Counter()
-    shown: dict[str, str] = {}
-    for word in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", text):
-        stem = terms(word)
-        if stem:
-            tf[stem[0]] += 1
-            shown.setdefault(stem[0], word.lower())
-    ranked = sorted(tf, key=lambda t: tf[t] * idf.get(t, 0.0), reverse=True)
-    return [shown[t] for t in ranked[:k]]
-
-
-def document_summary(root: Section, pages: Sequence[Page], title: str) -> str:
-    idf = _idf(pages)
-    text = "\n".join(p.text for p in pages)[:200000]
-    heads = "; ".join(shorten(c.title, 50) for c in root.children[:12])
-    keys = ", ".join(_key_terms(text, idf, 15))
-    lead = " ".join(_top_sentences("\n".join(p.text for p in pages[:3]), idf, 2))
-    return shorten(f"{title}. {lead} Sections: {heads}. Key terms: {keys}.", 1200)

@@ -15,6 +15,7 @@ STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
 )
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
+_NOT_LETTERS = re.compile(r"[^a-z]+")
 _NUMBER = re.compile(r"(?<!\S)\(?[$€£]?\d[\d,.]*%?\)?(?!\S)")  # a whitespace token that is a number
 
 
@@ -27,10 +28,23 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+_STEMS: dict[str, str] = {}  # word -> term, shared by every call (a dict lookup beats stemming again)
+_STEMS_MAX = 300_000  # words remembered; past this the memo starts afresh
+
+
 def terms(text: str) -> list[str]:
-    """Lower-cased, stop-worded, stemmed tokens."""
-    return [s[:-1] if len(s) > 4 and s.endswith("e") else s
-            for s in stemmer().stemWords([w for w in words(text) if w not in STOPWORDS])]
+    """Lower-cased, stop-worded, stemmed tokens (a stem loses a final e: employe ~ employed)."""
+    global _STEMS
+    ws = [w for w in words(text) if w not in STOPWORDS]
+    memo = _STEMS  # another thread may replace the global; this call keeps one dict throughout
+    missing = [w for w in set(ws) if w not in memo]
+    if missing:
+        if len(memo) + len(missing) > _STEMS_MAX:
+            memo = _STEMS = {}
+            missing = list(set(ws))
+        for w, s in zip(missing, stemmer().stemWords(missing)):
+            memo[w] = s[:-1] if len(s) > 4 and s.endswith("e") else s
+    return [memo[w] for w in ws]
 
 
 def sentences(text: str) -> list[str]:
@@ -51,7 +65,7 @@ def numeric_share(text: str) -> float:
 
 def normalise(text: str) -> str:
     """Lower-case letters only, digits dropped: for matching titles and running headers."""
-    return " ".join(re.sub(r"[^a-z]+", " ", text.lower()).split())
+    return " ".join(_NOT_LETTERS.sub(" ", text.lower()).split())
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -90,8 +90,10 @@ def machine_line() -> str:
 def code_hash() -> str:
     """Hash of the code that shapes a section tree (a change rebuilds the cached trees)."""
     h = hashlib.sha256()
-    for name in ("pdf.py", "indexer.py", "text.py", "models.py"):
-        h.update((REPO / "alphasearch" / name).read_bytes())
+    src = REPO / "alphasearch"
+    for path in [src / name for name in ("pdf.py", "indexer.py", "text.py", "models.py")] + sorted(
+            (src / "indexing").glob("*.py")) + sorted((src / "data").glob("*.json")):
+        h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 

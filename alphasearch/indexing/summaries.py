@@ -1,0 +1,178 @@
+"""Extractive summaries of a section tree: a node's best sentences and its key terms.
+
+Every page is tokenised once (:class:`PageTerms`); a node's key-term counts are its
+children's counts added up (a leaf adds up its pages), so no section's text is
+tokenised again. Pure functions on text; pages are 1-based.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import Page, Section
+from ..text import STOPWORDS, numeric_share, sentences, shorten, terms
+
+_WORD = re.compile(r"(?u)\b\w\w+\b")  # as text.words
+_LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
+_LOWER_WORD = re.compile(r"(?<!\S)[a-z]")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+_NUMBERISH = re.compile(r"^[\s$€£(\-–—]*\d")  # a line that starts with a figure
+_ROW = re.compile(r"^([A-Za-z][^\d$€£]{2,60}?)[\s:]*[$€£(]?\s*\d")  # "Cost of sales 19,372 …"
+
+
+def is_prose(sentence: str) -> bool:
+    """A sentence a person would read as one: 6+ words, 40-400 characters, mostly letters,
+    few figures (a table row such as "Entertainment, retail and other 1,438,823 769,688" is
+    not), no dot leaders, and at least a few lower-case words (not a run of headings)."""
+    if not 40 <= len(sentence) <= 400:
+        return False
+    tokens = sentence.split()
+    if len(tokens) < 6 or len(_LOWER_WORD.findall(sentence)) < max(2, len(tokens) // 4):
+        return False
+    if _LEADERS.search(sentence) or numeric_share(sentence) > 0.2:
+        return False
+    return len(_NOT_LETTER.sub("", sentence)) >= 0.65 * (len(sentence) - len(tokens) + 1)
+
+
+def row_labels(text: str, k: int) -> list[str]:
+    """Up to ``k`` distinct labels of table rows in ``text``: short lettered lines (or line
+    starts) followed by a figure, e.g. "Net sales" in "Net sales $ 34,229"."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    found: list[str] = []
+    for i, line in enumerate(lines):
+        m = _ROW.match(line)
+        if m:
+            label = m.group(1)
+        elif len(line) <= 60 and _NUMBERISH.match(" ".join(lines[i + 1:i + 3])):
+            label = line
+        else:
+            continue
+        label = label.strip(" .:,$")
+        if len(label.split()) >= 1 and sum(ch.isalpha() for ch in label) >= 4 and label not in found \
+                and not re.search(r"\d", label):
+            found.append(label)
+            if len(found) == k:
+                break
+    return found
+
+
+@dataclass(frozen=True)
+class PageTerms:
+    """Word statistics of a document's pages, each page tokenised once.
+
+    ``idf``: word -> log(1 + pages / pages using it), for ranking sentences;
+    ``counts[i]``: key-term counts of page i + 1 (a key term is the stem of a word of
+    4+ letters); ``term_idf``: the same idf for key terms; ``shown``: key term -> the
+    word first seen for it; ``sentences[i]``: page i + 1's prose sentences (see
+    :func:`is_prose`), each with its words that are not stopwords."""
+
+    idf: dict[str, float]
+    counts: tuple[Counter[str], ...]
+    term_idf: dict[str, float]
+    shown: dict[str, str]
+    sentences: tuple[tuple[tuple[str, list[str]], ...], ...]
+
+    @classmethod
+    def of(cls, pages: Sequence[Page]) -> "PageTerms":
+        df: Counter[str] = Counter()
+        term_df: Counter[str] = Counter()
+        counts: list[Counter[str]] = []
+        shown: dict[str, str] = {}
+        sents = []
+        key_of: dict[str, str] = {}  # word -> its key term, or "" when it is not a key word
+        for page in pages:
+            words = Counter(_WORD.findall(page.text.lower()))
+            df.update(words.keys())
+            count: Counter[str] = Counter()
+            for word, times in words.items():
+                stem = key_of.get(word)
+                if stem is None:
+                    stem = key_of[word] = _key_term(word) if len(word) >= 4 and word.isalpha() else ""
+                    if stem and stem not in shown:
+                        shown[stem] = word
+                if stem:
+                    count[stem] += times
+            counts.append(count)
+            term_df.update(count.keys())
+            sents.append(tuple((s, [w for w in _WORD.findall(s.lower()) if w not in STOPWORDS])
+                               for s in sentences(page.text) if is_prose(s)))
+        n = max(1, len(pages))
+        return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
+                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents))
+
+    def key_terms(self, counts: Counter[str], k: int) -> list[str]:
+        """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
+        idf = self.term_idf
+        best = heapq.nlargest(k, counts.items(), key=lambda kv: (kv[1] * idf.get(kv[0], 0.0), kv[0]))
+        return [self.shown[t] for t, _ in best]
+
+
+def _key_term(word: str) -> str:
+    """The term a key word counts for ("" for a stopword)."""
+    found = terms(word)
+    return found[0] if found else ""
+
+
+def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = None) -> Section:
+    """The tree with extractive summaries: a leaf (or a node of ≤ 3 pages) shows its two most
+    informative sentences, a larger node the titles it covers; every node adds its key terms."""
+    stats = stats or PageTerms.of(pages)
+
+    def make(node: Section) -> tuple[Section, Counter[str]]:
+        made = [make(c) for c in node.children]
+        kids = tuple(k for k, _ in made)
+        counts: Counter[str] = Counter()
+        if made:
+            for _, c in made:
+                counts.update(c)
+        else:
+            for p in node.page_numbers:
+                counts.update(stats.counts[p - 1])
+        parts = []
+        if node.is_leaf or len(node.page_numbers) <= 3:
+            found = [pair for p in node.page_numbers for pair in stats.sentences[p - 1]]
+            best = top_sentences(found, stats.idf, 2)
+            if best:
+                parts.extend(best)
+            else:  # no prose: a table or a figure; say what its rows are
+                labels = row_labels("\n".join(pages[p - 1].text for p in node.page_numbers), 6)
+                if labels:
+                    parts.append("Figures for: " + "; ".join(shorten(x, 40) for x in labels) + ".")
+        else:
+            parts.append("Covers: " + "; ".join(shorten(k.title, 50) for k in kids[:8]) + ".")
+        keys = stats.key_terms(counts, 8)
+        if keys:
+            parts.append("Key terms: " + ", ".join(keys) + ".")
+        summary = shorten(" ".join(parts), 600)
+        return Section(node.node_id, node.title, node.pages, summary, kids, node.level, node.source), counts
+
+    return make(root)[0]
+
+
+def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float], k: int) -> list[str]:
+    """The ``k`` sentences (of the first 300, each with its terms) with the most idf
+    per √length, in reading order."""
+    scored = []
+    for i, (s, toks) in enumerate(found[:300]):
+        if len(toks) < 4:
+            continue
+        score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
+        scored.append((score, i, s))
+    best = sorted(scored, reverse=True)[:k]
+    return [shorten(s, 240) for _, _, s in sorted(best, key=lambda x: x[1])]
+
+
+def document_summary(root: Section, pages: Sequence[Page], title: str, stats: PageTerms | None = None) -> str:
+    """The document in a few lines: title, lead sentences, top-level sections, key terms."""
+    stats = stats or PageTerms.of(pages)
+    total: Counter[str] = Counter()
+    for c in stats.counts:
+        total.update(c)
+    heads = "; ".join(shorten(c.title, 50) for c in root.children[:12])
+    keys = ", ".join(stats.key_terms(total, 15))
+    lead = " ".join(top_sentences([pair for found in stats.sentences[:3] for pair in found], stats.idf, 2))
+    return shorten(f"{title}. {lead} Sections: {heads}. Key terms: {keys}.", 1200)
