@@ -13,6 +13,8 @@ Methods (pick by name from :data:`METHODS`):
 - ``flat_offline``: whole pages ranked by the engine's own page scores (``PageRanker``:
   BM25 over page windows and headings plus its priors), no tree — what the search adds
   is the difference between this and the tree methods;
+- ``flat_read``: the page ranker's top N pages reread by the engine's deep read, N = the
+  pages the default search reads on that question (flat reading at equal pages read);
 - ``exhaustive`` / ``greedy`` / ``beam``: tree baselines (beam width 3) with the engine's
   scorer; their trace goes through the same final page ranking as MCTS;
 - ``mcts_reference``: the reference system's MCTS (:func:`alphasearch.baselines.mcts_reference`:
@@ -115,6 +117,9 @@ class Row:
     llm_calls: int = 0
     nodes_scored: int = 0
     error: str = ""
+    pages_read: int = 0  # pages the search deep-read (page nodes judged)
+    iterations: int = 0
+    judged_nothing: int = 0  # iterations that judged no node not judged before
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -186,6 +191,22 @@ class Outcome:
     fallback: bool = True
     llm_calls: int = 0
     nodes_scored: int = 0
+    pages_read: int = 0
+    iterations: int = 0
+    judged_nothing: int = 0
+
+
+def _search_counts(trace) -> dict[str, int]:
+    """Pages read, iterations and iterations that judged nothing new, of one trace."""
+    from .mcts import pages_read
+
+    seen: set[str] = set()
+    nothing = 0
+    for st in trace.steps:
+        new = set(st.judged) - seen
+        nothing += not new
+        seen |= new
+    return {"pages_read": len(pages_read(trace)), "iterations": len(trace.steps), "judged_nothing": nothing}
 
 
 Method = Callable[..., Outcome]  # (engine, doc, question, *, iterations, seed) -> Outcome
@@ -224,17 +245,40 @@ def _tree(name: str) -> Method:
         kwargs = {"width": BEAM_WIDTH} if name == "beam" else {}
         trace = TREE_BASELINES[name](doc.root, question, tools.scorer, label=doc.name, **kwargs)
         pages = rank_pages(doc, trace, tools.ranker.scores(question), k=doc.page_count)
-        return _extract(engine, doc, question, pages, trace.nodes_scored)
+        out = _extract(engine, doc, question, pages, trace.nodes_scored)
+        for k, v in _search_counts(trace).items():
+            setattr(out, k, v)
+        return out
 
     return run
+
+
+def _flat_read(engine, doc: DocumentIndex, question: str, *, iterations: int | None = None,
+               seed: int | None = None, **_: Any) -> Outcome:
+    """The page ranker's top N pages reread by the engine's deep read (best first), then
+    the rest in the ranker's order; N = the pages the default search reads on this question."""
+    from .baselines import ranked
+
+    tools = engine.tools(doc)
+    ans = engine.ask_document(doc, question, iterations=iterations, seed=seed)
+    n = _search_counts(ans.trace)["pages_read"] if ans.trace else 0
+    flat = ranked(tools.ranker.scores(question))
+    pages = tools.reader.read_order(question, flat[:n]) + flat[n:]
+    out = _extract(engine, doc, question, pages)
+    out.pages_read = n
+    return out
 
 
 def _mcts(rule: str) -> Method:
     def run(engine, doc: DocumentIndex, question: str, *, iterations: int | None = None,
             seed: int | None = None) -> Outcome:
         ans = engine.ask_document(doc, question, iterations=iterations, seed=seed, rule=rule)
-        return Outcome(list(ans.pages), ans.text, ans.confidence, ans.fallback, ans.usage.llm_calls,
-                       ans.trace.nodes_scored if ans.trace else 0)
+        out = Outcome(list(ans.pages), ans.text, ans.confidence, ans.fallback, ans.usage.llm_calls,
+                      ans.trace.nodes_scored if ans.trace else 0)
+        if ans.trace:
+            for k, v in _search_counts(ans.trace).items():
+                setattr(out, k, v)
+        return out
 
     return run
 
@@ -243,6 +287,7 @@ METHODS: dict[str, Method] = {
     "flat_bm25": _flat("flat_bm25"),
     "flat_embed": _flat("flat_embed"),
     "flat_offline": _flat_offline,
+    "flat_read": _flat_read,
     "exhaustive": _tree("exhaustive"),
     "greedy": _tree("greedy"),
     "beam": _tree("beam"),
@@ -311,7 +356,8 @@ def run(
             else:
                 out, err = METHODS[m](engine, doc, q.question, iterations=iterations, seed=seed), ""
             row = Row(q.id, q.doc, q.source, m, out.pages[:ROW_PAGES], list(q.evidence_pages), out.answer, out.confidence,
-                      out.fallback, time.perf_counter() - t, out.llm_calls, out.nodes_scored, err)
+                      out.fallback, time.perf_counter() - t, out.llm_calls, out.nodes_scored, err,
+                      out.pages_read, out.iterations, out.judged_nothing)
             rows.append(row)
             if on_row:
                 on_row(row)

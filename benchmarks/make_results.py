@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_EVAL, OUT, REPO, eval_dir_or_none, machine_line, say_absent  # noqa: E402
 
-METHODS = "flat_bm25,flat_embed,flat_offline,exhaustive,greedy,beam,mcts_reference,mcts_ucb1,mcts_puct"
+METHODS = "flat_bm25,flat_embed,flat_offline,flat_read,exhaustive,greedy,beam,mcts_reference,mcts_ucb1,mcts_puct"
 KS = (1, 3, 5)
 COMMITTED = REPO / "benchmarks" / "results"
 RESULTS_MD = REPO / "RESULTS.md"
@@ -95,6 +95,10 @@ def summarise(rows: list[dict]) -> list[dict]:
                 "median_ms": round(1000 * statistics.median(r["seconds"] for r in rs), 1),
                 "p95_ms": round(1000 * _p95([r["seconds"] for r in rs]), 1),
                 "nodes_scored": round(statistics.fmean(r.get("nodes_scored", 0) for r in rs), 1),
+                "pages_read": round(statistics.fmean(r.get("pages_read", 0) for r in rs), 2),
+                "judged_nothing": round(sum(r.get("judged_nothing", 0) for r in rs)
+                                        / max(1, sum(r.get("iterations", 0) for r in rs)), 4),
+                "iterations": round(statistics.fmean(r.get("iterations", 0) for r in rs), 2),
                 "llm_calls": round(statistics.fmean(r.get("llm_calls", 0) for r in rs), 2),
                 "fallback": round(statistics.fmean(1.0 if r.get("fallback") else 0.0 for r in rs), 3),
                 "errors": sum(1 for r in rs if r.get("error")),
@@ -137,15 +141,18 @@ def md_table(head: list[str], rows: list[list[str]]) -> str:
 def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str:
     allrows = [s for s in summary if s["source"] == "all"]
     best_flat = max((s for s in allrows if s["method"].startswith("flat")), key=lambda s: s["hit@3"], default=None)
-    head = ["method", "n"] + [f"hit@{k}" for k in KS] + ["MRR", "median ms", "p95 ms", "nodes scored", "fallback"]
+    head = ["method", "n"] + [f"hit@{k}" for k in KS] + ["MRR", "median ms", "p95 ms", "nodes scored", "pages read",
+                                                          "nothing new", "fallback"]
     body = [[s["method"], str(s["n"])] + [f"{s[f'hit@{k}']:.3f}" for k in KS] +
             [f"{s['mrr']:.3f}", f"{s['median_ms']:.1f}", f"{s['p95_ms']:.1f}", f"{s['nodes_scored']:.1f}",
+             f"{s.get('pages_read', 0):.1f}",
+             f"{s['judged_nothing']:.0%} of {s['iterations']:.1f} it" if s.get("iterations") else "",
              f"{s['fallback']:.0%}"] for s in allrows]
     ref = jb["flat_offline"] if jb and jb.get("questions") == meta["questions"] else None
     if ref:
         body.append(["*engine page scores alone (no tree, no search)*", str(jb["questions"])] +
                     [f"{ref[f'hit@{k}']:.3f}" for k in KS] +
-                    [f"{ref['mrr']:.3f}" if "mrr" in ref else "", "", "", "0.0", ""])
+                    [f"{ref['mrr']:.3f}" if "mrr" in ref else "", "", "", "0.0", "", "", ""])
     by_source = [s for s in summary if s["source"] != "all"]
     src_head = ["method", "source", "n"] + [f"hit@{k}" for k in KS] + ["MRR"]
     src_body = [[s["method"], s["source"], str(s["n"])] + [f"{s[f'hit@{k}']:.3f}" for k in KS] + [f"{s['mrr']:.3f}"]
@@ -158,7 +165,11 @@ def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str
         "FinanceBench + MMLongBench-Doc, 1-based evidence pages). hit@k: an evidence page is among the first k "
         "pages a method returns; MRR over the first 20 pages. Every method runs on the same section trees and, "
         "for the tree methods, the same scorer; `exhaustive`, `greedy`, `beam` (width 3) and MCTS pass their "
-        "trace through the engine's final page ranking. Times are per question on this machine, "
+        "trace through the engine's final page ranking; `mcts_puct` (the default) reads pages below the leaf "
+        "sections (*pages read*: deep reads per question) and `flat_read` rereads the page ranker's top N pages "
+        "with the same deep read, N = the pages the default read on that question (flat reading at equal pages "
+        "read). *Nothing new*: share of iterations that judged no node not judged before (of the mean "
+        "iterations per question). Times are per question on this machine, "
         "the first question on a document included (it builds the document's scorers).",
         "",
         md_table(head, body),
@@ -170,6 +181,11 @@ def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str
             diff = mc["hit@3"] - best_flat["hit@3"]
             text += [f"MCTS-PUCT (the default engine) vs the best flat baseline ({best_flat['method']}): "
                      f"hit@3 {mc['hit@3']:.3f} vs {best_flat['hit@3']:.3f} ({diff:+.3f}).", ""]
+            fr = next((s for s in allrows if s["method"] == "flat_read"), None)
+            if fr:
+                text += [f"At equal pages read ({mc.get('pages_read', 0):.1f} a question): the default's hit@1 "
+                         f"{mc['hit@1']:.3f} vs flat reading's {fr['hit@1']:.3f} ({mc['hit@1'] - fr['hit@1']:+.3f}; "
+                         "the target was +0.03).", ""]
     trees = [s for s in allrows if not s["method"].startswith("flat")]
     if trees and ref:
         lo, hi = min(s["hit@3"] for s in trees), max(s["hit@3"] for s in trees)

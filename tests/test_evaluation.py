@@ -88,6 +88,12 @@ def test_runner_every_method_on_a_generated_set(tmp_path, engine):
     assert by[("q1", "mcts_puct")].nodes_scored > 0
     assert by[("q1", "flat_bm25")].nodes_scored == 0
     assert by[("q1", "flat_offline")].pages[0] == 6 and by[("q1", "flat_offline")].nodes_scored == 0
+    for q in ("q1", "q2"):  # the default search reads pages and learns something in every iteration
+        default = by[(q, "mcts_puct")]
+        assert default.pages_read >= 1 and default.iterations >= 1 and default.judged_nothing == 0
+        assert by[(q, "flat_read")].pages_read == default.pages_read  # flat reading at equal pages read
+        ref = by[(q, "mcts_reference")]
+        assert ref.iterations >= 1 and ref.pages_read == 0 and ref.nodes_scored == ref.iterations
 
 
 def test_runner_keeps_going_when_a_pdf_is_missing(tmp_path, engine):
