@@ -25,7 +25,8 @@ FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a use
 FACTS_VERSION = 2  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
-COMPONENT_WEIGHTS = {"org": 1.0, "year": 1.0, "kind": 0.75, "quarter": 0.5}
+# (a company named is more telling than a year: many documents share a year, few a company)
+COMPONENT_WEIGHTS = {"org": 1.5, "year": 1.0, "kind": 0.75, "quarter": 0.5}
 
 
 @lru_cache(maxsize=1)
@@ -340,8 +341,12 @@ def org_named(q: QuestionFacts, facts: DocFacts) -> bool:
         return True
     if any(len(j) >= 5 and j in qw for j in ("".join(words[:k]) for k in range(n, 1, -1))):
         return True
-    first = words[0]  # "Lockheed" for Lockheed Martin Corporation, if written as a name
-    return n >= 2 and len(first) >= 5 and bool(re.search(rf"\b{re.escape(first.capitalize())}\b", q.text))
+    first = words[0]  # "Lockheed" for Lockheed Martin Corporation; "General" only when written as a name
+    if n < 2 or len(first) < 5:
+        return False
+    if first in patterns()["organisation"]["generic_words"]:
+        return bool(re.search(rf"\b{re.escape(first.capitalize())}\b", q.text))
+    return first in qw
 
 
 def fiscal_years(f: DocFacts) -> set[int]:
@@ -390,8 +395,8 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
                 return 0.0
             if top in fiscal_years(f):
                 return 1.0
-            # a filing for a later year restates the year asked about; one named year among several
-            return 0.5 if f.year in q.years or top < f.year <= top + 1 else 0.0
+            # a filing of the next two years restates the year asked about; one named year among several
+            return 0.5 if f.year in q.years or top < f.year <= top + 2 else 0.0
 
         ys = [year_fit(f) for f in docs]
         if any(y == 1.0 for y in ys):

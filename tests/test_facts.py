@@ -92,6 +92,8 @@ def test_match_prefers_the_documents_with_the_facts_the_question_names(folder_li
     ("What is the general trend in mills?", "General Mills, Inc.", False),
     ("Revenue of Best Buy in FY2023", "Best Buy Co., Inc.", True),
     ("How did the best buy in the sale go?", "Amazon.com, Inc.", False),
+    ("what is total liabilities for costco in FY 2021?", "Costco Wholesale Corporation", True),
+    ("Is general guidance on mills given?", "General Mills, Inc.", False),
 ])
 def test_org_named(question, org, named):
     assert facts.org_named(facts.read_question(question), facts.DocFacts(org=org)) is named
