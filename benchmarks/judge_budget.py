@@ -12,13 +12,16 @@ judge stands in for the LLM. Two judge models:
   summary is less sure than one reading a short section's text.
 
 The noise of one node is fixed per (seed, question, node), like a cached LLM
-reply, so every method sees the same judge. One call = one node judged.
+reply, so every method sees the same judge. One call = one node judged;
+``requests`` counts scorer invocations, where siblings judged together are one
+request (what an LLM judge that batches siblings, like the engine's, is billed).
 
 Methods, on the eval set's real section trees (offline indexer, cached):
 ``default`` — the engine's search (PUCT with the offline prior, ``scorers.PriorScorer``,
 free; siblings judged together; leaf sections expand into pages, each page read is
 one judge call on that page; max backup; stops when a page read is confident or
-the tree is exhausted); ``no_pages`` — the same without reading pages; ``ucb1`` —
+the tree is exhausted); ``no_pages`` — the same without reading pages; ``one_by_one``
+— the same judging one node per iteration (no sibling batch); ``ucb1`` —
 the same search with UCB1 and no prior; ``reference`` — the reference system's
 MCTS (``baselines.mcts_reference``: one node per iteration, no cache, so a
 revisited leaf costs a call again: ``calls`` counts real calls, ``distinct`` the
@@ -63,8 +66,9 @@ from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
 
 ITERATIONS = (1, 2, 3, 5, 8, 12, 25, 50, 100)
 BEAM_WIDTHS = (2, 3, 5)
-METHODS = ("default", "no_pages", "ucb1", "reference", "greedy", "beam", "exhaustive")
-SEARCHES = ("default", "no_pages", "ucb1", "reference")  # budgets are iterations
+METHODS = ("default", "no_pages", "one_by_one", "ucb1", "reference", "greedy", "beam", "exhaustive")
+SEARCHES = ("default", "no_pages", "one_by_one", "ucb1", "reference")  # budgets are iterations
+VARIANTS = ("default", "no_pages", "one_by_one")  # the default and its ablations (not rivals on the frontier)
 JUDGES = {
     "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
     "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
@@ -90,6 +94,7 @@ class SimulatedJudge:
         self.kind = kind
         self.key = f"{seed}|{qid}"
         self.calls = 0
+        self.requests = 0  # scorer invocations: a batch of siblings is one request (one LLM call)
 
     def truth(self, section: Section) -> float:
         a, b = section.pages
@@ -101,6 +106,7 @@ class SimulatedJudge:
 
     def score(self, question: str, sections: Sequence[Section]) -> list[float]:
         out = []
+        self.requests += 1
         for s in sections:
             self.calls += 1
             noise = 0.0
@@ -165,16 +171,17 @@ def run(args: argparse.Namespace) -> int:
                         learned |= new
                     rows[(kind, sigma, method, budget)].append(
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)),
-                         distinct_judged(trace), len(trace.steps), nothing))
+                         distinct_judged(trace), len(trace.steps), nothing, judge.requests))
 
                 def ours(j, it, method):
                     reader = PageReader(doc, ranker, judge=j) if method != "no_pages" else None
                     return search(doc.root, q.question, j, prior=None if method == "ucb1" else prior, reader=reader,
                                   iterations=it, c=settings.exploration, rule="ucb1" if method == "ucb1" else "puct",
-                                  rng=random.Random(args.seed), confidence_threshold=settings.confidence_threshold)
+                                  rng=random.Random(args.seed), confidence_threshold=settings.confidence_threshold,
+                                  batch_siblings=method != "one_by_one")
 
                 for it in ITERATIONS:
-                    for method in ("default", "no_pages", "ucb1"):
+                    for method in ("default", "no_pages", "one_by_one", "ucb1"):
                         measure(method, it, lambda j, it=it, method=method: ours(j, it, method))
                     measure("reference", it, lambda j, it=it: mcts_reference(doc.root, q.question, j, iterations=it,
                                                                              rng=random.Random(args.seed)))
@@ -198,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
             "distinct": round(statistics.fmean(v[4] for v in vals), 2),
             "iterations": round(statistics.fmean(v[5] for v in vals), 2),
             "judged_nothing": round(sum(v[6] for v in vals) / max(1, sum(v[5] for v in vals)), 4),
+            "requests": round(statistics.fmean(v[7] for v in vals), 2),
             "n": len(vals),
         })
     flat_row = {f"hit@{k}": round(statistics.fmean(f[i] for f in flat), 4) for i, k in enumerate((1, 3, 5))}
@@ -259,7 +267,7 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
     for kind, sigma in configs:
         at = [r for r in table if r["sigma"] == sigma and r["judge"] == kind]
         mine = [r for r in at if r["method"] == "default"]
-        others = [r for r in at if r["method"] not in ("default", "no_pages")]
+        others = [r for r in at if r["method"] not in VARIANTS]
         beaten = []
         for d in mine:
             for o in others:
@@ -297,11 +305,12 @@ def print_table(result: dict) -> None:
           f"mean tree size {result['mean_tree_nodes']} nodes; {result['seconds']} s")
     f = result["flat_offline"]
     print(f"flat offline page scores, 0 judge calls: hit@1 {f['hit@1']:.3f}  hit@3 {f['hit@3']:.3f}  hit@5 {f['hit@5']:.3f}")
-    print(f"\n{'judge':<8} {'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'dist.':>6} {'hit@1':>6} {'hit@3':>6} "
-          f"{'hit@5':>6} {'nothing':>7}")
+    print(f"\n{'judge':<8} {'sigma':>5}  {'method':<10} {'budget':>7} {'calls':>7} {'dist.':>6} {'req.':>6} {'hit@1':>6} "
+          f"{'hit@3':>6} {'hit@5':>6} {'nothing':>7}")
     for r in result["rows"]:
         print(f"{r['judge']:<8} {r['sigma']:>5.2f}  {r['method']:<10} {r['budget_label']:>7} {r['judge_calls']:>7.1f} "
-              f"{r['distinct']:>6.1f} {r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f} {r['judged_nothing']:>7.1%}")
+              f"{r['distinct']:>6.1f} {r['requests']:>6.1f} {r['hit@1']:>6.3f} {r['hit@3']:>6.3f} {r['hit@5']:>6.3f} "
+              f"{r['judged_nothing']:>7.1%}")
     print("\nIs the default search on the frontier, and does it beat the reference at equal calls?")
     for v in result["verdict"]:
         b = v["default_best"]
@@ -313,9 +322,10 @@ def print_table(result: dict) -> None:
 
 
 NAMES = {"default": "default search (PUCT, prior, pages read)", "no_pages": "default without reading pages",
+         "one_by_one": "default, one node per iteration",
          "ucb1": "the search with UCB1, no prior", "reference": "reference system's MCTS (real calls)",
          "greedy": "greedy", "beam": "beam (w=2,3,5)", "exhaustive": "exhaustive"}
-COLOURS = {"default": "#1f77b4", "no_pages": "#17becf", "ucb1": "#ff7f0e", "reference": "#8c564b", "greedy": "#2ca02c",
+COLOURS = {"default": "#1f77b4", "no_pages": "#17becf", "one_by_one": "#7f7f7f", "ucb1": "#ff7f0e", "reference": "#8c564b", "greedy": "#2ca02c",
            "beam": "#9467bd", "exhaustive": "#d62728"}
 
 

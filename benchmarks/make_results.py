@@ -224,9 +224,11 @@ def judge_section(jb: dict, png: str) -> str:
         "Search budgets are iterations. `default`: the engine's search (PUCT with the offline prior, free; "
         "siblings judged together, one call per node here; leaf sections expand into pages, one call per page "
         "read; max backup; stops when a page read scores ≥ 0.75 or the tree is exhausted); `no_pages`: the same "
-        "without reading pages; `ucb1`: the same search with UCB1 and no prior; `reference`: the reference "
+        "without reading pages; `one_by_one`: the same judging one node per iteration (no sibling batch); "
+        "`ucb1`: the same search with UCB1 and no prior; `reference`: the reference "
         "system's MCTS (one node per iteration, mean backup, no cache: a revisited leaf is a new call; calls are "
-        "real calls, *distinct* the distinct nodes judged). *Nothing new*: share of iterations that judged no "
+        "real calls, *distinct* the distinct nodes judged; *requests*: scorer invocations, siblings judged "
+        "together counting once, as a batching LLM judge is billed). *Nothing new*: share of iterations that judged no "
         "node not judged before. "
         f"{jb['questions']} questions on {jb['documents']} PDFs, mean tree {jb['mean_tree_nodes']} nodes; the flat "
         f"offline page ranking with no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
@@ -235,14 +237,15 @@ def judge_section(jb: dict, png: str) -> str:
         "",
     ]
     for j in judges:
-        head = ["method", "budget"] + [f"σ={s:g}: hit@1 / hit@3 (calls, distinct, nothing new)" for s in sigmas]
+        head = ["method", "budget"] + [f"σ={s:g}: hit@1 / hit@3 (calls, distinct, requests, nothing new)"
+                                       for s in sigmas]
         body = []
         for m, b, label in keys:
             row = [m, label or "—"]
             for s in sigmas:
                 r = cell.get((j, s, m, b))
                 row.append(f"{r['hit@1']:.3f} / {r['hit@3']:.3f} ({r['judge_calls']:.1f}, {r.get('distinct', 0):.1f}, "
-                           f"{r.get('judged_nothing', 0):.0%})" if r else "")
+                           f"{r.get('requests', 0):.1f}, {r.get('judged_nothing', 0):.0%})" if r else "")
             body.append(row)
         lines += [f"`{j}` judge:", "", md_table(head, body), ""]
     lines += ["**Is the default search on the frontier (no method reaches a higher hit@3 with the same or fewer "
