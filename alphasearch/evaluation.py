@@ -198,15 +198,10 @@ class Outcome:
 
 def _search_counts(trace) -> dict[str, int]:
     """Pages read, iterations and iterations that judged nothing new, of one trace."""
-    from .mcts import pages_read
+    from .mcts import idle_iterations, pages_read
 
-    seen: set[str] = set()
-    nothing = 0
-    for st in trace.steps:
-        new = set(st.judged) - seen
-        nothing += not new
-        seen |= new
-    return {"pages_read": len(pages_read(trace)), "iterations": len(trace.steps), "judged_nothing": nothing}
+    return {"pages_read": len(pages_read(trace)), "iterations": len(trace.steps),
+            "judged_nothing": idle_iterations(trace)}
 
 
 Method = Callable[..., Outcome]  # (engine, doc, question, *, iterations, seed) -> Outcome

@@ -308,10 +308,21 @@ def confirmed_first(trace: SearchTrace | None, pages: Sequence[int], threshold: 
     return confirmed + [p for p in pages if p not in seen]
 
 
+def idle_iterations(trace: SearchTrace) -> int:
+    """Iterations of a trace that judged no node not judged before (they learned nothing)."""
+    seen: set[str] = set()
+    idle = 0
+    for st in trace.steps:
+        new = set(st.judged) - seen
+        idle += not new
+        seen |= new
+    return idle
+
+
 def judged_nothing_share(traces: Sequence[SearchTrace]) -> float:
-    """Share of iterations, over these traces, that judged no node (needs steps with ``judged``)."""
-    steps = [st for t in traces for st in t.steps]
-    return sum(1 for st in steps if not st.judged) / len(steps) if steps else 0.0
+    """Share of iterations, over these traces, that judged no node not judged before."""
+    steps = sum(len(t.steps) for t in traces)
+    return sum(idle_iterations(t) for t in traces) / steps if steps else 0.0
 
 
 def replay(trace: SearchTrace, t: int) -> dict[str, tuple[int, float]]:

@@ -59,7 +59,7 @@ from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, s
 
 from alphasearch.baselines import beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.mcts import PRIOR_MIX, search  # noqa: E402
+from alphasearch.mcts import PRIOR_MIX, idle_iterations, search  # noqa: E402
 from alphasearch.reading import PageReader  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
@@ -163,15 +163,9 @@ def run(args: argparse.Namespace) -> int:
                     judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
                     trace = trace_fn(judge)
                     pages = trace_page_order(trace, doc.page_count, page_scores)
-                    learned: set[str] = set()
-                    nothing = 0
-                    for st in trace.steps:
-                        new = set(st.judged) - learned
-                        nothing += not new
-                        learned |= new
                     rows[(kind, sigma, method, budget)].append(
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)),
-                         distinct_judged(trace), len(trace.steps), nothing, judge.requests))
+                         distinct_judged(trace), len(trace.steps), idle_iterations(trace), judge.requests))
 
                 def ours(j, it, method):
                     reader = PageReader(doc, ranker, judge=j) if method != "no_pages" else None

@@ -213,3 +213,13 @@ def test_reference_mcts_stops_when_three_leaves_are_confident():
     trace = mcts_reference(flat, "q", Fixed({f"L{i}": 0.9 for i in range(1, 5)}), iterations=25)
     assert trace.stop_reason == "confident" and len(trace.steps) < 25
     assert sum(1 for n in trace.root.children if n.visits >= 3 and n.q >= 0.7) >= 3
+
+
+def test_idle_iterations_count_steps_that_judged_nothing_new():
+    from alphasearch.mcts import idle_iterations
+    from alphasearch.models import SearchStep
+
+    steps = (SearchStep(1, ("R", "A"), 0.5, judged=("A", "B")), SearchStep(2, ("R", "A"), 0.5, judged=("A",)),
+             SearchStep(3, ("R", "C"), 0.1, judged=("C",)), SearchStep(4, ("R",), 0.0))
+    trace = SearchTrace(root=SearchNode(Section("R", "R", (1, 1))), steps=steps, best=())
+    assert idle_iterations(trace) == 2 and judged_nothing_share([trace, trace]) == 0.5
