@@ -149,7 +149,7 @@ def cmd_ask(args) -> int:
 
     engine = _engine(args)
     answer = engine.ask_folder(args.question, folder=args.folder, conversation=args.conversation,
-                               top_k=args.top_k, iterations=args.iterations, seed=args.seed)
+                               top_k=args.top_k, iterations=args.iterations, seed=args.seed, documents=args.document)
     if args.json:
         print(json.dumps(answer_json(answer), ensure_ascii=False))
         return 0
@@ -231,6 +231,8 @@ def register(sub: argparse._SubParsersAction, add: Callable[[str, str], argparse
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--conversation", default=None, help="keep a chat under this id (follow-ups stay in its folder)")
     sp.add_argument("--top-k", type=int, default=None, help="documents searched in Phase 2")
+    sp.add_argument("--document", action="append", default=None,
+                    help="search only this document of the folder (repeatable), e.g. one the answer named")
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)
     sp.set_defaults(func=cmd_ask)

@@ -172,3 +172,20 @@ def test_fiscal_years_of_off_calendar_reports():
                      facts.DocFacts(kind="10-Q", year=2021, quarter=2, period_end="2021-06-30")])
     assert m.named == ("year", "quarter")
     assert m.scores[0] > m.scores[1] > m.scores[2]  # an unknown quarter is not a wrong one
+
+
+def test_cli_ask_names_the_other_filings_and_searches_a_picked_one(tmp_path):
+    data = tmp_path / "data"
+    for name, pdf in filings_folder().items():
+        (tmp_path / name).write_bytes(pdf)
+    assert run_cli("folder", "add", "H", str(tmp_path), "--create", data_dir=data).returncode == 0
+    proc = run_cli("ask", "What were Harrow Instruments' capital expenditures in the annual report?", "--json",
+                   data_dir=data)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    others = [x["doc"] for x in out["also_found_in"]]
+    assert others and set(others) | {out["documents"][0]} == {"filing-a.pdf", "filing-b.pdf"}
+    assert out["folder_trace"]["why"][out["documents"][0]]["facts"] == ["org", "kind"]
+    proc = run_cli("ask", "What were capital expenditures?", "--folder", "H", "--document", others[0], "--json",
+                   data_dir=data)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["documents"] == [others[0]]
