@@ -132,7 +132,7 @@ class DocumentSignals:
             for t in d.vocab:
                 self.postings.setdefault(t, []).append(i)
         self.df: Counter[str] = Counter({t: len(ds) for t, ds in self.postings.items()})
-        profile_tokens = [terms(f"{d.name} {d.profile or d.summary}") or [""] for d in self.docs]
+        profile_tokens = _tokens_cached([(d.key, f"{d.name} {d.profile or d.summary}") for d in self.docs])
         self.bm25 = None
         if n and any(t != [""] for t in profile_tokens):
             self.bm25 = bm25s.BM25()
@@ -225,13 +225,31 @@ def _embed_cached(items: Sequence[tuple[str, str]]) -> np.ndarray:
         return np.stack([_emb_cache[(k, t)] for k, t in items])
 
 
+_tok_cache: dict[tuple[str, str], list[str]] = {}
+
+
+def _tokens_cached(items: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """Search terms of (key, text) pairs (``[""]`` for none), cached like the embeddings: the
+    router and every folder's Phase 1 tokenise the same profiles once per process."""
+    with _emb_lock:
+        missing = [(k, t) for k, t in items if (k, t) not in _tok_cache]
+    if missing:
+        found = {(k, t): terms(t) or [""] for k, t in missing}
+        with _emb_lock:
+            _tok_cache.update(found)
+    with _emb_lock:
+        return [_tok_cache[(k, t)] for k, t in items]
+
+
 def forget_embeddings(keep: set[str]) -> int:
-    """Drop cached summary embeddings of documents not in ``keep`` (content hashes),
+    """Drop cached summary embeddings and profile terms of documents not in ``keep`` (content hashes),
     e.g. after a delete; returns how many were dropped."""
     with _emb_lock:
         gone = [k for k in _emb_cache if k[0] not in keep]
         for k in gone:
             del _emb_cache[k]
+        for k in [k for k in _tok_cache if k[0] not in keep]:
+            del _tok_cache[k]
     return len(gone)
 
 
