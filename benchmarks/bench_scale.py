@@ -53,11 +53,11 @@ def _write_range(args: tuple[str, int, int, int]) -> list[tuple[int, str]]:
     directory, start, stop, seed = args
     out = []
     for i in range(start, stop):
-        r = synthetic.report(i, seed)
-        path = Path(directory) / r.name
+        name = synthetic.file_name(i, seed)
+        path = Path(directory) / name
         if not path.exists():
-            path.write_bytes(r.data)
-        out.append((i, r.name))
+            path.write_bytes(synthetic.report(i, seed).data)
+        out.append((i, name))
     return out
 
 

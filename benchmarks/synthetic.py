@@ -78,6 +78,19 @@ def _sentence(rng: random.Random, words: list[str], org: str, year: int) -> str:
     return rng.choice(forms)
 
 
+def file_name(i: int, seed: int = 0) -> str:
+    """The file name of :func:`report` ``(i, seed)`` without building its PDF (same random draws)."""
+    rng = random.Random(seed * 1_000_003 + i)
+    domain = rng.choice(list(DOMAINS))
+    rng.sample([w for d in DOMAINS.values() for w in d], 8)
+    org = org_name(rng)
+    return _file_name(org, rng.randint(2012, 2025), i)
+
+
+def _file_name(org: str, year: int, i: int) -> str:
+    return f"{org.replace(' ', '-').lower()}-{year}-{i:05d}.pdf"
+
+
 def report(i: int, seed: int = 0) -> Report:
     """Report number ``i`` (distinct for every ``i``) of the library ``seed``."""
     rng = random.Random(seed * 1_000_003 + i)
@@ -111,4 +124,4 @@ def report(i: int, seed: int = 0) -> Report:
         blocks.append("\n".join(paras))  # one text box per page body: PyMuPDF's cost is per box
         pages.append(blocks)
     data = write_pdf(pages, toc=toc, title=f"{org} {domain} report {year}")
-    return Report(f"{org.replace(' ', '-').lower()}-{year}-{i:05d}.pdf", data, n, question, value, fact_page)
+    return Report(_file_name(org, year, i), data, n, question, value, fact_page)
