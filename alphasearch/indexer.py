@@ -46,9 +46,7 @@ def build_index(
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
                            progress=lambda i, n: report("reading pages", i / n))
     report("building the tree", 0.0)
-    layout = Layout.of(content)
-    pages = detect_headings(content, layout)
-    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages)
+    root, source, pages = section_tree(content, max_leaf_pages=max_leaf_pages)
     report("summaries", 0.0)
     stats = PageTerms.of(pages)
     root = summarise(root, pages, stats)
@@ -67,6 +65,15 @@ def build_index(
         tree_source=source,
         warnings=tuple(warnings),
     )
+
+
+def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8) -> tuple[Section, str, list[Page]]:
+    """The section tree of read PDF content (without summaries), where it came from
+    ("outline", "headings" or "topics"), and the pages with their heading lines."""
+    layout = Layout.of(content)
+    pages = detect_headings(content, layout)
+    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages)
+    return root, source, pages
 
 
 # --- headings ---------------------------------------------------------------

@@ -9,9 +9,11 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
    (the page-retrieval eval of every method over the labelled set, indexes built anew);
 2. ``benchmarks/judge_budget.py`` (the SIMULATED judge-budget study);
 3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory);
-4. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
+4. ``benchmarks/tree_quality.py`` (trees built with the outline hidden against the PDF outlines:
+   section-start F1 and level agreement, the indexer before the layout work and now);
+5. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
    (document, page) hit@3 beside single-document hit@3);
-5. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
+6. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
@@ -300,6 +302,29 @@ def bench_section(b: dict) -> str:
     ])
 
 
+def tree_section(tq: dict) -> str:
+    rows = []
+    for label in ("before", "after"):
+        t = tq[label]
+        rows.append([f"{label} ({tq['baseline_rev'] if label == 'before' else 'this commit'})",
+                     f"{t['f1']:.3f} (P {t['precision']:.3f}, R {t['recall']:.3f})", f"{t['macro_f1']:.3f}",
+                     f"{t['page_f1']:.3f}", f"{t['level_agreement']:.3f}", f"{t['relation_agreement']:.3f}",
+                     f"{t['matched']} / {t['gold']} / {t['pred']}"])
+    return "\n".join([
+        "## Section trees against PDF outlines",
+        "",
+        f"{tq['documents']} eval PDFs whose outline the indexer trusts; each tree is built with the outline hidden "
+        "(page layout alone) and compared with the outline. A start matches an outline entry on the same page "
+        "(±1) with a similar title; level agreement: matched starts at the outline's depth; relation agreement: "
+        "consecutive matched starts that go deeper / stay / go up as the outline does "
+        "(`benchmarks/tree_quality.py`, which defines each figure).",
+        "",
+        md_table(["indexer", "start F1 (title)", "macro F1", "start F1 (page)", "level agreement",
+                  "relation agreement", "matched / outline / tree starts"], rows),
+        "",
+    ])
+
+
 def folder_section(fe: dict) -> str:
     m = fe["meta"]
     rows = []
@@ -334,7 +359,7 @@ def conclusion(jb: dict) -> str:
 
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
-                  command: str, folders: dict | None = None) -> None:
+                  command: str, folders: dict | None = None, trees: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -362,6 +387,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
     if bench is not None:
         parts.append(bench_section(bench))
+    if trees is not None:
+        parts.append(tree_section(trees))
     if folders is not None:
         parts.append(folder_section(folders))
     for name in ("bench_cluster.md", "bench_scale.md"):  # optional steps: their last committed tables
@@ -407,6 +434,9 @@ def run(args: argparse.Namespace) -> int:
         lim = ["--limit-docs", "10"] if args.quick else []
         step("engine benchmark", [py, "benchmarks/bench_engine.py", "--eval-dir", str(eval_dir),
                                   "--json", str(OUT / "bench_engine.json")] + lim, OUT / "bench_engine.log")
+    if not args.skip_trees:
+        step("tree quality", [py, "benchmarks/tree_quality.py", "--eval-dir", str(eval_dir),
+                              "--json", str(OUT / "tree_quality.json")], OUT / "tree_quality.log")
     if not args.skip_folders:
         step("folder eval", [py, "benchmarks/folder_eval.py", "--eval-dir", str(eval_dir)]
              + (["--limit", "30"] if args.quick else []), OUT / "folder_eval.log")
@@ -419,6 +449,7 @@ def run(args: argparse.Namespace) -> int:
     jb = json.loads((OUT / "judge_budget.json").read_text()) if (OUT / "judge_budget.json").is_file() else None
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
     folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
+    trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
 
     rows = read_rows(results) if results.is_file() else []
     meta = {
@@ -431,15 +462,17 @@ def run(args: argparse.Namespace) -> int:
         "reused": [name for name, skipped in (("eval", bool(args.results or args.skip_eval)),
                                               ("judge-budget study", args.skip_judge),
                                               ("engine benchmark", args.skip_bench),
+                                              ("tree quality", args.skip_trees),
                                               ("folder eval", args.skip_folders)) if skipped],
     }
     COMMITTED.mkdir(parents=True, exist_ok=True)
     if summary is not None:
         (COMMITTED / "eval_summary.json").write_text(json.dumps({"meta": meta, "methods": summary}, indent=1))
-    for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json", "folder_eval.json"):
+    for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json", "folder_eval.json",
+                 "tree_quality.json"):
         if (OUT / name).is_file():
             shutil.copyfile(OUT / name, COMMITTED / name)
-    write_results(meta, summary, jb, bench, command, folders)
+    write_results(meta, summary, jb, bench, command, folders, trees)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
@@ -453,6 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-eval", action="store_true", help="reuse benchmarks/out/results.jsonl if present")
     p.add_argument("--skip-judge", action="store_true", help="reuse benchmarks/out/judge_budget.json")
     p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
+    p.add_argument("--skip-trees", action="store_true", help="reuse benchmarks/out/tree_quality.json")
     p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
     p.add_argument("--cluster-bench", action="store_true",
                    help="also time indexing the eval PDFs in 1 process, N processes and a local Ray cluster (~5 min)")
