@@ -33,6 +33,8 @@ class PageTerms:
     """One document's page term counts: entry ``i`` says term ``vocab[term[i]]`` occurs
     ``count[i]`` times on page ``page[i]`` (0-based); ``pages`` = the document's page count."""
 
+    VERSION = 1  # of the saved format (and of what is counted)
+
     vocab: tuple[str, ...]
     page: np.ndarray
     term: np.ndarray
@@ -109,7 +111,7 @@ class PassageIndex:
             glob_term.append(remap[pt.term])
             glob_page.append(local[pt.page])
             counts.append(pt.count)
-            page_doc.append(np.full(len(used), d, np.int64))
+            page_doc.append(np.full(len(used), d, np.int32))
             offset += len(used)
         if not offset:
             empty = np.zeros(0, np.int64)
@@ -125,7 +127,7 @@ class PassageIndex:
         order = np.argsort(term, kind="stable")
         indptr = np.zeros(len(vocab) + 1, np.int64)
         np.cumsum(np.bincount(term, minlength=len(vocab)), out=indptr[1:])
-        return cls(vocab, indptr, page[order].astype(np.int64), weights[order], np.concatenate(page_doc), len(docs))
+        return cls(vocab, indptr, page[order].astype(np.int32), weights[order], np.concatenate(page_doc), len(docs))
 
     def page_scores(self, query_terms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """(indexed pages holding any query term, their BM25 scores); each distinct term counts once."""
@@ -177,5 +179,5 @@ class PassageIndex:
                 or (page_doc.size and (page_doc.min() < 0 or page_doc.max() >= n_docs))
                 or (pages.size and (pages.min() < 0 or pages.max() >= page_doc.size))):
             raise ValueError("saved passage index does not match the documents")
-        return cls({str(t): i for i, t in enumerate(vocab)}, indptr.astype(np.int64), pages.astype(np.int64),
-                   weights.astype(np.float32), page_doc.astype(np.int64), n_docs)
+        return cls({str(t): i for i, t in enumerate(vocab)}, indptr.astype(np.int64), pages.astype(np.int32),
+                   weights.astype(np.float32), page_doc.astype(np.int32), n_docs)

@@ -1051,7 +1051,8 @@ class Library:
 
     def _page_terms_path(self, sha: str) -> Path:
         _check_sha(sha)
-        return self.page_terms_dir / f"{sha}-{code_fingerprint('alphasearch.text', 'alphasearch.pageindex')}.npz"
+        # named by the tokenizer's code and the format's version: counts stay valid while the tokenizer does
+        return self.page_terms_dir / f"{sha}-{code_fingerprint('alphasearch.text')}-v{PageTerms.VERSION}.npz"
 
     def _save_page_terms(self, sha: str, terms: PageTerms) -> None:
         try:
