@@ -108,14 +108,18 @@ def build_library(workdir: Path, n: int, workers: int, chunk: int = 0) -> dict:
     t = time.perf_counter()
     results = lib.add_paths("Archive", paths, workers=workers)
     seconds = time.perf_counter() - t
-    bad = [r for r in results if r.status != "indexed"]
+    bad = [r for r in results if r.status not in ("indexed", "unchanged")]  # unchanged: an interrupted run's
     if bad:
         raise SystemExit(f"{len(bad)} reports were not indexed, e.g. {bad[0].name}: {bad[0].status} {bad[0].reason}")
+    fresh = [r for r in results if r.status == "indexed" and r.record]
     meta["documents"] = upto
+    meta["indexed"] = meta.get("indexed", done) + len(fresh)  # the rates count what was timed
     meta["pages"] += sum(r.record.pages for r in results if r.record)
+    meta["timed_pages"] = meta.get("timed_pages", meta["pages"] - sum(r.record.pages for r in results if r.record)) \
+        + sum(r.record.pages for r in fresh)
     meta["add_seconds"] = round(meta["add_seconds"] + seconds, 1)
-    meta["docs_per_s"] = round(upto / meta["add_seconds"], 2)
-    meta["pages_per_s"] = round(meta["pages"] / meta["add_seconds"], 1)
+    meta["docs_per_s"] = round(meta["indexed"] / meta["add_seconds"], 2)
+    meta["pages_per_s"] = round(meta["timed_pages"] / meta["add_seconds"], 1)
     meta["built"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     meta_path.parent.mkdir(parents=True, exist_ok=True)
     meta_path.write_text(json.dumps(meta))
