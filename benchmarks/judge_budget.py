@@ -274,6 +274,10 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
                 ok = [d["hit@3"] for d in mine if d["judge_calls"] <= r[unit] + 1e-9]
                 vs_ref.append({"reference": r["budget_label"], "unit": unit, "calls": r[unit],
                                "reference_hit@3": r["hit@3"], "default_hit@3": max(ok) if ok else None})
+        by_requests = []  # a batching LLM judge: siblings judged together are one request
+        for r in (x for x in at if x["method"] == "reference"):
+            ok = [d["hit@3"] for d in mine if d.get("requests", d["judge_calls"]) <= r.get("requests", r["judge_calls"]) + 1e-9]
+            by_requests.append((max(ok) if ok else None, r["hit@3"]))
         best = max(mine, key=lambda r: (r["hit@3"], -r["judge_calls"]))
         out.append({
             "judge": kind, "sigma": sigma,
@@ -283,6 +287,8 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
             "default_wins_vs_reference": sum(1 for v in vs_ref if v["default_hit@3"] is not None
                                              and v["default_hit@3"] > v["reference_hit@3"]),
             "vs_reference_compared": len(vs_ref),
+            "default_wins_vs_reference_requests": sum(1 for d, r in by_requests if d is not None and d > r),
+            "vs_reference_requests_compared": len(by_requests),
             "judged_nothing": {m: round(sum(r["judged_nothing"] * r["iterations"] * r["n"] for r in at if r["method"] == m)
                                         / max(1e-9, sum(r["iterations"] * r["n"] for r in at if r["method"] == m)), 4)
                                for m in SEARCHES},
@@ -311,7 +317,8 @@ def print_table(result: dict) -> None:
         print(f"  {v['judge']} judge, sigma {v['sigma']:.2f}: default best hit@3 {b['hit@3']:.3f} with {b['calls']:.1f} "
               f"calls; on the frontier: {'yes' if v['default_on_frontier'] else 'no — ' + '; '.join(v['beaten_by'][:3])}. "
               f"Beats the reference at {v['default_wins_vs_reference']} of {v['vs_reference_compared']} "
-              f"(reference budget, real or distinct calls) comparisons. Iterations that judged nothing new: "
+              f"(reference budget, real or distinct calls) comparisons, at {v['default_wins_vs_reference_requests']} "
+              f"of {v['vs_reference_requests_compared']} at equal requests. Iterations that judged nothing new: "
               + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
 
 

@@ -261,7 +261,9 @@ def judge_section(jb: dict, png: str) -> str:
             + f". Against the reference at each of its budgets (its real calls, then its distinct nodes), the "
             f"default's best hit@3 with no more calls is higher in {v['default_wins_vs_reference']} of "
             f"{v['vs_reference_compared']} comparisons (below the root's number of children the default cannot "
-            "run, counted as a loss). Iterations that judged nothing new: "
+            "run, counted as a loss); at equal requests (a sibling batch is one request) in "
+            f"{v.get('default_wins_vs_reference_requests', '?')} of {v.get('vs_reference_requests_compared', '?')}. "
+            "Iterations that judged nothing new: "
             + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
     lines += ["", jb.get("conclusion", ""), ""]
     return "\n".join(lines)
