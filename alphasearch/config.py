@@ -6,11 +6,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit, urlunsplit
 
 from .errors import ConfigError
 
 ENGINES = ("auto", "offline", "openai")
 RULES = ("puct", "ucb1")
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # where the openai SDK sends requests when no base URL is set
+_FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or by the engine), never by replace()
 
 
 def default_data_dir() -> Path:
@@ -26,6 +29,11 @@ class Settings:
     # LLM endpoint (any OpenAI-compatible server). The key is never written to disk.
     api_key: str = dataclasses.field(default="", repr=False)
     base_url: str = ""
+    # The endpoint the key was given for (None: the base_url it was built with). The key is
+    # only ever sent there: changing base_url without giving a new key is refused.
+    key_endpoint: str | None = dataclasses.field(default=None, repr=False)
+    # ALPHASEARCH_ALLOWED_ENDPOINTS (comma-separated base URLs): when set, no other endpoint is used.
+    allowed_endpoints: tuple[str, ...] = ()
     index_model: str = "gpt-4o"
     search_model: str = "gpt-4o-mini"
     answer_model: str = "gpt-4o"
@@ -59,6 +67,22 @@ class Settings:
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
+        if self.key_endpoint is None:
+            object.__setattr__(self, "key_endpoint", self.base_url)
+        if self.resolved_engine == "openai":
+            self._check_endpoint()
+
+    def _check_endpoint(self) -> None:
+        """Refuse an endpoint the operator did not allow, and a key sent anywhere but its own endpoint."""
+        target = normalize_endpoint(self.base_url)
+        allowed = [normalize_endpoint(e) for e in self.allowed_endpoints]
+        if allowed and target not in allowed:
+            raise ConfigError(f"The endpoint {_short(target)} is not allowed on this server; "
+                              f"allowed: {', '.join(_short(e) for e in allowed)}.")
+        if self.api_key and normalize_endpoint(self.key_endpoint or "") != target:
+            raise ConfigError(f"The API key is only sent to the endpoint it was configured with; to use "
+                              f"{_short(target)}, give your own API key for it (Settings → API key, or "
+                              "OPENAI_API_KEY together with OPENAI_BASE_URL).")
 
     @property
     def resolved_engine(self) -> str:
@@ -68,7 +92,14 @@ class Settings:
         return "openai" if (self.api_key or self.base_url) else "offline"
 
     def replace(self, **changes: Any) -> "Settings":
+        """A copy with ``changes``. A new ``api_key`` belongs to the (new) ``base_url``; a new
+        ``base_url`` without a new key keeps the old key bound to its old endpoint (then refused)."""
         _check_keys(changes)
+        fixed = sorted(set(changes) & set(_FIXED))
+        if fixed:
+            raise ConfigError(f"{', '.join(fixed)} cannot be changed here; it comes from the server's environment.")
+        if "api_key" in changes:
+            changes = dict(changes, key_endpoint=changes.get("base_url", self.base_url))
         return dataclasses.replace(self, **changes)
 
     @classmethod
@@ -89,10 +120,26 @@ class Settings:
             if name not in fields:
                 continue  # unrelated variables (e.g. ALPHASEARCH_TEST_*) are ignored
             values[name] = _coerce(fields[name], raw)
+        values.pop("key_endpoint", None)  # never from the environment: the key belongs to the environment's endpoint
+        values["key_endpoint"] = values.get("base_url", "")
         given = {k: v for k, v in overrides.items() if v is not None}
         _check_keys(given)
+        if "api_key" in given:
+            values["key_endpoint"] = given.get("base_url", values.get("base_url", ""))
         values.update(given)
         return cls(**values)
+
+
+def normalize_endpoint(url: str) -> str:
+    """A base URL in one spelling for comparison: "" is the SDK's default, scheme and host
+    in lower case, no trailing slash."""
+    url = (url or "").strip() or DEFAULT_BASE_URL
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, ""))
+
+
+def _short(url: str) -> str:
+    return url if len(url) <= 80 else url[:79] + "…"
 
 
 def _check_keys(changes: Mapping[str, Any]) -> None:
@@ -113,6 +160,8 @@ def _coerce(f: dataclasses.Field, raw: str) -> Any:
             return float(raw)
         if isinstance(default, Path):
             return Path(raw)
+        if isinstance(default, tuple):
+            return tuple(part.strip() for part in raw.split(",") if part.strip())
     except ValueError as exc:
         raise ConfigError(f"ALPHASEARCH_{f.name.upper()}={raw!r} is not a valid {type(default).__name__}.") from exc
     return raw

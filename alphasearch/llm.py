@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
+from .config import DEFAULT_BASE_URL
 from .errors import ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError
 from .models import Usage
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 LOCAL_DUMMY_KEY = "not-needed"  # sent to keyless local servers (the SDK insists on some key)
 
 # USD per 1M tokens: (prompt, completion). Edit here, or put a JSON object

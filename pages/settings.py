@@ -2,7 +2,9 @@
 
 Values start from the environment (``ALPHASEARCH_*``, ``OPENAI_*``); changes here
 apply to this browser session only. A typed API key lives in memory for this
-session, is never written to disk and is never shown again.
+session, is never written to disk and is never shown again. The server's own key
+(``OPENAI_API_KEY``) is only sent to the server's endpoint: another endpoint needs
+the visitor's key, and ``ALPHASEARCH_ALLOWED_ENDPOINTS`` pins the endpoints allowed.
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ with st.form("settings_form", clear_on_submit=True):
                                    "openai": "LLM (OpenAI-compatible)"}.get,
                       help="Offline needs no key and no network: BM25 + static embeddings.")
     base_url = st.text_input("Endpoint (base URL)", value=s.base_url, placeholder="https://api.openai.com/v1",
-                             help="Any OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for a local model.")
+                             help="Any OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for a local model. The server's "
+                                  "own key is only sent to the server's endpoint: another endpoint needs your key.")
     key = st.text_input("API key", value="", type="password",
                         placeholder="set for this session" if s.api_key else "not set",
                         help="Kept in this browser session's memory only; never saved, never shown again. "
@@ -53,8 +56,9 @@ if submitted:
                    search_model=search_model.strip() or s.search_model,
                    answer_model=answer_model.strip() or s.answer_model, iterations=int(iterations),
                    exploration=float(exploration), rule=rule, top_k_docs=int(top_k))
-    try:
-        base_settings().replace(**changes)  # validate before keeping
+    own_key = key.strip() or ss.get("session_api_key", "")
+    try:  # validate before keeping: an endpoint the server does not allow, or the server's key elsewhere, is refused
+        base_settings().replace(**changes, **({"api_key": own_key} if own_key else {}))
     except ConfigError as exc:
         st.error(str(exc), icon=":material/error:")
     else:
@@ -69,6 +73,10 @@ c_forget, c_reset = st.columns(2)
 if ss.get("session_api_key"):
     if c_forget.button("Forget the session API key", icon=":material/key_off:"):
         ss.pop("session_api_key", None)
+        try:
+            base_settings().replace(**overrides())
+        except ConfigError:  # the endpoint needed that key: back to the server's endpoint
+            ss["settings_overrides"] = {k: v for k, v in overrides().items() if k not in ("base_url", "engine")}
         st.rerun()
 if overrides() and c_reset.button("Back to the server defaults", icon=":material/restart_alt:"):
     ss["settings_overrides"] = {}
