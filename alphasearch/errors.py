@@ -64,6 +64,10 @@ class MissingAPIKeyError(ConfigError):
     pass
 
 
+class OutsideDirectoryError(AlphaSearchError):
+    """A path given by a user or read from a file points outside the directory it must stay in."""
+
+
 class LLMError(AlphaSearchError):
     """The language model could not give a usable reply (after retries)."""
 

@@ -1,7 +1,7 @@
 """Page-retrieval evaluation over a labelled set (hit@k, MRR) and the runner behind ``eval``.
 
 A labelled set is a directory with ``pdfs/`` and ``questions.jsonl``; each row
-has ``id``, ``doc`` (a file in ``pdfs/``), ``question``, ``evidence_pages``
+has ``id``, ``doc`` (a file in ``pdfs/``; a name pointing outside it is refused), ``question``, ``evidence_pages``
 (1-based) and optionally ``source``. The metric functions are pure; the
 runner indexes each PDF once through the :class:`~alphasearch.pipeline.Engine`
 (cached by content hash under its data dir) and runs every method on every
@@ -37,6 +37,7 @@ from typing import Any
 
 from .errors import AlphaSearchError, ConfigError
 from .models import DocumentIndex
+from .paths import inside
 
 DEFAULT_METHODS = ("flat_bm25", "mcts_puct")
 DEFAULT_KS = (1, 3, 5)
@@ -335,7 +336,8 @@ def run(
             t = time.perf_counter()
             stages: list[str] = []
             try:
-                docs[q.doc] = engine.index_file(pdf_dir / q.doc, progress=lambda stage, frac: stages.append(stage))
+                docs[q.doc] = engine.index_file(inside(pdf_dir, q.doc, what="PDF"),
+                                                progress=lambda stage, frac: stages.append(stage))
                 if "loaded from cache" not in stages:  # cached indexes load silently
                     say(f"[{i}/{len(questions)}] indexed {q.doc} in {time.perf_counter() - t:.1f}s")
             except ConfigError:

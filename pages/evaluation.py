@@ -14,6 +14,7 @@ import streamlit as st
 from alphasearch.errors import AlphaSearchError
 from alphasearch.evaluation import METHODS, EvalSetError, Row, hit_at_k, summarise
 from alphasearch.evaluation import run as eval_run
+from alphasearch.paths import inside, inside_any
 from pages._common import SearchRecord, current_settings, engine, md_escape, remember_search, show_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,9 +46,9 @@ def parse_rows(text: str) -> tuple[list[dict], int]:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def question_texts(eval_dir: str) -> dict[str, str]:
-    qfile = Path(eval_dir) / "questions.jsonl"
     out: dict[str, str] = {}
     try:
+        qfile = Path(eval_dir) / "questions.jsonl"
         for line in qfile.read_text("utf-8").splitlines():
             if line.strip():
                 d = json.loads(line)
@@ -55,6 +56,12 @@ def question_texts(eval_dir: str) -> dict[str, str]:
     except (OSError, ValueError, KeyError, TypeError):
         pass
     return out
+
+
+def labelled_set(path: str) -> Path:
+    """A labelled set typed on this screen, if it lies in the development set's directory or under
+    the data directory (a visitor cannot point the screen at other files on the server)."""
+    return inside_any([DEFAULT_EVAL, current_settings().data_dir], path.strip(), what="labelled set")
 
 
 def to_row(d: dict) -> Row:
@@ -70,7 +77,8 @@ with st.expander("Run an evaluation here (offline methods; the first N questions
     with st.form("eval_run"):
         c_dir, c_n = st.columns([3, 1])
         run_dir = c_dir.text_input("Labelled set", value=str(DEFAULT_EVAL),
-                                   help="A directory with pdfs/ and questions.jsonl (1-based evidence_pages).")
+                                   help="A directory with pdfs/ and questions.jsonl (1-based evidence_pages), inside "
+                                        "../shared/eval or the data directory.")
         run_n = c_n.number_input("Questions", min_value=1, max_value=1000, value=10, step=5)
         run_methods = st.multiselect("Methods", list(METHODS), default=["flat_bm25", "greedy", "mcts_puct"])
         go_run = st.form_submit_button("Run", icon=":material/play_arrow:")
@@ -93,8 +101,9 @@ with st.expander("Run an evaluation here (offline methods; the first N questions
             try:
                 if not run_methods:
                     raise EvalSetError("Pick at least one method.")
+                run_set = labelled_set(run_dir)
                 runs_dir.mkdir(parents=True, exist_ok=True)
-                eval_run(run_dir, engine(), methods=run_methods, limit=int(run_n), on_row=on_row,
+                eval_run(run_set, engine(), methods=run_methods, limit=int(run_n), on_row=on_row,
                          progress=lambda msg: line.caption(md_escape(msg)))
             except (AlphaSearchError, OSError, ValueError) as exc:
                 status.update(label="The evaluation did not finish", state="error")
@@ -200,9 +209,15 @@ with tab_miss:
         k = c_k.selectbox("k", (1, 3, 5), index=1, key="eval_miss_k")
         eval_dir = c_dir.text_input("Labelled set (for question texts and re-runs)", value=str(DEFAULT_EVAL),
                                     key="eval_dir")
-        texts = question_texts(eval_dir)
-        if not texts:
-            st.caption(f"No labelled set at {eval_dir}: questions are shown by id and cannot be re-run.")
+        try:
+            set_dir = labelled_set(eval_dir)
+        except AlphaSearchError as exc:
+            st.error(str(exc), icon=":material/error:")
+            set_dir, texts = None, {}
+        else:
+            texts = question_texts(str(set_dir))
+            if not texts:
+                st.caption(f"No labelled set at {md_escape(eval_dir)}: questions are shown by id and cannot be re-run.")
         misses = [d for d in rows if d["method"] == method and not hit_at_k(d["pages"], d["evidence_pages"], k)]
         st.markdown(f"**{len(misses)}** of {sum(d['method'] == method for d in rows)} questions missed at hit@{k}.")
         table = pd.DataFrame([{"question": texts.get(d["id"], "") or d["id"],
@@ -217,7 +232,7 @@ with tab_miss:
                                             "expected pages": st.column_config.TextColumn(width="small"),
                                             "returned pages": st.column_config.TextColumn(width="small")})
         chosen = event.selection.rows if event and hasattr(event, "selection") else []
-        if chosen and texts:
+        if chosen and texts and set_dir is not None:
             d = misses[chosen[0]]
             st.markdown(f"Selected: **{md_escape(texts.get(d['id'], d['id']))}** in {md_escape(d.get('doc', ''))}")
             if st.button("Run this search again and open it in the tree visualizer", icon=":material/account_tree:",
@@ -226,7 +241,8 @@ with tab_miss:
                 try:
                     with st.spinner("Indexing (cached after the first time) and searching…"):
                         eng = engine()
-                        doc = eng.index_file(Path(eval_dir) / "pdfs" / d["doc"])
+                        doc = eng.index_file(inside(set_dir / "pdfs", str(d.get("doc", "")),
+                                                    what="PDF"))
                         answer = eng.ask_document(doc, texts[d["id"]], rule=rule)
                 except (AlphaSearchError, OSError) as exc:
                     show_error(exc, "re-running the search")

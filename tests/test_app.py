@@ -495,14 +495,19 @@ def test_folder_query_to_a_chosen_folder(app):
     assert not errors(app)
 
 
-def test_evaluation_runs_on_a_small_labelled_set(app, tmp_path):
-    eval_dir = tmp_path / "labelled"
-    (eval_dir / "pdfs").mkdir(parents=True)
-    (eval_dir / "pdfs" / "hr.pdf").write_bytes(topic_pdf("hr"))
+def labelled_set(root):
+    """A two-question labelled set on the HR handbook under ``root``."""
+    (root / "pdfs").mkdir(parents=True)
+    (root / "pdfs" / "hr.pdf").write_bytes(topic_pdf("hr"))
     questions = [{"id": "q1", "doc": "hr.pdf", "question": "How many days of paid annual leave?", "evidence_pages": [2]},
                  {"id": "q2", "doc": "hr.pdf", "question": "When must travel expenses be claimed?",
                   "evidence_pages": [4]}]
-    (eval_dir / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in questions))
+    (root / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in questions))
+    return root
+
+
+def test_evaluation_runs_on_a_small_labelled_set(app, data_dir, tmp_path):
+    eval_dir = labelled_set(data_dir / "labelled")  # labelled sets are read from the data dir (or ../shared/eval)
     app.switch_page("pages/evaluation.py").run()
     next(t for t in app.text_input if t.label == "Labelled set").input(str(eval_dir))
     next(m for m in app.multiselect if m.label == "Methods").set_value(["flat_bm25", "mcts_puct"])
@@ -513,7 +518,7 @@ def test_evaluation_runs_on_a_small_labelled_set(app, tmp_path):
     assert set(table["method"]) == {"flat_bm25", "mcts_puct"} and set(table["n"]) == {2}
     assert table[table["method"] == "mcts_puct"]["hit@3"].iloc[0] == 1.0
     # a labelled set that is not there: one sentence, no exception
-    next(t for t in app.text_input if t.label == "Labelled set").input(str(tmp_path / "missing"))
+    next(t for t in app.text_input if t.label == "Labelled set").input(str(data_dir / "missing"))
     button(app, "Run").click().run()
     ok(app)
     assert any("No labelled set" in e for e in errors(app))
@@ -554,3 +559,15 @@ def test_node_labels_wrap_on_two_short_lines_and_pages_are_numbered():
     long = views["c2"].__class__(**{**views["c2"].__dict__, "title": "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS"})
     label = node_label(long)
     assert label.count("\n") == 1 and all(len(line) <= 18 for line in label.split("\n")) and label.endswith("…")
+
+
+def test_evaluation_screen_reads_labelled_sets_only_from_where_they_belong(app, tmp_path):
+    """A visitor cannot point the Evaluation screen at other directories of the server."""
+    outside = labelled_set(tmp_path / "elsewhere")
+    app.switch_page("pages/evaluation.py").run()
+    next(t for t in app.text_input if t.label == "Labelled set").input(str(outside))
+    next(m for m in app.multiselect if m.label == "Methods").set_value(["flat_bm25"])
+    button(app, "Run").click().run()
+    ok(app)
+    assert [e for e in errors(app) if "is not inside" in e and "it was not opened" in e]
+    assert not list((tmp_path / "data").glob("indexes/*.json"))  # nothing was read from there

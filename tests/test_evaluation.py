@@ -152,3 +152,28 @@ def test_settings_problem_stops_the_run(tmp_path):
 
     with pytest.raises(ConfigError):
         evaluation.run(_tiny_set(tmp_path), NoKey(), methods=["flat_bm25"])
+
+
+@pytest.mark.parametrize("doc", ["../outside.pdf", "ABSOLUTE", "pdfs/../../outside.pdf", "link.pdf"])
+def test_a_question_row_cannot_name_a_pdf_outside_the_set(tmp_path, engine, doc):
+    """A ``doc`` that points outside ``pdfs/`` (``..``, an absolute path, a symbolic link) is
+    refused in one line for that row; the file is never opened, the others still run."""
+    root = _tiny_set(tmp_path)
+    outside = tmp_path / "outside.pdf"
+    outside.write_bytes(pdf_factory.outline_pdf())
+    (root / "pdfs" / "link.pdf").symlink_to(outside)
+    doc = str(outside) if doc == "ABSOLUTE" else doc
+    row = {"id": "evil", "doc": doc, "question": "How many litres of juice?", "evidence_pages": [6]}
+    with (root / "questions.jsonl").open("a") as fh:
+        fh.write(json.dumps(row) + "\n")
+    rows = evaluation.run(root, engine, methods=["flat_bm25"])
+    evil = next(r for r in rows if r.id == "evil")
+    assert evil.pages == [] and "is outside" in evil.error and "\n" not in evil.error
+    assert not engine.indexes.get(pdf_factory_hash(outside))  # never indexed
+    assert next(r for r in rows if r.id == "q1").pages  # the others still run
+
+
+def pdf_factory_hash(path) -> str:
+    from alphasearch.pdf import content_hash
+
+    return content_hash(path.read_bytes())
