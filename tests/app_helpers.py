@@ -87,8 +87,8 @@ def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, st
     """``streamlit run app.py`` on a free loopback port; yields its URL. ``env`` adds to (or
     replaces) the server's environment: offline engine, no key, no endpoint by default."""
     port = free_port()
-    env = dict(os.environ, ALPHASEARCH_DATA_DIR=str(data_dir), ALPHASEARCH_ENGINE="offline",
-               OPENAI_API_KEY="", OPENAI_BASE_URL="", **(env or {}))
+    env = {**os.environ, "ALPHASEARCH_DATA_DIR": str(data_dir), "ALPHASEARCH_ENGINE": "offline",
+           "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", **(env or {})}
     log = open(data_dir / "streamlit.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true", "--server.port", str(port),
