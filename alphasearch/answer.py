@@ -335,21 +335,36 @@ ANSWER_RULES = """You are AlphaSearch's answer writer. These rules come from the
 Reply with JSON only, in this shape:
 {"answer": "... [p. N]", "citations": [{"page": N, "quote": "a short exact quote from that page"}], "confidence": 0.9, "found": true}"""
 
-_CITE = re.compile(r"\[\s*(?:pp?|pages?)\.?\s*(\d[\d\s,;–\-]*(?:(?:and|&)\s*\d+\s*)?)\]", re.IGNORECASE)
-_RANGE = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+))?")
+# Every form a model writes a page reference in. Bracketed: "[p. 4]", "(p. 999)", "[page: 9]",
+# "[pp. 3-5]", "[pages 4 and 5]", "(see p. 4)", "[doc.pdf → Section, p. 4]", "[Page 4: Title]";
+# bare: "page 999", "p.999", "pp. 3-5", "pages 4 and 5" (with a leading "on"/"see"/"at"/"in").
+_NUMS = r"\d{1,6}(?:\s*(?:[-–—]|to)\s*\d{1,6})?(?:\s*(?:,|;|and|&)\s*\d{1,6}(?:\s*(?:[-–—]|to)\s*\d{1,6})?)*"
+_ONE = r"\d{1,6}(?:\s*(?:[-–—]|to)\s*\d{1,6})?"
+_CITE = re.compile(
+    rf"[\[(](?:[^\[\]()\n]{{0,160}}?(?:,|→|\bsee|\bcf\.)\s*)?(?:pp?|pages?|pgs?)\.?\s*:?\s*(?P<bracketed>{_NUMS})"
+    rf"\s*(?::[^\[\]()\n]{{0,160}})?[\])]"
+    rf"|(?:\b(?:on|see|at|in)\s+)?\b(?:pp|pages|pgs)\.?\s*:?\s*(?P<plural>{_NUMS})\b"
+    rf"|(?:\b(?:on|see|at|in)\s+)?\b(?:p|page|pg)\.?\s*:?\s*(?P<single>{_ONE})\b",
+    re.IGNORECASE)
+_RANGE = re.compile(r"(\d+)(?:\s*(?:[-–—]|to)\s*(\d+))?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class LLMAnswer:
     """A synthesized answer. ``read``: the 1-based pages the model was shown;
-    ``dropped_citations``: distinct unread pages the model cited (removed)."""
+    ``dropped_pages``: the distinct unread pages the model cited (removed from the text
+    and the citations, in any form it wrote them); ``dropped_citations`` counts them."""
 
     text: str
     confidence: float
     fallback: bool
     citations: list[Citation]
     read: tuple[int, ...]
-    dropped_citations: int = 0
+    dropped_pages: tuple[int, ...] = ()
+
+    @property
+    def dropped_citations(self) -> int:
+        return len(self.dropped_pages)
 
 
 def llm_answer(
@@ -427,8 +442,10 @@ def _validate_answer(value) -> dict:
 
 
 def _cite(doc: DocumentIndex, reply: dict, shown: tuple[int, ...]) -> LLMAnswer:
-    """Keep citations of pages that were read, drop (and count) the others,
-    and write inline markers as ``[document → section, p. N]``."""
+    """Keep citations of pages that were read, drop (and count) the others in every form the
+    model wrote them (see ``_CITE``), write bracketed ones as ``[document → section, p. N]``
+    (bare ones, "on page 4", stay as written), and lower the confidence by the share of
+    cited pages that were not read."""
     read = set(shown)
     dropped: set[int] = set()
     order: list[int] = []
@@ -442,29 +459,36 @@ def _cite(doc: DocumentIndex, reply: dict, shown: tuple[int, ...]) -> LLMAnswer:
             dropped.add(page)
 
     def rewrite(m: re.Match) -> str:
-        kept = []
-        for r in _RANGE.finditer(m.group(1)):  # "4", "4-5", "4, 6 and 9"
+        kept, missing = [], False
+        for r in _RANGE.finditer(m.group("bracketed") or m.group("plural") or m.group("single")):
             a = int(r.group(1))
             b = int(r.group(2)) if r.group(2) else a
             cited = list(range(a, b + 1)) if 0 <= b - a <= 50 else [a, b]
             if not all(p in read for p in cited):
                 dropped.update(p for p in cited if p not in read)
+                missing = True
                 continue
             order.extend(cited)
             where = f"p. {a}" if a == b else f"pp. {a}–{b}"
             kept.append(f"[{doc.name} → {section_of(doc.root, a).title}, {where}]")
+        if m.group("bracketed") is None and not missing:
+            return m.group(0)  # prose ("on page 4") of pages read stays as written
         return " ".join(kept)
 
     if not reply["found"]:
-        return LLMAnswer(FALLBACK_ANSWER, round(reply["confidence"], 4), True, [], shown, 0)
+        return LLMAnswer(FALLBACK_ANSWER, round(reply["confidence"], 4), True, [], shown)
     text = _CITE.sub(rewrite, reply["answer"])
+    text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
     text = re.sub(r"\s+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
     citations = []
     for page in dict.fromkeys(order):
         citations.append(Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                                   snippet=_snippet(doc, page, quotes.get(page, ""), text), doc_id=doc.doc_id))
     confidence = reply["confidence"] if citations else min(reply["confidence"], 0.3)
-    return LLMAnswer(text or FALLBACK_ANSWER, round(confidence, 4), not text, citations, shown, len(dropped))
+    if dropped:  # scaled by the share of cited pages that were read
+        confidence *= len(citations) / (len(citations) + len(dropped))
+    return LLMAnswer(text or FALLBACK_ANSWER, round(confidence, 4), not text, citations, shown,
+                     tuple(sorted(dropped)))
 
 
 def _snippet(doc: DocumentIndex, page: int, quote: str, answer: str) -> str:

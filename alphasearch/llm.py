@@ -378,9 +378,15 @@ def fence_code(*parts: str) -> str:
     return h.hexdigest()[:12]
 
 
+# the prompts' own markers: a page header "[Page N: …]" / "[Page N]", a citation "[p. N]", a section "[S3]"
+_MARKER = re.compile(r"\[(?=\s*(?:pages?\s*\d|pp?\.?\s*\d|s\d+\s*\]))", re.IGNORECASE)
+
+
 def defuse(text: str) -> str:
-    """Document text with fence-like markers neutralised."""
-    return text.replace("<<<", "‹‹‹").replace(">>>", "›››")
+    """Document text with fence-like markers and the prompts' page, citation and section
+    markers neutralised, so one page cannot pretend to be another (``[Page 9: …]`` in a
+    page's text becomes ``⟦Page 9: …]``)."""
+    return _MARKER.sub("⟦", text.replace("<<<", "‹‹‹").replace(">>>", "›››"))
 
 
 # --- small validators shared by the prompts ---------------------------------------------------

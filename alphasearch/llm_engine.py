@@ -173,6 +173,10 @@ class LLMEngine:
             text, confidence, fallback, citations = res.text, res.confidence, res.fallback, res.citations
             pages = list(res.read) + [p for p in ranked if p not in res.read]
             extra["dropped_citations"] = res.dropped_citations
+            if res.dropped_pages:
+                listed = ", ".join(map(str, res.dropped_pages[:10])) + (" …" if len(res.dropped_pages) > 10 else "")
+                reasons.append(f"The model cited page(s) {listed} it was not shown; those citations were removed "
+                               "and the confidence lowered.")
         except Exception as exc:  # LLMError after retries, or anything unexpected: never crash a query
             ex = self.offline.extract(doc, question, ranked)
             text, confidence, fallback, citations, pages = ex.text, ex.confidence, ex.fallback, ex.citations, ranked
