@@ -393,3 +393,12 @@ def table_pdf() -> bytes:
     data = doc.tobytes()
     doc.close()
     return data
+
+
+def second_paper_pdf() -> bytes:
+    """Another short research paper (marmots counted with thermal drones), for "this paper" among papers."""
+    return make_pdf([[H1("Counting Alpine Marmots with Thermal Drones"), "Lea Huber and Marco Rossi",
+                      H2("Abstract"), "Thermal cameras on small drones find marmot burrows in high meadows. "
+                      "Flights over 9 valleys counted 1,140 marmots.",
+                      H2("1 Introduction"), "Marmot colonies are usually counted from the ground at dawn."]],
+                    title="Counting Alpine Marmots with Thermal Drones")

@@ -79,3 +79,17 @@ def test_a_year_alone_does_not_pull_a_question_into_the_filings_folder(engine):
     profiles = FolderSearch(engine).profiles()  # FY2018 is one of the filings' facts; a year is no company
     routing = engine.router.route("Which mount tracks stars across the night sky, as observed in 2018?", profiles)
     assert routing.folder == "Astronomy"
+
+
+def test_this_paper_in_a_folder_of_papers_answers_from_one_and_names_the_other(tmp_path):
+    from pdf_factory import paper_pdf, second_paper_pdf
+
+    e = Engine(Settings(data_dir=tmp_path, engine="offline"))
+    e.library.create_folder("Papers")
+    e.library.add_many("Papers", [("glacier.pdf", paper_pdf()), ("marmots.pdf", second_paper_pdf())])
+    a = e.ask_folder("Who wrote this paper?")
+    also = [x["doc"] for x in a.extra["also_found_in"]]
+    assert {a.extra["documents"][0], *also} == {"glacier.pdf", "marmots.pdf"}
+    assert "Also found in: " in a.text and "(paper)" in a.text
+    b = e.ask_folder("How many marmots did this paper count?")  # the content says which one
+    assert b.extra["documents"][0] == "marmots.pdf" and "also_found_in" not in b.extra
