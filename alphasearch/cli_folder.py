@@ -207,8 +207,8 @@ def register(sub: argparse._SubParsersAction, add: Callable[[str, str], argparse
     sp.add_argument("pdfs", nargs="+")
     sp.add_argument("--create", action="store_true", help="create the folder if it does not exist")
     sp.add_argument("--workers", type=int, default=None,
-                    help="index new PDFs in this many processes (default 1; with --cluster local: its CPUs, "
-                         "default all)")
+                    help="index new PDFs in this many worker processes (default: one per CPU core; with "
+                         "--cluster local: its CPUs, default all)")
     sp.add_argument("--cluster", default=None, metavar="ADDRESS",
                     help="index on a Ray cluster: 'local' starts one on this machine, or the address of a "
                          "running one (HOST:6379, ray://HOST:10001, auto); needs requirements-ray.txt")

@@ -58,12 +58,19 @@ class Settings:
     warn_pages: int = 1000
     max_file_mb: int = 500
     max_leaf_pages: int = 8
+    # untrusted PDFs are parsed in worker processes (isolation.py) with these limits per file
+    parse_seconds: float = 120.0
+    parse_memory_mb: int = 2048
+    index_workers: int = 0  # worker processes for indexing several PDFs; 0: one per CPU core
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
             raise ConfigError(f"Unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}.")
         if self.rule not in RULES:
             raise ConfigError(f"Unknown selection rule {self.rule!r}; choose one of {', '.join(RULES)}.")
+        if self.parse_seconds <= 0 or self.parse_memory_mb < 256 or self.index_workers < 0:
+            raise ConfigError("parse_seconds must be positive, parse_memory_mb at least 256 and index_workers "
+                              "0 (one per core) or more.")
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())

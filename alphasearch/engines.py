@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from . import indexer, pdf
+from . import indexer, isolation, pdf
 from .answer import extractive_answer, rank_pages
 from .config import Settings
 from .facts import DocFacts
@@ -91,6 +91,7 @@ class OfflineEngine:
 
     def index(self, data: bytes, name: str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
         pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
+        pdf.check_header(data, name)
         doc_id = pdf.content_hash(data)
         if not force:
             cached = self.indexes.get(doc_id)
@@ -100,9 +101,10 @@ class OfflineEngine:
                 if progress:
                     progress("loaded from cache", 1.0)
                 return cached
-        s = self.settings
-        built = indexer.build_index(data, name, max_pages=s.max_pages, warn_pages=s.warn_pages,
-                                    max_leaf_pages=s.max_leaf_pages, progress=progress)
+        # parsed in a worker process with the settings' time and memory limits (isolation.py)
+        built = isolation.shared_pool(self.settings).run(
+            isolation.index_pdf, data, name, isolation.IndexOptions.from_settings(self.settings), name=name,
+            progress=progress).index
         self.indexes.put(built)
         return built
 

@@ -55,6 +55,15 @@ class DecompressionBombError(PDFError):
     """A compressed stream or image expands far beyond any real document's (a "zip bomb")."""
 
 
+class OutlineTooDeepError(PDFError):
+    """Bookmarks nested so deep that opening the file could crash the PDF reader."""
+
+
+class UnsafePDFError(PDFError):
+    """Reading the file crashed the PDF reader, ran it out of memory or took too long (it ran in
+    a worker process, so nothing else was affected)."""
+
+
 # --- configuration, models, storage ----------------------------------------
 class ConfigError(AlphaSearchError):
     """A setting is missing or invalid."""

@@ -5,8 +5,11 @@ one-line message. Page numbers are 1-based everywhere in this module's API.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import math
+import re
 import threading
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -32,11 +35,18 @@ Source = "Path | str | bytes"
 MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled down
 MAX_OUTLINE_ENTRIES = 10_000  # bookmarks read from an outline; the rest are ignored with a warning
 MAX_OUTLINE_DEPTH = 32  # deeper bookmarks are ignored (real outlines rarely exceed 6 levels)
+# MuPDF loads outlines recursively inside pymupdf.open: ~50,000 levels overflow an 8 MB thread stack
+# and kill the process. Workers parse with a large stack (isolation.py) and refuse deeper files, so the
+# server, which opens stored PDFs to render pages, never meets one.
+MAX_SAFE_OUTLINE_DEPTH = 10_000
 MAX_PAGE_CHARS = 200_000  # text kept per page; a page holding more is cut with a warning
-# Decompression bombs: MuPDF streams them in bounded memory, but time grows with the inflated
-# size (~10 s per GB), so files whose streams expand beyond these limits are refused up front.
-MAX_STREAM_MB = 256  # one Flate stream (page content, form, font…) once inflated
-MAX_INFLATED_MB = 2048  # all Flate streams of the file together
+# Decompression bombs: every stream is decoded through its whole filter chain (Flate, LZW,
+# ASCIIHex, ASCII85, RunLength, in any order), counted chunk by chunk and never held whole; files
+# whose streams expand beyond these limits are refused before MuPDF interprets anything.
+MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
+MAX_INFLATED_MB = 2048  # all streams of the file together
+MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
+MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
 _PAGE_LOCK = threading.Lock()  # MuPDF's warning buffer is process-wide: read a page and its warnings together
@@ -95,12 +105,17 @@ def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
     return p.read_bytes()
 
 
-def open_pdf(data: bytes, name: str = "document.pdf", *, max_pages: int = 5000) -> pymupdf.Document:
-    """Open PDF bytes, raising a specific error for every way they can be unusable."""
+def check_header(data: bytes, name: str = "document.pdf") -> None:
+    """Raise EmptyFileError or NotAPDFError without parsing anything (safe in any process)."""
     if not data:
         raise errors.EmptyFileError(f"{name} is empty (0 bytes).")
     if b"%PDF-" not in data[:1024]:
         raise errors.NotAPDFError(f"{name} is not a PDF (it does not start with %PDF-).")
+
+
+def open_pdf(data: bytes, name: str = "document.pdf", *, max_pages: int = 5000) -> pymupdf.Document:
+    """Open PDF bytes, raising a specific error for every way they can be unusable."""
+    check_header(data, name)
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for broken files
@@ -137,7 +152,8 @@ def read_pdf(
     doc = open_pdf(data, name, max_pages=max_pages)
     warnings: list[str] = []
     try:
-        check_streams(doc, name)
+        check_outline_depth(doc, name)
+        budget = _PageBudget(doc, check_streams(doc, name))
         n = doc.page_count
         if n > warn_pages:
             warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
@@ -145,11 +161,19 @@ def read_pdf(
         skipped: list[int] = []
         damaged: list[int] = []
         cut: list[int] = []
+        heavy: list[int] = []
+        too_complex: list[int] = []
         for i in range(n):
             with _PAGE_LOCK:  # one page at a time, so other threads can render between pages
                 pymupdf.TOOLS.mupdf_warnings(reset=True)
                 try:
-                    lines = _page_lines(doc[i])
+                    verdict = budget.check(i)
+                    if verdict == "skipped":
+                        too_complex.append(i + 1)
+                        lines = []
+                    else:
+                        heavy += [i + 1] if verdict == "cut" else []
+                        lines = _page_lines(doc[i])
                 except Exception:
                     skipped.append(i + 1)
                     lines = []
@@ -168,6 +192,12 @@ def read_pdf(
         if damaged:
             warnings.append(f"{len(damaged)} page(s) are damaged and some of their text may be missing: "
                             f"{_page_list(damaged)}.")
+        if heavy:
+            warnings.append(f"{len(heavy)} page(s) hold more than {MAX_PAGE_CONTENT_MB} MB of drawing instructions; "
+                            f"only the first {MAX_PAGE_CONTENT_MB} MB were read: {_page_list(heavy)}.")
+        if too_complex:
+            warnings.append(f"{len(too_complex)} page(s) draw nested forms beyond the limits ({MAX_FORM_DEPTH} levels, "
+                            f"{MAX_PAGE_CONTENT_MB} MB per page) and were skipped: {_page_list(too_complex)}.")
         if cut:
             warnings.append(f"{len(cut)} page(s) hold more than {MAX_PAGE_CHARS:,} characters; the rest was "
                             f"ignored: {_page_list(cut)}.")
@@ -181,15 +211,18 @@ def read_pdf(
     return PdfContent(content_hash(data), n, pages, toc, title, warnings)
 
 
-def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> None:
+def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int, int]:
     """Raise DecompressionBombError when a stream or image expands beyond the module limits.
 
-    Flate streams are inflated chunk by chunk and counted, never held in memory; images are
-    judged by their declared size. Streams MuPDF cannot read are left for it to report.
+    Every stream is decoded through its filter chain chunk by chunk and counted, never held in
+    memory; images are judged by their declared size. Returns xref → decoded bytes of the
+    streams that were counted (a stream MuPDF cannot read, or one behind a filter we do not
+    decode, is left for MuPDF and the worker's limits).
     """
     per_stream = MAX_STREAM_MB * 2**20
     budget = MAX_INFLATED_MB * 2**20
     total = 0
+    sizes: dict[int, int] = {}
     objects = doc.xref_length() - 1
     if objects > MAX_OBJECTS:
         raise errors.FileTooLargeError(f"{name} has {objects:,} PDF objects; the limit is {MAX_OBJECTS:,}.")
@@ -204,38 +237,341 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> None:
                         f"{name} contains an image of {int(w):,} x {int(h):,} pixels, beyond the "
                         f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
                 continue
-            kind, filters = doc.xref_get_key(xref, "Filter")
-            if not filters.lstrip("[ ").startswith("/FlateDecode"):
+            filters = _filters(doc, xref)
+            if not filters:
                 continue
             raw = doc.xref_stream_raw(xref)
         except errors.DecompressionBombError:
             raise
         except Exception:
             continue
-        size = _inflated_size(raw, per_stream + 1)
+        size = _decoded_size(raw, filters, per_stream + 1)
+        if size is None:
+            continue
+        sizes[xref] = size
         total += size
         if size > per_stream or total > budget:
             raise errors.DecompressionBombError(
                 f"{name} contains compressed data that expands to more than "
                 f"{MAX_STREAM_MB if size > per_stream else MAX_INFLATED_MB:,} MB; it looks like a "
                 f"decompression bomb and was refused.")
+    return sizes
+
+
+# --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
+_DO = re.compile(rb"/([^\s/<>\[\]()%{}]+)\s*Do\b")
+_REF = re.compile(r"/([^\s/<>\[\]()]+)\s*(\d+)\s+\d+\s+R")
+
+
+class _PageBudget:
+    """Bounds text extraction before MuPDF builds the page: a page whose own drawing instructions
+    decode to more than ``MAX_PAGE_CONTENT_MB`` is cut to that much (in the in-memory document
+    only); a page whose Form XObjects, counted once per drawing, would add more than that or nest
+    deeper than ``MAX_FORM_DEPTH`` is skipped. ``sizes``: xref → decoded bytes from check_streams."""
+
+    def __init__(self, doc: pymupdf.Document, sizes: dict[int, int]):
+        self.doc = doc
+        self.sizes = sizes
+        self.limit = MAX_PAGE_CONTENT_MB * 2**20
+        self._forms: dict[int, float] = {}  # form xref → bytes interpreted per drawing (inf: too deep)
+
+    def check(self, pno: int) -> str:
+        """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
+        page_xref = self.doc.page_xref(pno)
+        contents = self._contents(page_xref)
+        own = sum(self.sizes.get(x, 0) for x in contents)
+        head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
+        forms = self._drawn(head, self._xobjects(page_xref, inherit=True), 1)
+        if forms > self.limit:
+            return "skipped"
+        if own <= self.limit:
+            return ""
+        left = self.limit
+        for x in contents:  # keep the first MAX_PAGE_CONTENT_MB of the page's instructions
+            piece = self._prefix(x, left)
+            self.doc.update_stream(x, piece, compress=False)
+            left -= len(piece)
+        return "cut"
+
+    def _contents(self, page_xref: int) -> list[int]:
+        kind, value = self.doc.xref_get_key(page_xref, "Contents")
+        if kind == "xref":
+            target = int(value.split()[0])
+            if not self.doc.xref_is_stream(target):  # an indirect array of streams
+                return [int(m) for m in re.findall(r"(\d+)\s+\d+\s+R", self.doc.xref_object(target))]
+            return [target]
+        if kind == "array":
+            return [int(m) for m in re.findall(r"(\d+)\s+\d+\s+R", value)]
+        return []
+
+    def _prefix(self, xref: int, limit: int) -> bytes:
+        if limit <= 0:
+            return b""
+        try:
+            filters = _filters(self.doc, xref)
+            data = _decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit) if filters else None
+            if data is None:
+                data = self.doc.xref_stream(xref)[:limit]
+        except Exception:
+            return b""
+        return data or b""
+
+    def _xobjects(self, xref: int, inherit: bool = False) -> dict[bytes, int]:
+        """Name → xref of the XObjects in the object's resources (a page's may be inherited)."""
+        for _ in range(32 if inherit else 1):
+            kind, value = self.doc.xref_get_key(xref, "Resources/XObject")
+            if kind == "xref":
+                value = self.doc.xref_object(int(value.split()[0]), compressed=True)
+                kind = "dict"
+            if kind == "dict":
+                return {m.group(1).encode(): int(m.group(2)) for m in _REF.finditer(value)}
+            if self.doc.xref_get_key(xref, "Resources")[0] != "null":
+                return {}
+            kind, parent = self.doc.xref_get_key(xref, "Parent")
+            if kind != "xref":
+                return {}
+            xref = int(parent.split()[0])
+        return {}
+
+    def _drawn(self, content: bytes, names: dict[bytes, int], depth: int) -> float:
+        """Bytes MuPDF would interpret for the forms ``content`` draws (each drawing counted)."""
+        total = 0.0
+        for name, count in _count_names(content).items():
+            xref = names.get(name)
+            if xref is None or self.doc.xref_get_key(xref, "Subtype")[1] != "/Form":
+                continue
+            total += count * self._form_cost(xref, depth)
+            if total > self.limit:
+                break
+        return total
+
+    def _form_cost(self, xref: int, depth: int) -> float:
+        if depth > MAX_FORM_DEPTH:
+            return math.inf
+        if xref in self._forms:
+            return self._forms[xref]
+        self._forms[xref] = math.inf  # a form that draws itself never ends
+        body = self._prefix(xref, self.limit)
+        cost = len(body) + self._drawn(body, self._xobjects(xref), depth + 1)
+        self._forms[xref] = cost
+        return cost
+
+
+def _count_names(content: bytes) -> dict[bytes, int]:
+    counts: dict[bytes, int] = {}
+    for m in _DO.finditer(content):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    return counts
+
+
+# --- decoding filter chains in bounded memory --------------------------------------------------------
+_CHUNK = 2**20
+_FILTER_NAMES = {"/Fl": "/FlateDecode", "/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode",
+                 "/RL": "/RunLengthDecode", "/LZW": "/LZWDecode"}
+_IMAGE_CODECS = {"/DCTDecode", "/DCT", "/JPXDecode", "/JBIG2Decode", "/CCITTFaxDecode", "/CCF"}
+
+
+def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
+    """The stream's filter chain in order of application, e.g. ["/ASCIIHexDecode", "/FlateDecode"]."""
+    kind, value = doc.xref_get_key(xref, "Filter")
+    if kind == "xref":  # an indirect filter array
+        value = doc.xref_object(int(value.split()[0]), compressed=True)
+    names = [_FILTER_NAMES.get(f, f) for f in value.replace("[", " ").replace("]", " ").replace("/", " /").split()
+             if f.startswith("/")]
+    return names
+
+
+def _decoded_size(raw: bytes, filters: list[str], cap: int) -> int | None:
+    """Bytes ``raw`` decodes to through ``filters``, counting at most a little past ``cap``;
+    None when the chain holds a filter this module does not decode (e.g. Crypt)."""
+    total = 0
+    chunks = _decode_chain(raw, filters)
+    if chunks is None:
+        return None
+    for chunk in chunks:
+        total += len(chunk)
+        if total > cap:
+            break
+    return total
+
+
+def _decoded_prefix(raw: bytes, filters: list[str], limit: int) -> bytes | None:
+    """The first ``limit`` decoded bytes of a stream, or None for a filter this module does not decode."""
+    chunks = _decode_chain(raw, filters)
+    if chunks is None:
+        return None
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk[:limit - len(out)]
+        if len(out) >= limit:
+            break
+    return bytes(out)
+
+
+def _decode_chain(raw: bytes, filters: list[str]):
+    stages = {"/FlateDecode": _flate, "/ASCIIHexDecode": _ascii_hex, "/ASCII85Decode": _ascii85,
+              "/RunLengthDecode": _run_length, "/LZWDecode": _lzw}
+    chunks = (raw[i:i + _CHUNK] for i in range(0, max(len(raw), 1), _CHUNK))
+    for f in filters:
+        if f in _IMAGE_CODECS:
+            break  # an image codec last: its output is bounded by the image's declared size
+        if f not in stages:
+            return None
+        chunks = stages[f](chunks)
+    return chunks
+
+
+def _flate(chunks):
+    inflater = zlib.decompressobj()
+    try:
+        for chunk in chunks:
+            pending = chunk
+            while pending:
+                out = inflater.decompress(pending, _CHUNK)
+                pending = inflater.unconsumed_tail
+                if out:
+                    yield out
+                elif inflater.eof:
+                    return
+                else:
+                    break
+            if inflater.eof:
+                return
+    except zlib.error:
+        return  # damaged data: MuPDF decides what it can read
+
+
+def _ascii_hex(chunks):
+    carry = b""
+    for chunk in chunks:
+        end = chunk.find(b">")
+        digits = carry + (chunk if end < 0 else chunk[:end]).translate(None, b" \t\r\n\f\0")
+        cut = len(digits) - len(digits) % 2
+        carry = digits[cut:]
+        try:
+            yield binascii.unhexlify(digits[:cut])
+        except binascii.Error:
+            return
+        if end >= 0:
+            break
+    if carry:
+        yield b"\0"
+
+
+def _ascii85(chunks):
+    text = bytearray()
+    for chunk in chunks:  # ASCII85 at most quadruples ("z"): keep its input, bounded by the caller's cap
+        text += chunk
+        if b"~>" in chunk or len(text) > MAX_STREAM_MB * 2**20:
+            break
+    body = bytes(text).split(b"~>")[0].translate(None, b" \t\r\n\f\0")
+    if body.startswith(b"<~"):
+        body = body[2:]
+    start = 0
+    while start < len(body):
+        end = min(start + _CHUNK, len(body))
+        while end < len(body) and (end - start - body.count(b"z", start, end)) % 5:
+            end -= 1  # cut between five-character groups
+        try:
+            yield base64.a85decode(body[start:end])
+        except ValueError:
+            return
+        start = end
+
+
+def _run_length(chunks):
+    data = bytearray()
+    out = bytearray()
+    for chunk in chunks:
+        data += chunk
+        i = 0
+        while i < len(data):
+            n = data[i]
+            if n == 128:
+                yield bytes(out)
+                return
+            if n < 128:
+                if i + 1 + n + 1 > len(data):
+                    break
+                out += data[i + 1:i + 2 + n]
+                i += 2 + n
+            else:
+                if i + 1 >= len(data):
+                    break
+                out += data[i + 1:i + 2] * (257 - n)
+                i += 2
+            if len(out) >= _CHUNK:
+                yield bytes(out)
+                out.clear()
+        del data[:i]
+    yield bytes(out)
+
+
+def _lzw(chunks):
+    """LZW (early change) decoding; the table holds strings, so memory stays bounded (4,096 entries)."""
+    table = [bytes([i]) for i in range(256)] + [b"", b""]
+    width, buffer, bits, prev = 9, 0, 0, b""
+    out = bytearray()
+    for chunk in chunks:
+        for byte in chunk:
+            buffer = (buffer << 8) | byte
+            bits += 8
+            while bits >= width:
+                bits -= width
+                code = (buffer >> bits) & ((1 << width) - 1)
+                buffer &= (1 << bits) - 1
+                if code == 256:
+                    table, width, prev = table[:258], 9, b""
+                    continue
+                if code == 257:
+                    yield bytes(out)
+                    return
+                if code < len(table):
+                    entry = table[code]
+                elif code == len(table) and prev:
+                    entry = prev + prev[:1]
+                else:
+                    yield bytes(out)
+                    return
+                if prev and len(table) < 4096:
+                    table.append(prev + entry[:1])
+                prev = entry
+                out += entry
+                if len(table) + 1 >= (1 << width) and width < 12:
+                    width += 1
+            if len(out) >= _CHUNK:
+                yield bytes(out)
+                out.clear()
+    yield bytes(out)
 
 
 def _inflated_size(raw: bytes, cap: int) -> int:
     """Bytes ``raw`` (zlib data) inflates to, counting at most a little past ``cap``."""
-    inflater = zlib.decompressobj()
-    total = 0
-    pending = raw
+    return _decoded_size(raw, ["/FlateDecode"], cap) or 0
+
+
+def check_outline_depth(doc: pymupdf.Document, name: str = "document.pdf", *, visit: int = 200_000) -> None:
+    """Raise OutlineTooDeepError when bookmarks nest deeper than ``MAX_SAFE_OUTLINE_DEPTH`` (walked
+    without recursion, at most ``visit`` entries)."""
     try:
-        while pending and total <= cap:
-            out = inflater.decompress(pending, 4 * 2**20)
-            total += len(out)
-            pending = inflater.unconsumed_tail
-            if not out:
-                break
-    except zlib.error:
-        pass  # damaged data: MuPDF decides what it can read
-    return total
+        doc.init_doc()
+        stack = [(doc.outline, 1)]
+    except Exception:
+        return  # an unreadable outline is ignored later with a warning
+    seen = 0
+    while stack and seen < visit:
+        item, level = stack.pop()
+        if not _alive(item):
+            continue
+        seen += 1
+        if level > MAX_SAFE_OUTLINE_DEPTH:
+            raise errors.OutlineTooDeepError(
+                f"{name} has bookmarks nested more than {MAX_SAFE_OUTLINE_DEPTH:,} levels deep, which "
+                f"could crash the PDF reader; it was refused.")
+        try:
+            stack += [(item.next, level), (item.down, level + 1)]
+        except Exception:
+            continue
 
 
 def _outline(doc: pymupdf.Document, n: int, warnings: list[str]) -> list[tuple[int, str, int]]:

@@ -434,13 +434,11 @@ def _pid_alive(pid: int) -> bool:
 
 def _default_build(settings: Any) -> BuildIndex:
     def build(data: bytes, name: str, progress: Progress | None = None) -> DocumentIndex:
-        from . import indexer
+        from . import isolation  # untrusted bytes: parsed in a worker process with the settings' limits
 
-        kw = {}
-        if settings is not None:
-            kw = dict(max_pages=settings.max_pages, warn_pages=settings.warn_pages,
-                      max_leaf_pages=settings.max_leaf_pages)
-        return indexer.build_index(data, name, progress=progress, **kw)
+        return isolation.shared_pool(settings).run(isolation.index_pdf, data, name,
+                                                   isolation.IndexOptions.from_settings(settings),
+                                                   name=name, progress=progress).index
 
     return build
 
@@ -665,10 +663,10 @@ class Library:
         a usable PDF → ``rejected`` with the reason. Never raises for one bad file;
         raises :class:`NotFoundError` when the folder does not exist.
         ``progress(message, fraction)`` reports overall progress in [0, 1] (never
-        decreasing). ``workers`` > 1: index batches of three or more new PDFs in that
-        many spawned processes (default offline indexer only; the calling program's
-        main module must be import-safe, i.e. guarded by ``if __name__ == "__main__"``).
-        Default 1: one by one in this process. ``cluster``: index the new PDFs as Ray
+        decreasing). New PDFs are parsed and indexed in worker processes with the settings'
+        time and memory limits (isolation.py), ``workers`` of them at once (default
+        ``settings.index_workers``, else one per CPU core); a custom ``build`` runs in this
+        process. ``cluster``: index the new PDFs as Ray
         tasks on that cluster (``"local"``: a local one with ``workers`` CPUs; see
         :mod:`alphasearch.cluster`), their saved page rankers coming back too; only this
         process writes the library. Raises :class:`~alphasearch.cluster.ClusterError`
@@ -704,27 +702,31 @@ class Library:
             except OSError as exc:
                 results[i] = AddResult(name, "rejected", f"{name} could not be read ({exc.strerror or exc}).")
         rankers: dict[str, dict[str, bytes]] = {}  # content hash → saved ranker files built elsewhere
-        prebuilt = self._prebuild(fid, jobs, workers, report, cluster, rankers) if jobs else {}
+        prebuilt, threads = self._prebuild(fid, jobs, workers, report, cluster, rankers) if jobs else ({}, None)
         n = max(1, len(items))
-        for i, name, data, started in jobs:
-            done = [0.0]  # this file's fraction so far: never goes back
+        try:
+            for i, name, data, started in jobs:
+                done = [0.0]  # this file's fraction so far: never goes back
 
-            def sub(stage: str, frac: float, _i=i, _name=name, _done=done) -> None:
-                lo, hi = _STAGES.get(stage, (_done[0], 1.0))
-                _done[0] = max(_done[0], lo + (hi - lo) * max(0.0, min(1.0, frac)))
-                report(f"{_name}: {stage}", min(1.0, (_i + _done[0]) / n))
+                def sub(stage: str, frac: float, _i=i, _name=name, _done=done) -> None:
+                    lo, hi = _STAGES.get(stage, (_done[0], 1.0))
+                    _done[0] = max(_done[0], lo + (hi - lo) * max(0.0, min(1.0, frac)))
+                    report(f"{_name}: {stage}", min(1.0, (_i + _done[0]) / n))
 
-            try:
-                result = self._add_one(fid, name, data, sub, replace_existing, prebuilt.get(_sha(data)))
-            except PDFError as exc:
-                result = AddResult(name, "rejected", str(exc))
-            except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
-                result = AddResult(name, "rejected", f"{name} could not be stored ({exc.strerror or exc}); "
-                                                     f"free some disk space and add it again.")
-            if result.ok and result.record is not None and result.record.sha256 in rankers:
-                self._store_ranker(result.record, rankers.pop(result.record.sha256))
-            results[i] = replace(result, seconds=time.perf_counter() - started)
-            report(f"{name}: {result.status}", (i + 1) / n)
+                try:
+                    result = self._add_one(fid, name, data, sub, replace_existing, prebuilt.get(_sha(data)))
+                except PDFError as exc:
+                    result = AddResult(name, "rejected", str(exc))
+                except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
+                    result = AddResult(name, "rejected", f"{name} could not be stored ({exc.strerror or exc}); "
+                                                         f"free some disk space and add it again.")
+                if result.ok and result.record is not None and result.record.sha256 in rankers:
+                    self._store_ranker(result.record, rankers.pop(result.record.sha256))
+                results[i] = replace(result, seconds=time.perf_counter() - started)
+                report(f"{name}: {result.status}", (i + 1) / n)
+        finally:
+            if threads is not None:
+                threads.shutdown(cancel_futures=True)
         report("done", 1.0)
         return [r for r in results if r is not None]
 
@@ -737,13 +739,14 @@ class Library:
 
     def _prebuild(self, fid: str, jobs: list[tuple[int, str, bytes, float]], workers: int | None,
                   report: Progress, cluster: str | None = None,
-                  rankers: dict[str, dict[str, bytes]] | None = None) -> dict[str, Any]:
-        """Index the batch's new PDFs in worker processes or on a Ray cluster (default
-        indexer only). Returns content hash → DocumentIndex or the exception it raised;
-        a cluster's saved rankers go into ``rankers`` (content hash → files)."""
+                  rankers: dict[str, dict[str, bytes]] | None = None) -> tuple[dict[str, Any], Any]:
+        """Start indexing the batch's new PDFs in ``workers`` local worker processes at once
+        (isolation.py) or on a Ray cluster (default indexer only). Returns content hash →
+        a Future of an IndexedPdf, a DocumentIndex or the exception it raised (a cluster's
+        saved rankers go into ``rankers``), and the thread pool feeding the local workers
+        (None with a cluster; the caller shuts it down)."""
         if self.build is not self._default_build:  # a custom indexer (LLM, tests) runs in this process
-            return {}
-        local_workers = 1 if workers is None else min(int(workers), os.cpu_count() or 1)
+            return {}, None
         with self._db() as con:
             stored = {(r[0], r[1]) for r in con.execute("SELECT name_key, sha256 FROM documents WHERE folder_id=?",
                                                          (fid,))}
@@ -753,13 +756,15 @@ class Library:
             if (name_key(name), sha) in stored or sha in todo or self.index_path(sha).exists():
                 continue
             todo[sha] = (name, data)
-        limits = {}
-        if self.settings is not None:
-            limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
-                          max_leaf_pages=self.settings.max_leaf_pages)
+        if not todo:
+            return {}, None
         if cluster:
             from .cluster import IndexedFile, index_on_cluster
 
+            limits = {}
+            if self.settings is not None:
+                limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
+                              max_leaf_pages=self.settings.max_leaf_pages)
             built: dict[str, Any] = {}
             for sha, res in index_on_cluster(todo, address=cluster, workers=workers, limits=limits,
                                              progress=report).items():
@@ -769,33 +774,21 @@ class Library:
                         rankers[sha] = res.ranker
                 else:
                     built[sha] = res
-            return built
-        workers = local_workers
-        if workers <= 1 or len(todo) < 3:
-            return {}
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        from concurrent.futures.process import BrokenProcessPool
+            return built, None
+        from concurrent.futures import ThreadPoolExecutor
 
-        out: dict[str, Any] = {}
-        report(f"indexing {len(todo)} PDFs in {min(workers, len(todo))} processes", 0.0)
-        try:
-            # spawn, not fork: the parent may hold threads and locks (Streamlit, the embedding model)
-            with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
-                                     mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_build_in_worker, data, name, limits): sha for sha, (name, data) in todo.items()}
-                for k, fut in enumerate(as_completed(futures), 1):
-                    sha = futures[fut]
-                    try:
-                        out[sha] = fut.result()
-                    except BrokenProcessPool:
-                        raise
-                    except Exception as exc:  # PDFError and friends, re-raised per file by _add_one
-                        out[sha] = exc
-                    report(f"{todo[sha][0]}: indexed ({k}/{len(todo)})", 0.9 * k / len(todo))
-        except (BrokenProcessPool, OSError):
-            pass  # a worker died (e.g. out of memory): the rest are indexed one by one in this process
-        return out
+        from . import isolation
+
+        workers = max(1, min(int(workers or getattr(self.settings, "index_workers", 0) or os.cpu_count() or 1),
+                             len(todo)))
+        procs = isolation.shared_pool(self.settings, size=workers)
+        options = isolation.IndexOptions.from_settings(self.settings)
+        if len(todo) > 1:
+            report(f"indexing {len(todo)} PDFs in {workers} worker process(es)", 0.0)
+        threads = ThreadPoolExecutor(workers, thread_name_prefix="alphasearch-index")
+        futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name)
+                   for sha, (name, data) in todo.items()}
+        return futures, threads
 
     def replace_document(self, folder: str, name: str, data: bytes | Path | str, *,
                          progress: Progress | None = None) -> AddResult:
@@ -823,8 +816,10 @@ class Library:
             if len(data) > self.max_file_mb * 1024 * 1024:
                 raise FileTooLargeError(
                     f"{name} is {len(data) / 2**20:.0f} MB; the limit is {self.max_file_mb} MB.")
-            return data
-        return pdf.load_bytes(source, max_file_mb=self.max_file_mb)
+        else:
+            data = pdf.load_bytes(source, max_file_mb=self.max_file_mb)
+        pdf.check_header(data, name)  # empty or not a PDF: said at once, without starting a worker
+        return data
 
     def _add_one(self, fid: str, name: str, data: bytes, progress: Progress, replace_existing: bool,
                  prebuilt: Any = None) -> AddResult:
@@ -844,6 +839,10 @@ class Library:
             return AddResult(name, "duplicate", f"A different {name} is already in this folder.")
         if isinstance(prebuilt, BaseException):
             raise prebuilt
+        page_terms = None
+        if hasattr(prebuilt, "result"):  # a Future of a local worker's IndexedPdf (see _prebuild)
+            built = prebuilt.result()  # raises what indexing raised (PDFError: the file is rejected)
+            prebuilt, page_terms = built.index, built.page_terms
         token = uuid.uuid4().hex
         with self._db(write=True) as con:
             con.execute("INSERT INTO pending(token, sha256, pid, started) VALUES (?,?,?,?)",
@@ -863,7 +862,8 @@ class Library:
                 progress("index reused", 1.0)
             rec = DocumentRecord(uuid.uuid4().hex, fid, name, sha, index.page_count, len(data), index.summary,
                                  routing_profile(replace(index, name=name)), index.version, time.time())
-            page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
+            if page_terms is None or index is not prebuilt:
+                page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
             vocab = " ".join(sorted(page_terms.vocab))  # = vocabulary(index)
             self._save_page_terms(sha, page_terms)
             auto = json.dumps(self.read_facts(index).to_dict(), ensure_ascii=False)
@@ -1268,13 +1268,6 @@ def _sha(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()  # = pdf.content_hash
-
-
-def _build_in_worker(data: bytes, name: str, limits: dict[str, int]) -> DocumentIndex:
-    """Run in an index worker process: the default offline indexer."""
-    from . import indexer
-
-    return indexer.build_index(data, name, **limits)
 
 
 def _rollback(con: sqlite3.Connection) -> None:

@@ -71,6 +71,17 @@ CASES: tuple[HostileCase, ...] = (
                 pdf_factory.image_only_pdf, None),
     HostileCase("damaged-page", "a page whose content stream is corrupt", pdf_factory.corrupt_page_pdf, None,
                 question="What does page three talk about?", warning="damaged"),
+    # the security audit's resource bombs (issue 14): each is parsed in a worker process with limits
+    HostileCase("outline-100k", "an outline 100,000 bookmarks deep (13 MB; crashed MuPDF inside pymupdf.open)",
+                pdf_factory.deep_outline_raw_pdf, errors.OutlineTooDeepError, "nested more than 10,000 levels"),
+    HostileCase("hex-flate-bomb", "a 2 MB page stream behind [/ASCIIHexDecode /FlateDecode] decoding to 1 GB",
+                pdf_factory.hex_flate_bomb_pdf, errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("flate-250mb", "a 1.2 MB Flate page stream of text lines inflating to 250 MB (under the stream limit)",
+                pdf_factory.text_flood_pdf, None, warning="only the first 4 MB were read"),
+    HostileCase("line-100mb", "one line of text 100 million characters long (0.1 MB on disk)",
+                pdf_factory.long_line_pdf, None, warning="only the first 4 MB were read"),
+    HostileCase("form-fanout", "Form XObjects 7 levels deep, each drawing the next 10 times (2.5 KB)",
+                pdf_factory.form_fanout_pdf, None, warning="nested forms"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
                 question="When does the vault code rotate?"),
 )

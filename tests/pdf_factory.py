@@ -141,18 +141,13 @@ def _one_page_pdf(content: bytes, extra_objs: list[bytes] = (), xobjects: bytes 
 
 def flate_bomb_pdf(inflated_mb: int = 300) -> bytes:
     """One page whose content stream is ~300 KB of zlib data inflating to ``inflated_mb`` MB."""
-    z = zlib.compressobj(9)
-    chunk = b" " * 2**20
-    data = z.compress(b"BT /F1 12 Tf 72 720 Td (A harmless looking page) Tj ET\n")
-    data += b"".join(z.compress(chunk) for _ in range(inflated_mb)) + z.flush()
+    data = _deflate_repeated(b"BT /F1 12 Tf 72 720 Td (A harmless looking page) Tj ET\n", b" ", inflated_mb * 2**20)
     return _one_page_pdf(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream")
 
 
 def image_bomb_pdf(side: int = 21000) -> bytes:
     """One page showing a ``side`` x ``side`` grey image (441 megapixels) stored in ~0.4 MB."""
-    z = zlib.compressobj(9)
-    row = bytes(side)
-    img = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+    img = _deflate_repeated(b"", bytes(side), side * side)
     content = b"q 500 0 0 700 50 50 cm /Im1 Do Q BT /F1 12 Tf 72 720 Td (Poster) Tj ET"
     image = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8 /ColorSpace /DeviceGray "
              b"/Filter /FlateDecode /Length %d >>\nstream\n" % (side, side, len(img)) + img + b"\nendstream")
@@ -402,3 +397,77 @@ def second_paper_pdf() -> bytes:
                       "Flights over 9 valleys counted 1,140 marmots.",
                       H2("1 Introduction"), "Marmot colonies are usually counted from the ground at dawn."]],
                     title="Counting Alpine Marmots with Thermal Drones")
+
+
+# --- resource bombs of the security audit (small on disk, huge once parsed) -----------------------------
+def _stream(data: bytes, filters: bytes = b"/FlateDecode") -> bytes:
+    return b"<< /Length %d /Filter %s >>\nstream\n" % (len(data), filters) + data + b"\nendstream"
+
+
+def _deflate_repeated(head: bytes, unit: bytes, total: int, tail: bytes = b"") -> bytes:
+    """zlib data of ``head`` + ``unit`` repeated to ~``total`` bytes + ``tail``, built in well under a second:
+    one 1 MB block is compressed once (after a full flush it is byte-aligned and self-contained) and repeated."""
+    block = unit * max(1, 2**20 // len(unit))
+    z = zlib.compressobj(9)
+    start = z.compress(head) + z.flush(zlib.Z_FULL_FLUSH)
+    once = z.compress(block) + z.flush(zlib.Z_FULL_FLUSH)
+    n = max(1, total // len(block))
+    end = z.compress(tail) + z.flush(zlib.Z_FULL_FLUSH) + b"\x03\x00"  # an empty final block
+    adler = zlib.adler32(head)
+    for _ in range(n):
+        adler = zlib.adler32(block, adler)
+    adler = zlib.adler32(tail, adler)
+    return start + once * n + end + adler.to_bytes(4, "big")
+
+
+def deep_outline_raw_pdf(depth: int = 100_000) -> bytes:
+    """One page whose outline is ``depth`` bookmarks each nested inside the previous (MuPDF recurses)."""
+    first = 6  # objects 1-5: catalog, pages, font, page, content; outline items from 6
+    content = b"BT /F1 12 Tf 72 720 Td (A page with a very deep outline.) Tj ET"
+    objs = [b"<< /Type /Catalog /Pages 2 0 R /Outlines %d 0 R >>" % first, b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+            b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first + 1, first + 1, depth)]
+    for k in range(depth):
+        me = first + 1 + k
+        kids = b"/First %d 0 R /Last %d 0 R /Count 1 " % (me + 1, me + 1) if k + 1 < depth else b""
+        objs.append(b"<< /Title (L%d) /Parent %d 0 R %s/Dest [4 0 R /Fit] >>" % (k, me - 1, kids))
+    return _raw_pdf(objs)
+
+
+def hex_flate_bomb_pdf(inflated_mb: int = 1000) -> bytes:
+    """A page stream behind ``[/ASCIIHexDecode /FlateDecode]``: ~2 MB on disk, ``inflated_mb`` MB decoded."""
+    import binascii
+
+    data = binascii.hexlify(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (Hex bomb) Tj ET\n", b" ", inflated_mb * 2**20))
+    return _one_page_pdf(_stream(data + b">", b"[/ASCIIHexDecode /FlateDecode]"))
+
+
+def text_flood_pdf(inflated_mb: int = 250) -> bytes:
+    """A plain Flate page stream of ordinary text lines inflating to ``inflated_mb`` MB."""
+    line = b"BT /F1 9 Tf 72 700 Td (" + b"Revenue grew in every region during the year. " * 6 + b") Tj ET\n"
+    return _one_page_pdf(_stream(_deflate_repeated(b"", line, inflated_mb * 2**20)))
+
+
+def long_line_pdf(chars_mb: int = 100) -> bytes:
+    """One text-showing operator holding a single line of ``chars_mb`` million characters."""
+    return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))
+
+
+def form_fanout_pdf(levels: int = 7, fanout: int = 10) -> bytes:
+    """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws)."""
+    base = 6  # forms are objects 6 .. 6+levels-1; form k draws form k+1
+    forms = []
+    for k in range(levels):
+        if k + 1 < levels:
+            body = b"q /X Do Q " * fanout
+            res = b"/Resources << /XObject << /X %d 0 R >> /Font << /F1 3 0 R >> >>" % (base + k + 1)
+        else:
+            body = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET"
+            res = b"/Resources << /Font << /F1 3 0 R >> >>"
+        forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] %s /Length %d >>\nstream\n"
+                     % (res, len(body)) + body + b"\nendstream")
+    content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /X Do Q"
+    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", forms,
+                         b"/XObject << /X %d 0 R >>" % base)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from alphasearch import __main__ as cli
-from alphasearch import indexer
+from alphasearch import isolation
 from alphasearch.answer import CONFIDENCE_WEIGHTS
 from cli_helpers import assert_clean_failure, run_cli
 
@@ -105,7 +105,7 @@ def test_second_query_does_not_index_again(sample_file, data_dir, capsys, monkey
     def no_indexing(*a, **k):
         raise AssertionError("the PDF was indexed again")
 
-    monkeypatch.setattr(indexer, "build_index", no_indexing)
+    monkeypatch.setattr(isolation.WorkerPool, "run", no_indexing)  # indexing happens in a worker process
     # same bytes under another name and path: still the cached index (keyed by content hash)
     copy = sample_file.parent / "copy-of-report.pdf"
     copy.write_bytes(sample_file.read_bytes())
@@ -120,8 +120,8 @@ def test_index_force_rebuilds(sample_file, data_dir, capsys, monkeypatch):
     base = ["--data-dir", str(data_dir)]
     assert cli.main(base + ["index", str(sample_file)]) == 0
     calls = []
-    real = indexer.build_index
-    monkeypatch.setattr(indexer, "build_index", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = isolation.WorkerPool.run  # indexing happens in a worker process
+    monkeypatch.setattr(isolation.WorkerPool, "run", lambda *a, **k: calls.append(1) or real(*a, **k))
     assert cli.main(base + ["index", str(sample_file)]) == 0
     assert calls == []
     assert cli.main(base + ["index", str(sample_file), "--force"]) == 0
