@@ -112,6 +112,7 @@ class WorkerPool:
         self._count = 0
         self._cond = threading.Condition()
         self._closed = False
+        self._local = threading.local()
 
     def grow(self, size: int) -> None:
         """Allow at least ``size`` workers at once."""
@@ -125,6 +126,8 @@ class WorkerPool:
         """``fn(*args)`` in a worker (with ``progress=`` relayed here when given); its result, or the
         exception it raised. Raises :class:`UnsafePDFError` naming ``name`` when the worker
         crashed, ran out of memory or exceeded the time limit (it is then replaced)."""
+        measure = measure if measure is not None else Measure()
+        self._local.last = measure
         worker = self._checkout()
         ok = False
         try:
@@ -133,6 +136,11 @@ class WorkerPool:
             return result
         finally:
             self._checkin(worker if ok or worker.alive() else None)
+
+    def last_measure(self) -> Measure | None:
+        """The Measure of this thread's latest :meth:`run` (None if none since the last call)."""
+        last, self._local.last = getattr(self._local, "last", None), None
+        return last
 
     def close(self) -> None:
         with self._cond:

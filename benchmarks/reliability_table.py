@@ -63,7 +63,7 @@ SUITE: list[tuple[str, str, str]] = [
 
 # --- part 1: hostile files through every door --------------------------------------------------------
 def hostile_files() -> list[dict]:
-    from alphasearch import errors
+    from alphasearch import errors, isolation
     from alphasearch.config import Settings
     from alphasearch.pipeline import Engine
     from alphasearch.store import Library
@@ -86,6 +86,8 @@ def hostile_files() -> list[dict]:
                    "limits": ", ".join(f"{k}={v}" for k, v in case.settings.items())}
             # engine API
             engine = Engine(settings)
+            pool = isolation.shared_pool(settings)
+            pool.last_measure()
             started = time.perf_counter()
             try:
                 doc = engine.index_bytes(raw, "upload.pdf")
@@ -100,6 +102,16 @@ def hostile_files() -> list[dict]:
                 row["api"] = f"CRASH {type(exc).__name__}: {exc}"
                 row["warnings"] = []
             row["api_seconds"] = time.perf_counter() - started
+            child = pool.last_measure()  # the worker process that parsed it (None: refused before parsing)
+            row["child"] = {"outcome": child.outcome, "seconds": child.seconds, "peak_mb": child.peak_mb} if child else None
+            # the same process and its workers still answer: a new PDF is indexed and a question answered
+            probe = Engine(Settings(data_dir=tmp / "probe" / case.id, engine="offline"))
+            try:
+                answer = probe.ask_document(probe.index_bytes(pdf_factory.owner_only_pdf(), "after.pdf"),
+                                            "How much does membership cost per year?")
+                row["answered_after"] = "45 euros" in answer.text
+            except Exception:
+                row["answered_after"] = False
             # command line
             path = tmp / "files" / case.id / "upload.pdf"
             path.parent.mkdir(parents=True)
@@ -121,7 +133,7 @@ def hostile_files() -> list[dict]:
                                  and check.health(deep=True).ok)
             row["expected"] = case.error.__name__ if case.error else "accepted"
             row["as_expected"] = (row["api"].startswith(case.error.__name__) if case.error
-                                  else row["api"].startswith("accepted"))
+                                  else row["api"].startswith("accepted")) and row["answered_after"]
             rows.append(row)
             print(f"  {case.id:20s} {row['api'][:70]}", file=sys.stderr)
     return rows
@@ -275,7 +287,24 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
                        f"{r['api_seconds']:.2f} s / {r['cli_seconds']:.1f} s | {r['cli_peak_mb']:.0f} MB | "
                        f"{'yes' if r['intact'] else '**NO**'} |")
         from alphasearch import pdf
+        from alphasearch.config import Settings
 
+        d = Settings()
+        answered = sum(r["answered_after"] for r in files)
+        out += ["", "### In the worker process that parsed each file", "",
+                f"Every upload is parsed in a worker process (`alphasearch/isolation.py`) limited to "
+                f"{d.parse_seconds:g} s and {d.parse_memory_mb:,} MB; the table gives that worker's time and peak "
+                f"resident memory for the file (the engine API door above). After each file the same process "
+                f"indexed a new PDF through the same workers and answered a question about it: "
+                f"{answered} of {len(files)} times.", "",
+                "| Input | Size | Outcome | Worker time | Worker peak RSS | Answered after |", "|---|---|---|---|---|---|"]
+        for r in files:
+            c = r["child"]
+            outcome = _md(r["api"].split(" — ")[0])
+            outcome = outcome if len(outcome) <= 160 else outcome[:157] + "…"
+            out.append(f"| {_md(r['description'])} | {r['size'] / 2**20:.2f} MB | {outcome} | "
+                       + (f"{c['seconds']:.2f} s | {c['peak_mb']:.0f} MB" if c else "refused before parsing | —")
+                       + f" | {'yes' if r['answered_after'] else '**NO**'} |")
         out += ["", "CLI time is the whole process (Python start-up and model loading included). "
                 f"Other bounds (constants in `alphasearch/pdf.py`): rendering at most "
                 f"{pdf.MAX_RENDER_PIXELS / 1e6:g} megapixels per page; outlines {pdf.MAX_OUTLINE_ENTRIES:,} entries "

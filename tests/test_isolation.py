@@ -44,7 +44,7 @@ def test_a_worker_is_started_once_and_reused(pool):
     first = pool.run(os.getpid, name="a.pdf")
     assert first != os.getpid()
     done = _index(pool, pdf_factory.outline_pdf())
-    assert done.index.page_count == 7 and "orchard" in done.vocab and done.peak_mb > 0
+    assert done.index.page_count == 7 and "orchard" in done.page_terms.vocab and done.peak_mb > 0
     assert pool.run(os.getpid, name="b.pdf") == first
 
 
