@@ -42,6 +42,8 @@ SUITE: list[tuple[str, str, str]] = [
      r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd"),
     ("Hostile files (app upload)", "tests/test_app.py", r"hostile"),
     ("Hostile files (app upload)", "tests/test_browser.py", r"hostile"),
+    ("Hostile files (app upload)", "tests/test_browser_hostile.py", r"."),
+    ("Parsing in worker processes (crash, time and memory limits)", "tests/test_isolation.py", r"."),
     ("Hostile names", "tests/test_store.py", r"name"),
     ("Failing models", "tests/test_llm.py",
      r"failure|refused|retry|malformed|unavailable|down|refusal|transport|missing_key|without_json"),
