@@ -69,6 +69,7 @@ def cmd_query(args: argparse.Namespace) -> int:
         if len(args.question) > 1:
             print(f"{'' if i == 0 else chr(10)}Q: {question}")
         print(answer.text)
+        _print_structured(answer.extra.get("structured") or {}, answer.fallback)
         print(f"\nconfidence {answer.confidence:.2f}; pages read {', '.join(map(str, answer.pages[:5]))}; "
               f"{answer.seconds:.2f}s")
         for c in answer.citations:
@@ -80,6 +81,17 @@ def cmd_query(args: argparse.Namespace) -> int:
         if answer.degraded:
             print(f"notice: {answer.degraded}", file=sys.stderr)
     return 0
+
+
+def _print_structured(structured: dict, fallback: bool) -> None:
+    """What the document did not say; on a fallback, where the engine looked (not an answer)."""
+    for m in structured.get("not_said") or []:
+        print(f"Not in the document: {m['text']}")
+    where = structured.get("looked_at") or {}
+    if fallback and where.get("pages"):
+        print(f"{where.get('note') or 'Not an answer.'} Pages read: {', '.join(map(str, where['pages']))}.")
+        for p in where.get("passages") or []:
+            print(f"  [p. {p['page']}] {p['text'][:160]}")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -118,7 +130,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         rows = evaluation.run(args.dir, engine, methods=methods, limit=args.limit, iterations=args.iterations,
                               seed=args.seed, progress=lambda msg: print(msg, file=sys.stderr, flush=True),
-                              on_row=on_row)
+                              on_row=on_row, off_topic=args.off_topic)
     finally:
         if out:
             out.close()
@@ -126,6 +138,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"{questions} questions, {len(methods)} method(s), engine {engine.settings.resolved_engine}, "
           f"{time.perf_counter() - started:.0f}s" + (f"; rows in {args.out}" if args.out else ""))
     print(evaluation.format_table(evaluation.summarise(rows, ks), ks))
+    print("\nAnswers (printed: questions whose gold figure is printed on an evidence page; direct/text: the share "
+          "whose direct answer/answer text carries it; fb: fallback rate on answerable/off-topic questions):")
+    print(evaluation.format_answer_summary(evaluation.answer_summary(rows)))
     return 0
 
 
@@ -168,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--limit", type=int, default=None, help="only the first N questions")
     sp.add_argument("--out", default=None, help="write one JSON row per (question, method) here")
+    sp.add_argument("--off-topic", action="store_true",
+                    help="also ask every question of a document of another source (its fallback rate is reported)")
     sp.set_defaults(func=cmd_eval)
 
     sp = add("demo", "generate the sample PDF and ask it a question")
@@ -189,13 +206,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
+        return code
     except AlphaSearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`… | head`): stop quietly, as the Python docs advise
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        return 141  # 128 + SIGPIPE, like other command-line tools
 
 
 if __name__ == "__main__":

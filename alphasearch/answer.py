@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import calibration
 from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .scorers import PageRanker, clean_question, wants_number
@@ -94,28 +95,30 @@ def extractive_answer(
     pages: Sequence[int],
     df: Mapping[str, int],
     *,
-    threshold: float = 0.35,
+    threshold: float = 0.25,
     read: int = 3,
     max_sentences: int = 3,
     semantic: bool = True,
     rank_penalty: float = 0.03,
     page_scores: np.ndarray | None = None,
 ) -> Extract:
-    """Quote the sentences of the top ``read`` pages that best cover the question.
+    """Quote the sentences of the top ``read`` pages that best cover the question; for a
+    figure question, lead with the direct answer read from the matching table row
+    (:mod:`alphasearch.direct`), for others with the best sentence.
 
-    Confidence in [0, 1], from four parts (``CONFIDENCE_WEIGHTS``): how close in
-    meaning the question is to the best page read (static embeddings), the share
-    of the question's idf-weighted terms in the best sentence and its neighbours,
-    the share of those terms the document uses at all, and how clearly the best
-    page stands out of ``page_scores`` (1 - the runner-up's score, the best being
-    1; 0.5 when no scores are given). On the development set (276 labelled
-    questions, and each asked of a document of the other benchmark as an
-    off-topic one) the margin took the AUROC of confidence for "the first page
-    is right" from 0.574 to 0.614 (0.672 → 0.692 and 0.765 → 0.793 on held-out
-    halves split by document); with the default threshold 0.35 it answers ~67 %
-    of the labelled questions and falls back on ~74 % of the off-topic ones.
-    With ``semantic=False`` (no model load) it is the sentence coverage, raised
-    when the kind of answer asked for (a figure, a date, a name) is present.
+    Confidence in [0, 1]: the chance that the first page is right, from a logistic model
+    (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over six parts:
+    how close in meaning the question is to the pages read (static embeddings), the share
+    of the question's idf-weighted terms in the best sentence and its neighbours, the share
+    of those terms the document uses at all, how clearly the best page stands out of
+    ``page_scores`` (1 - the runner-up's score; 0.5 without scores), how well a table row
+    matches the figure asked (0 when none), and whether the best sentence is on the first
+    page. Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    Held-out AUROC for "the first page is right" on the development set (fitted on one half
+    of the documents, scored on the other): 0.667 / 0.738, against 0.578 / 0.685 for the
+    fixed weights. Below ``threshold`` the answer is the fallback, unless a table row matches
+    the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
+    the sentence coverage, raised when the kind of answer asked for is present.
     """
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if not q_terms or not pages:
@@ -144,21 +147,23 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
+    figure = figure_answer(doc, question, pages, read=read) if kind == "number" or wants_figure(question) else None
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
-                 "margin": _margin(page_scores)}
-        confidence = sum(w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
+                 "margin": _margin(page_scores), "figure": figure.score if figure else 0.0,
+                 "agree": 1.0 if candidates[0][3] == pages[0] else 0.0}
+        calibrated = calibration.predict(parts)
+        confidence = calibrated if calibrated is not None else sum(
+            w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
     else:
         parts = {"coverage": best_cov, "kind": 1.0 if _has_kind(candidates[0][4], kind) else 0.0}
         confidence = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
     confidence = max(0.0, min(1.0, confidence))
     parts = {k: round(v, 4) for k, v in parts.items()}
     closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
-    figure = figure_answer(doc, question, pages, read=read) if kind == "number" or wants_figure(question) else None
-    if figure is not None and figure.score >= FIGURE_ANSWERS:  # a table row names what is asked: answer it
-        confidence = max(confidence, threshold)
-    if confidence < threshold:
+    strong_figure = figure is not None and figure.score >= FIGURE_ANSWERS  # a table row names what is asked
+    if confidence < threshold and not strong_figure:
         return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
@@ -229,14 +234,26 @@ def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: 
     return out
 
 
+_PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "question covered by the quote",
+               "in_document": "question terms in the document", "margin": "best page ahead of the runner-up",
+               "kind": "the kind of answer asked for is present", "figure": "a table row matches the figure asked",
+               "agree": "the quote is on the first page", "page_cover": "question terms on the first page"}
+
+
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:
-    """One readable line: the confidence as the weighted sum of its parts."""
-    names = {"meaning": "closeness in meaning of the best page", "coverage": "question covered by the quote",
-             "in_document": "question terms in the document", "margin": "best page ahead of the runner-up",
-             "kind": "the kind of answer asked for is present"}
-    weights = dict(zip(("meaning", "coverage", "in_document", "margin"), CONFIDENCE_WEIGHTS)) if "meaning" in parts \
-        else dict(zip(("coverage", "kind"), LEXICAL_WEIGHTS))
-    text = " + ".join(f"{weights[k]:.2f} × {names.get(k, k)} {v:.0%}" for k, v in parts.items() if k in weights)
+    """One readable line: how the confidence is made of its parts (the calibrated logistic
+    model's weighted sum when the parts are those it was fitted on, else the fixed weights)."""
+    m = calibration.model()
+    if m and all(f in parts for f in m["features"]):
+        terms_ = " + ".join(f"{w:.2f} × {_PART_NAMES.get(f, f)} {parts[f]:.0%}"
+                            for f, w in zip(m["features"], m["weights"]))
+        text = (f"the chance the first page is right, from a logistic model (fitted on labelled questions, "
+                f"data/confidence.json) of {terms_} {m['bias']:+.2f}")
+    else:
+        weights = dict(zip(("meaning", "coverage", "in_document", "margin"), CONFIDENCE_WEIGHTS)) \
+            if "meaning" in parts else dict(zip(("coverage", "kind"), LEXICAL_WEIGHTS))
+        text = " + ".join(f"{weights[k]:.2f} × {_PART_NAMES.get(k, k)} {v:.0%}" for k, v in parts.items()
+                          if k in weights)
     if threshold is not None:
         text += f"; below {threshold:.0%} the answer says it found too little evidence"
     return text

@@ -108,13 +108,13 @@ def cmd_folder_add(args) -> int:
             lib.create_folder(args.name)
     paths = _pdf_paths(args.pdfs)
 
-    def progress(message: str, fraction: float) -> None:
-        if not args.json:
-            print(f"\r[{fraction:4.0%}] {message[:70]:<70}", end="", file=sys.stderr, flush=True)
+    from .cli_progress import CliProgress
 
-    results = lib.add_paths(args.name, paths, progress=progress, workers=args.workers, cluster=args.cluster)
-    if not args.json:
-        print(file=sys.stderr)
+    progress = CliProgress(enabled=not args.json)  # a bar on a terminal, plain lines in a pipe or log
+    try:
+        results = lib.add_paths(args.name, paths, progress=progress, workers=args.workers, cluster=args.cluster)
+    finally:
+        progress.close()
     lines = [f"{r.status:9} {r.name}" + (f" — {r.reason}" if r.reason else "") + f" ({r.seconds:.1f}s)"
              for r in results]
     _out(args, [r.to_dict() for r in results], "\n".join(lines) if lines else "no PDF files given")

@@ -52,7 +52,7 @@ class Settings:
     doc_time_limit: float = 60.0
     workers: int = 4
     # answers
-    answer_threshold: float = 0.35
+    answer_threshold: float = 0.25  # on the calibrated confidence (data/confidence.json)
     # input limits
     max_pages: int = 5000
     warn_pages: int = 1000

@@ -35,7 +35,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .calibration import auroc, half_of
 from .errors import AlphaSearchError, ConfigError
+from .figures import carries, gold_figures
 from .models import DocumentIndex
 from .paths import inside
 
@@ -121,6 +123,12 @@ class Row:
     pages_read: int = 0  # pages the search deep-read (page nodes judged)
     iterations: int = 0
     judged_nothing: int = 0  # iterations that judged no node not judged before
+    direct_answer: str = ""  # the one-line direct answer ("" on a fallback)
+    confidence_parts: dict[str, float] = field(default_factory=dict)
+    gold_printed: bool = False  # a figure of the gold answer is printed on an evidence page
+    direct_carries: bool = False  # … and the direct answer carries it
+    answer_carries: bool = False  # … and the answer text carries it
+    off_topic: bool = False  # the question was asked of a document of another source (no answer there)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -148,6 +156,7 @@ class Summary:
 def summarise(rows: Sequence[Row], ks: Sequence[int] = DEFAULT_KS) -> list[Summary]:
     """Per method (in first-seen order): one summary over all its rows, then one per
     source when the rows come from more than one source."""
+    rows = [r for r in rows if not r.off_topic]
     groups: dict[tuple[str, str], list[Row]] = {}
     sources = sorted({r.source or "-" for r in rows})
     for method in dict.fromkeys(r.method for r in rows):
@@ -195,6 +204,7 @@ class Outcome:
     pages_read: int = 0
     iterations: int = 0
     judged_nothing: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)  # the answer's extra fields (direct_answer, parts)
 
 
 def _search_counts(trace) -> dict[str, int]:
@@ -214,7 +224,7 @@ def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes:
     tools = engine.tools(doc)
     ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold,
                             page_scores=tools.ranker.scores(question))
-    return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes)
+    return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes, extra=ex.extra())
 
 
 def _flat(name: str) -> Method:
@@ -270,7 +280,7 @@ def _mcts(rule: str) -> Method:
             seed: int | None = None) -> Outcome:
         ans = engine.ask_document(doc, question, iterations=iterations, seed=seed, rule=rule)
         out = Outcome(list(ans.pages), ans.text, ans.confidence, ans.fallback, ans.usage.llm_calls,
-                      ans.trace.nodes_scored if ans.trace else 0)
+                      ans.trace.nodes_scored if ans.trace else 0, extra=ans.extra)
         if ans.trace:
             for k, v in _search_counts(ans.trace).items():
                 setattr(out, k, v)
@@ -316,6 +326,7 @@ def run(
     seed: int | None = None,
     progress: Progress | None = None,
     on_row: Callable[[Row], None] | None = None,
+    off_topic: bool = False,
 ) -> list[Row]:
     """Run every method on every question of the set; returns one :class:`Row` per pair.
 
@@ -327,6 +338,7 @@ def run(
     methods = check_methods(methods)
     say = progress or (lambda msg: None)
     questions = load_questions(eval_dir, limit=limit)
+    pool = load_questions(eval_dir) if off_topic and limit is not None else questions  # off-topic documents
     pdf_dir = Path(eval_dir) / "pdfs"
     docs: dict[str, DocumentIndex | str] = {}
     rows: list[Row] = []
@@ -346,18 +358,96 @@ def run(
                 docs[q.doc] = str(exc)
                 say(f"[{i}/{len(questions)}] cannot index {q.doc}: {exc}")
         doc = docs[q.doc]
-        for m in methods:
-            t = time.perf_counter()
-            if isinstance(doc, str):
-                out, err = Outcome([]), doc
-            else:
-                out, err = METHODS[m](engine, doc, q.question, iterations=iterations, seed=seed), ""
-            row = Row(q.id, q.doc, q.source, m, out.pages[:ROW_PAGES], list(q.evidence_pages), out.answer, out.confidence,
-                      out.fallback, time.perf_counter() - t, out.llm_calls, out.nodes_scored, err,
-                      out.pages_read, out.iterations, out.judged_nothing)
-            rows.append(row)
-            if on_row:
-                on_row(row)
+        gold = gold_figures(q.answer)
+        printed = not isinstance(doc, str) and bool(gold) and carries(
+            " ".join(doc.page(p).text for p in q.evidence_pages if 1 <= p <= doc.page_count), gold)
+        targets = [(q.doc, doc, False)]
+        if off_topic:
+            other = _off_topic_doc(q, pool)
+            if other:
+                if other not in docs:
+                    try:
+                        docs[other] = engine.index_file(inside(pdf_dir, other, what="PDF"))
+                    except AlphaSearchError as exc:
+                        docs[other] = str(exc)
+                targets.append((other, docs[other], True))
+        for name, target, away in targets:
+            for m in methods:
+                t = time.perf_counter()
+                if isinstance(target, str):
+                    out, err = Outcome([]), target
+                else:
+                    out, err = METHODS[m](engine, target, q.question, iterations=iterations, seed=seed), ""
+                direct = str(out.extra.get("direct_answer", ""))
+                row = Row(q.id, name, q.source, m, out.pages[:ROW_PAGES], [] if away else list(q.evidence_pages),
+                          out.answer, out.confidence, out.fallback, time.perf_counter() - t, out.llm_calls,
+                          out.nodes_scored, err, out.pages_read, out.iterations, out.judged_nothing,
+                          direct_answer=direct, confidence_parts=dict(out.extra.get("confidence_parts", {})),
+                          gold_printed=printed and not away,
+                          direct_carries=printed and not away and carries(direct, gold),
+                          answer_carries=printed and not away and carries(out.answer, gold), off_topic=away)
+                rows.append(row)
+                if on_row:
+                    on_row(row)
         if i % 10 == 0 or i == len(questions):
             say(f"[{i}/{len(questions)}] {time.perf_counter() - started:.0f}s elapsed")
     return rows
+
+
+def _off_topic_doc(q: Question, questions: Sequence[Question]) -> str:
+    """A document of another source for ``q`` (fixed by the question id), or "" when there is none."""
+    import hashlib
+
+    others = sorted({o.doc for o in questions if o.source != q.source and o.doc != q.doc})
+    if not others:
+        return ""
+    return others[hashlib.sha256(q.id.encode("utf-8")).digest()[0] % len(others)]
+
+
+# --- answers, not only pages -------------------------------------------------------------------
+def answer_summary(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
+    """Per method: the answer-level figures.
+
+    - ``printed``: questions whose gold answer's figure is printed on an evidence page;
+      ``direct_carries`` / ``answer_carries``: the share of them whose direct answer /
+      answer text carries that figure (numbers compared with unit scaling);
+    - ``fallback_answerable`` / ``fallback_off_topic``: the share of fallbacks on the
+      labelled questions and on the same questions asked of another source's document;
+    - ``auroc_hit1`` / ``auroc_figure``: AUROC of confidence for "the first page is right"
+      and for "the direct answer carries the gold figure" (over ``printed``), on all rows
+      and on each half of the documents (``*_halves``, split by :func:`half_of`)."""
+    out: dict[str, dict[str, Any]] = {}
+    for method in dict.fromkeys(r.method for r in rows):
+        mine = [r for r in rows if r.method == method and not r.error]
+        real = [r for r in mine if not r.off_topic]
+        away = [r for r in mine if r.off_topic]
+        printed = [r for r in real if r.gold_printed]
+        s: dict[str, Any] = {"n": len(real), "printed": len(printed)}
+        if printed:
+            s["direct_carries"] = sum(r.direct_carries for r in printed) / len(printed)
+            s["answer_carries"] = sum(r.answer_carries for r in printed) / len(printed)
+        s["fallback_answerable"] = sum(r.fallback for r in real) / len(real) if real else None
+        s["fallback_off_topic"] = sum(r.fallback for r in away) / len(away) if away else None
+        hit1 = [hit_at_k(r.pages, r.evidence_pages, 1) > 0 for r in real]
+        s["auroc_hit1"] = auroc([r.confidence for r in real], hit1)
+        s["auroc_figure"] = auroc([r.confidence for r in printed], [r.direct_carries for r in printed])
+        s["auroc_hit1_halves"] = [auroc([r.confidence for r, h in zip(real, hit1) if half_of(r.doc) == k],
+                                        [h for r, h in zip(real, hit1) if half_of(r.doc) == k]) for k in (0, 1)]
+        s["auroc_figure_halves"] = [auroc([r.confidence for r in printed if half_of(r.doc) == k],
+                                          [r.direct_carries for r in printed if half_of(r.doc) == k]) for k in (0, 1)]
+        out[method] = s
+    return out
+
+
+def format_answer_summary(summary: dict[str, dict[str, Any]]) -> str:
+    """A plain-text table of :func:`answer_summary`."""
+    def f(x, pct=False):
+        return "–" if x is None else (f"{x:.0%}" if pct else f"{x:.3f}")
+
+    lines = [f"{'method':<12} {'printed':>7} {'direct':>7} {'text':>7} {'fb ans':>7} {'fb off':>7} "
+             f"{'AUROC p1':>9} {'AUROC fig':>9}"]
+    for m, s in summary.items():
+        lines.append(f"{m:<12} {s['printed']:>7} {f(s.get('direct_carries')):>7} {f(s.get('answer_carries')):>7} "
+                     f"{f(s['fallback_answerable'], True):>7} {f(s['fallback_off_topic'], True):>7} "
+                     f"{f(s['auroc_hit1']):>9} {f(s['auroc_figure']):>9}")
+    return "\n".join(lines)

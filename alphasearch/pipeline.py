@@ -19,7 +19,7 @@ from .llm_engine import LLMEngine
 from .mcts import search
 from .models import Answer, DocumentIndex
 from .router import OfflineRouter, Router
-from .store import Library
+from .store import Library, UploadStore
 
 Progress = indexer.Progress
 
@@ -40,6 +40,7 @@ class Engine:
         self.offline: OfflineEngine = getattr(self.backend, "offline", self.backend)  # type: ignore[assignment]
         self.indexes = self.offline.indexes
         self.rankers = self.offline.rankers
+        self.uploads = UploadStore(self.settings.data_dir)  # Single PDF documents, found again after a reload
         self._lock = threading.Lock()
         self._library: Library | None = None
         self.router: Router = OfflineRouter(facts_weight=self.settings.facts_weight)

@@ -82,6 +82,32 @@ class IndexCache:
 
 
 @lru_cache(maxsize=None)
+class UploadStore:
+    """PDFs asked about outside the library (the app's Single PDF), kept by content hash so a
+    page reload finds the document again: ``<data_dir>/uploads/<sha256>.pdf``."""
+
+    def __init__(self, data_dir: Path):
+        self.dir = Path(data_dir) / "uploads"
+
+    def put(self, data: bytes) -> str:
+        """Keep ``data`` (written atomically, once per content); returns its sha256."""
+        sha = _sha(data)
+        path = self.dir / f"{sha}.pdf"
+        if not path.exists():
+            atomic_write_bytes(path, data)
+        return sha
+
+    def get(self, sha: str) -> bytes | None:
+        """The kept bytes, or None when ``sha`` is not a kept PDF (or not a sha256 at all)."""
+        if not _is_sha(sha):
+            return None
+        try:
+            data = (self.dir / f"{sha}.pdf").read_bytes()
+        except OSError:
+            return None
+        return data if _sha(data) == sha else None
+
+
 def code_fingerprint(*modules: str) -> str:
     """A digest of the source files of ``modules``: a saved index built by other code is not reused."""
     h = hashlib.sha256()

@@ -78,6 +78,7 @@ def _rr(pages: list[int], evidence: list[int]) -> float:
 def summarise(rows: list[dict]) -> list[dict]:
     """One summary per (method, source) plus (method, "all"), methods in first-seen order."""
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    rows = [r for r in rows if not r.get("off_topic")]  # questions asked of another source's document
     for r in rows:
         groups[(r["method"], "all")].append(r)
         groups[(r["method"], r.get("source") or "-")].append(r)
@@ -207,6 +208,43 @@ def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str
                             f"{s['hit1_fallback']:.3f}" if s["hit1_fallback"] is not None else "–",
                             f"{s['conf_auroc']:.3f}"] for s in conf]), ""]
     return "\n".join(text)
+
+
+def answers_section(a: dict, summary: list[dict]) -> str:
+    """Answer-level figures (benchmarks/answer_eval.py) beside the same run's page hit@k."""
+    s, h = a["answers"], a["held_out"]
+    pages = next((x for x in summary if x["method"] == a["method"] and x["source"] == "all"), None)
+    f = lambda x: "–" if x is None else f"{x:.3f}"  # noqa: E731
+    rows = [
+        ["questions whose gold figure is printed on an evidence page", str(s["printed"])],
+        ["… whose direct answer carries it", f(s.get("direct_carries"))],
+        ["… whose answer text carries it", f(s.get("answer_carries"))],
+        ["fallback on the labelled (answerable) questions", f"{s['fallback_answerable']:.0%}"],
+        ["fallback on the same questions asked of another source's document (off-topic)",
+         "–" if s["fallback_off_topic"] is None else f"{s['fallback_off_topic']:.0%}"],
+        ["AUROC of the shipped confidence for 'first page right' (all / half 0 / half 1)",
+         " / ".join(map(f, [s["auroc_hit1"], *s["auroc_hit1_halves"]]))],
+        ["AUROC of the shipped confidence for 'direct answer carries the gold figure' (all / half 0 / half 1)",
+         " / ".join(map(f, [s["auroc_figure"], *s["auroc_figure_halves"]]))],
+        ["held-out AUROC, 'first page right', weights fitted on the other half (half 0 / half 1)",
+         " / ".join(map(f, h["hit1"]))],
+        ["held-out AUROC, 'direct answer carries the figure', fitted on the other half (half 0 / half 1)",
+         " / ".join(map(f, h["figure"]))],
+    ]
+    if pages:
+        rows.append([f"page hit@1 / hit@3 / hit@5 of {a['method']} in the same run",
+                     f"{pages['hit@1']:.3f} / {pages['hit@3']:.3f} / {pages['hit@5']:.3f}"])
+    return "\n".join([
+        "## Answers, not only pages",
+        "",
+        f"`{a['method']}`, offline engine. A gold figure is a number of the gold answer (years and integers below "
+        "10 left out); it is printed on an evidence page when that page holds the same number up to a unit scale "
+        "(thousands, millions, billions; within 0.1 %). The documents are split in two halves by a hash of "
+        "their name; held-out AUROC fits the confidence's logistic weights on one half and scores the other.",
+        "",
+        md_table(["what", "figure"], rows),
+        "",
+    ])
 
 
 def judge_section(jb: dict, png: str) -> str:
@@ -361,7 +399,8 @@ def conclusion(jb: dict) -> str:
 
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
-                  command: str, folders: dict | None = None, trees: dict | None = None) -> None:
+                  command: str, folders: dict | None = None, trees: dict | None = None,
+                  answers: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -384,6 +423,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
     ]
     if summary is not None:
         parts.append(eval_section(summary, meta, jb))
+    if answers is not None:
+        parts.append(answers_section(answers, summary or []))
     if jb is not None:
         jb["conclusion"] = conclusion(jb)
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
@@ -426,8 +467,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.results and not args.skip_eval:
         with tempfile.TemporaryDirectory(prefix="alphasearch-eval-") as tmp:
             step("eval", [py, "-m", "alphasearch", "--data-dir", tmp, "eval", str(eval_dir), "--engine", "offline",
-                          "--methods", args.methods, "--out", str(results)] + quick, OUT / "eval.log")
+                          "--methods", args.methods, "--off-topic", "--out", str(results)] + quick, OUT / "eval.log")
     summary = summarise(read_rows(results)) if results.is_file() else None
+    answers = None
+    if results.is_file():
+        step("answer figures", [py, "benchmarks/answer_eval.py", str(results)], OUT / "answer_eval.log")
+        answers = json.loads((OUT / "answer_eval.json").read_text()) if (OUT / "answer_eval.json").is_file() else None
 
     if not args.skip_judge:
         step("judge-budget study", [py, "benchmarks/judge_budget.py", "--eval-dir", str(eval_dir)] + quick,
@@ -453,7 +498,7 @@ def run(args: argparse.Namespace) -> int:
     folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
     trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
 
-    rows = read_rows(results) if results.is_file() else []
+    rows = [r for r in read_rows(results) if not r.get("off_topic")] if results.is_file() else []
     meta = {
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": git_commit(),
@@ -471,10 +516,10 @@ def run(args: argparse.Namespace) -> int:
     if summary is not None:
         (COMMITTED / "eval_summary.json").write_text(json.dumps({"meta": meta, "methods": summary}, indent=1))
     for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json", "folder_eval.json",
-                 "tree_quality.json"):
+                 "tree_quality.json", "answer_eval.json"):
         if (OUT / name).is_file():
             shutil.copyfile(OUT / name, COMMITTED / name)
-    write_results(meta, summary, jb, bench, command, folders, trees)
+    write_results(meta, summary, jb, bench, command, folders, trees, answers)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 

@@ -23,7 +23,7 @@ from alphasearch import mcts
 from alphasearch.answer import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
-from alphasearch.models import Answer, Citation, SearchTrace
+from alphasearch.models import Answer, Citation, SearchTrace, Usage
 
 log = logging.getLogger("alphasearch.app")
 
@@ -272,8 +272,12 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
     holding the highlighted page."""
     if route:
         st.caption(route)
+    structured = answer.extra.get("structured") or {}
     if answer.fallback:
         st.info(md_escape(answer.text), icon=":material/search_off:")
+        looked_at(structured.get("looked_at") or {})
+    elif structured.get("direct"):
+        render_structured(structured)
     else:
         st.markdown(md_escape(answer.text))
     parts = answer.extra.get("confidence_parts")
@@ -292,6 +296,58 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
                 st.caption(f"Section: {md_escape(c.section)} · {pages_label(c.pages)}")
             with right:
                 citation_preview(c, pdf_for(c))
+
+
+def answer_meta(answer: Answer) -> dict[str, Any]:
+    """What a stored chat keeps of an answer (JSON-ready), read back by :func:`stored_answer`."""
+    return {"confidence": answer.confidence, "fallback": answer.fallback, "seconds": round(answer.seconds, 3),
+            "llm_calls": answer.usage.llm_calls, "cache_hits": answer.usage.cache_hits,
+            "nodes_scored": answer.trace.nodes_scored if answer.trace else 0, "degraded": answer.degraded,
+            "confidence_parts": answer.extra.get("confidence_parts"), "structured": answer.extra.get("structured"),
+            "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
+
+
+def stored_answer(text: str, meta: dict) -> Answer:
+    """An answer as a stored chat keeps it (text and :func:`answer_meta`), ready to render."""
+    cites = [Citation(doc=str(c.get("doc", "")), section=str(c.get("section", "")),
+                      pages=tuple(c.get("pages", (1, 1))), snippet=str(c.get("snippet", "")),
+                      doc_id=str(c.get("doc_id", ""))) for c in meta.get("citations", [])]
+    extra: dict[str, Any] = {"nodes_scored": int(meta.get("nodes_scored", 0))}
+    if isinstance(meta.get("confidence_parts"), dict):
+        extra["confidence_parts"] = {str(k): float(v) for k, v in meta["confidence_parts"].items()}
+    if isinstance(meta.get("structured"), dict):
+        extra["structured"] = meta["structured"]
+    return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
+                  citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
+                  usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),
+                  degraded=str(meta.get("degraded", "")), extra=extra)
+
+
+def render_structured(structured: dict) -> None:
+    """Direct answer · key points · what the document did not say, each with its pages."""
+    with st.container(key="structured-answer"):
+        direct = structured["direct"]
+        st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
+        points = structured.get("key_points") or []
+        if points:
+            st.markdown("**Key points**\n\n" + "\n".join(
+                f"- {md_escape(k['text'])} [p. {k['page']}]" for k in points))
+        missing = structured.get("not_said") or []
+        if missing:
+            st.markdown("**What the document did not say**\n\n" + "\n".join(
+                f"- {md_escape(m['text'])}" + (f" [pages read: {', '.join(map(str, m['pages']))}]" if m.get("pages") else "")
+                for m in missing))
+
+
+def looked_at(where: dict) -> None:
+    """On a fallback: the pages read and the closest passages, marked as not an answer."""
+    if not where.get("pages"):
+        return
+    with st.container(key="looked-at"):
+        st.caption(f"{md_escape(where.get('note') or 'Not an answer.')} Pages read: "
+                   f"{', '.join(map(str, where['pages']))}.")
+        for p in where.get("passages") or []:
+            st.markdown(f"> {md_escape(p['text'])} [p. {p['page']}]")
 
 
 # --- tree visualizer view-model (pure; no Streamlit calls) -----------------------------------------

@@ -9,9 +9,9 @@ import uuid
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from alphasearch.models import Answer, Citation, Usage
+from alphasearch.models import Citation
 from pages._common import (SearchRecord, engine, library, md_escape, remember_search, render_answer, searches,
-                           shorten, show_error)
+                           shorten, show_error, stored_answer)
 
 ss = st.session_state
 AUTO = "__auto__"
@@ -67,18 +67,6 @@ def pdf_loader(c: Citation):
     except AlphaSearchError:
         return None
     return (lambda: path.read_bytes()) if path.exists() else None
-
-
-def stored_answer(text: str, meta: dict) -> Answer:
-    cites = [Citation(doc=str(c.get("doc", "")), section=str(c.get("section", "")),
-                      pages=tuple(c.get("pages", (1, 1))), snippet=str(c.get("snippet", "")),
-                      doc_id=str(c.get("doc_id", ""))) for c in meta.get("citations", [])]
-    return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
-                  citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
-                  usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),
-                  degraded=str(meta.get("degraded", "")), extra={"nodes_scored": int(meta.get("nodes_scored", 0)), **(
-                      {"confidence_parts": {str(k): float(v) for k, v in meta["confidence_parts"].items()}}
-                      if isinstance(meta.get("confidence_parts"), dict) else {})})
 
 
 def route_line(meta: dict) -> str:

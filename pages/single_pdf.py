@@ -1,10 +1,13 @@
 """Single PDF: upload (or the sample) → indexing with progress → document card → cited chat."""
 from __future__ import annotations
 
+import uuid
+
 import streamlit as st
 
-from pages._common import (ScriptThreadProgress, SearchRecord, check_upload_size, current_settings, engine, md_escape, pages_label,
-                           remember_search, render_answer, show_error)
+from alphasearch.errors import AlphaSearchError
+from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, check_upload_size, current_settings, engine,
+                           library, md_escape, pages_label, remember_search, render_answer, show_error, stored_answer)
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
                     "What are the main risks to the business?", "What revenue is expected for 2026?")
@@ -19,10 +22,50 @@ ss.setdefault("single_uploader", 0)
 
 
 def reset() -> None:
-    for k in ("single_doc", "single_data", "single_file_id", "single_pending", "single_error"):
+    for k in ("single_doc", "single_data", "single_file_id", "single_pending", "single_error", "single_conv"):
         ss.pop(k, None)
     ss["single_chat"] = []
     ss["single_uploader"] += 1  # a fresh, empty uploader
+    for k in ("doc", "chat"):
+        st.query_params.pop(k, None)
+
+
+def remember(doc, data: bytes) -> None:
+    """Keep the PDF by content hash and start a stored chat; both ids go in the URL so a reload
+    (or a bookmark) finds the document and its conversation again."""
+    try:
+        engine().uploads.put(data)
+    except OSError as exc:
+        show_error(exc, "keeping the PDF for a page reload")
+    ss["single_conv"] = f"single-{uuid.uuid4().hex[:12]}"
+    st.query_params["doc"] = doc.doc_id
+    st.query_params["chat"] = ss["single_conv"]
+
+
+def restore() -> None:
+    """After a reload: the document and the chat named in the URL, when they are still kept."""
+    sha = str(st.query_params.get("doc") or "")
+    doc = engine().indexes.get(sha) if sha else None
+    data = engine().uploads.get(sha) if doc is not None else None
+    if doc is None or data is None:
+        return
+    conv = "".join(ch for ch in str(st.query_params.get("chat") or "") if ch.isalnum() or ch in "-_")[:64]
+    chat = []
+    if conv:
+        try:
+            turns = library().history(conv, limit=200)
+        except AlphaSearchError as exc:
+            show_error(exc, "loading the conversation")
+            turns = []
+        asked = None
+        for turn in turns:
+            if turn.role == "user":
+                asked = turn.text
+            elif asked is not None:
+                chat.append((asked, stored_answer(turn.text, turn.meta)))
+                asked = None
+    ss.update(single_doc=doc, single_data=data, single_file_id=f"restored-{sha}", single_chat=chat,
+              single_conv=conv or f"single-{uuid.uuid4().hex[:12]}")
 
 
 def index(data: bytes, name: str, file_id: str) -> None:
@@ -53,6 +96,7 @@ def index(data: bytes, name: str, file_id: str) -> None:
         status.update(label=f"{name} is ready: {doc.page_count} pages, {doc.section_count()} sections",
                       state="complete", expanded=False)
     ss.update(single_doc=doc, single_data=data, single_file_id=file_id, single_chat=[])
+    remember(doc, data)
 
 
 def want_sample() -> None:
@@ -61,6 +105,8 @@ def want_sample() -> None:
 
 if ss.get("want_sample"):
     reset()  # before the uploader is drawn, so it starts empty
+elif "single_doc" not in ss and st.query_params.get("doc"):
+    restore()
 
 st.title("Ask a PDF")
 st.caption("Upload a PDF, or try the generated sample report. Answers cite the pages they come from.")
@@ -147,6 +193,12 @@ if question:
             show_error(exc, "answering the question")
         else:
             ss["single_chat"].append((question, answer))
+            if ss.get("single_conv"):
+                try:
+                    library().add_turn(ss["single_conv"], "user", question)
+                    library().add_turn(ss["single_conv"], "assistant", answer.text, meta=answer_meta(answer))
+                except AlphaSearchError as exc:
+                    show_error(exc, "saving the conversation")
             if answer.trace is not None:
                 remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace}))
             render_answer(answer, pdf_for, key=f"single-{len(ss['single_chat']) - 1}")

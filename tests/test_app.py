@@ -287,6 +287,30 @@ def test_folders_create_upload_table_rename_remove_delete_and_health(app, data_d
     assert len(app.selectbox(key="folders_current").options) == 2  # the others are untouched
 
 
+def test_single_pdf_document_and_chat_survive_a_reload(app):
+    """The document's content hash and the chat id go in the URL; a new session (a reload) with
+    that URL shows the same document and conversation; the answer is structured."""
+    sample_loaded(app)
+    ask(app, "single_question", "What was the total revenue in 2025?")
+    assert app.get("container") is not None and "Direct answer" in texts(app)
+    doc_id, chat = app.query_params["doc"], app.query_params["chat"]
+    doc_id = doc_id[0] if isinstance(doc_id, list) else doc_id
+    chat = chat[0] if isinstance(chat, list) else chat
+    assert doc_id == app.session_state["single_doc"].doc_id and chat.startswith("single-")
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.query_params["doc"] = doc_id
+    again.query_params["chat"] = chat
+    again.run()
+    ok(again)
+    assert any(plain(s.value) == "northwind-annual-report-2025.pdf" for s in again.subheader)
+    body = texts(again)
+    assert "What was the total revenue in 2025?" in plain(body) and "412\\.6" in body
+    assert [x for x in labels(again) if x.startswith("[1]")] and again.image  # citations still open their page
+
+
 def test_folder_query_routes_cites_and_history_survives_restart(app, data_dir):
     make_three_folders(app)
     app.switch_page("pages/query.py").run()

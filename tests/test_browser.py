@@ -169,6 +169,28 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     assert page.get_by_test_id("stMetric").filter(has_text="Visits N").first.is_visible()
 
 
+def test_structured_answer_and_a_fallback_that_lists_its_pages(page):
+    """A figure question on a generated statement shows the direct answer first, then key points;
+    an off-topic question shows the fallback with the pages it read, marked as not an answer."""
+    from pdf_factory import table_pdf
+
+    upload(page, [("harbor-statement.pdf", table_pdf())])
+    page.get_by_text(re.compile(r"is ready: 3 pages")).wait_for(timeout=WAIT)
+    ask(page, "What were total revenues in 2022?")
+    box = page.locator(".st-key-structured-answer").first
+    box.wait_for(timeout=WAIT)
+    assert "Direct answer: Total revenues, 2022: $66,608 million — p. 2" in box.inner_text()
+    assert "Key points" in box.inner_text()
+    shot(page, "05_structured_answer")
+    ask(page, "Which submarine cables did the zeppelin squadron lay near Reykjavik?")
+    looked = page.locator(".st-key-looked-at").first
+    looked.wait_for(timeout=WAIT)
+    text = looked.inner_text()
+    assert text.startswith("Not an answer") and re.search(r"Pages read: \d+(, \d+)*\.", text)
+    assert page.get_by_text("I could not find enough evidence in this document.").first.is_visible()
+    shot(page, "06_fallback_pages_read")
+
+
 def test_hostile_upload_shows_one_sentence_and_app_stays_usable(page):
     files = hostile_files()
     data, expected = files["notes.pdf"]

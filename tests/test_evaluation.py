@@ -110,12 +110,15 @@ def test_cli_prints_table_and_writes_rows(tmp_path, capsys):
                  "--methods", "flat_bm25,mcts_puct", "--out", str(out)])
     assert code == 0
     printed = capsys.readouterr().out.splitlines()
-    assert printed[-2].split()[:3] == ["flat_bm25", "all", "2"]
-    assert printed[-1].split()[:3] == ["mcts_puct", "all", "2"]
+    assert [line.split()[:3] for line in printed if " all " in line] == [["flat_bm25", "all", "2"],
+                                                                          ["mcts_puct", "all", "2"]]
+    answers = printed[printed.index(next(x for x in printed if x.startswith("Answers"))) + 2:]
+    assert [line.split()[0] for line in answers] == ["flat_bm25", "mcts_puct"]
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 4
     assert set(rows[0]) >= {"id", "doc", "source", "method", "pages", "evidence_pages", "answer", "confidence",
-                            "fallback", "seconds", "llm_calls", "nodes_scored"}
+                            "fallback", "seconds", "llm_calls", "nodes_scored", "direct_answer", "gold_printed",
+                            "direct_carries", "answer_carries", "off_topic"}
     # the second run reuses the cached index
     assert list((tmp_path / "data" / "indexes").glob("*.json"))
 
@@ -177,3 +180,44 @@ def pdf_factory_hash(path) -> str:
     from alphasearch.pdf import content_hash
 
     return content_hash(path.read_bytes())
+
+
+def test_rows_measure_the_answer_and_off_topic_questions_fall_back(tmp_path, engine):
+    """A gold figure printed on the evidence page; the direct answer carries it; the same question
+    asked of another source's document is an off-topic row, left out of hit@k."""
+    root = tmp_path / "set"
+    (root / "pdfs").mkdir(parents=True)
+    (root / "pdfs" / "harbor.pdf").write_bytes(pdf_factory.table_pdf())
+    (root / "pdfs" / "orchard.pdf").write_bytes(pdf_factory.outline_pdf())
+    qs = [{"id": "f1", "doc": "harbor.pdf", "question": "What were total revenues in 2021?", "answer": "$60,117 million",
+           "evidence_pages": [2], "source": "fin"},
+          {"id": "o1", "doc": "orchard.pdf", "question": "How much does membership cost a year?",
+           "answer": "45 euros", "evidence_pages": [3], "source": "other"}]
+    (root / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in qs) + "\n")
+    rows = evaluation.run(root, engine, methods=["mcts_puct"], off_topic=True)
+    by = {(r.id, r.off_topic): r for r in rows}
+    fin = by[("f1", False)]
+    assert fin.gold_printed and fin.direct_carries and fin.direct_answer.startswith("Total revenues, 2021: $60,117")
+    assert set(fin.confidence_parts) >= {"meaning", "coverage", "in_document", "margin", "figure"}
+    assert by[("f1", True)].doc == "orchard.pdf" and by[("f1", True)].evidence_pages == []
+    assert [s.n for s in evaluation.summarise(rows) if s.source == "all"] == [2]  # off-topic: not page questions
+    summary = evaluation.answer_summary(rows)["mcts_puct"]
+    assert summary["printed"] == 2 and summary["direct_carries"] == 1.0
+    assert summary["fallback_off_topic"] is not None
+
+
+def test_auroc_and_logistic_fit_are_exact_on_literal_data():
+    import numpy as np
+
+    from alphasearch import calibration
+
+    assert calibration.auroc([0.9, 0.8, 0.3, 0.1], [True, True, False, False]) == 1.0
+    assert calibration.auroc([0.5, 0.5, 0.5], [True, False, True]) == 0.5
+    assert calibration.auroc([0.1, 0.9], [True, False]) == 0.0
+    assert calibration.auroc([0.3], [True]) is None
+    x = np.array([[0.0], [0.2], [0.8], [1.0]] * 5)
+    y = np.array([0, 0, 1, 1] * 5)
+    w, b = calibration.fit(x, y, l2=0.1)
+    m = {"features": ["f"], "weights": w.tolist(), "bias": b}
+    assert w[0] > 0 and calibration.predict({"f": 1.0}, m) > 0.8 > 0.2 > calibration.predict({"f": 0.0}, m)
+    assert {calibration.half_of(f"doc{i}.pdf") for i in range(20)} == {0, 1}

@@ -1,0 +1,107 @@
+"""Answer-level figures from an ``eval --off-topic --out`` results file, and the confidence
+calibration (a logistic model over the answer's parts, fitted on halves split by document).
+
+    python -m alphasearch eval ../shared/eval --methods mcts_puct --off-topic --out benchmarks/out/results.jsonl
+    python benchmarks/answer_eval.py benchmarks/out/results.jsonl            # figures, held-out AUROC
+    python benchmarks/answer_eval.py benchmarks/out/results.jsonl --fit      # also write alphasearch/data/confidence.json
+
+Held-out: the documents are split in two halves (``calibration.half_of``); weights fitted on one
+half are scored on the other, both ways. ``--fit`` then fits on every row and stores the weights
+with how they were fitted. Prints one JSON object; writes benchmarks/out/answer_eval.json.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from alphasearch import calibration  # noqa: E402
+from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
+
+FEATURES = ("meaning", "coverage", "in_document", "margin", "figure", "agree")
+METHOD = "mcts_puct"
+
+
+def load(path: Path) -> list[Row]:
+    rows = []
+    for line in path.read_text("utf-8").splitlines():
+        if line.strip():
+            d = json.loads(line)
+            rows.append(Row(**{k: v for k, v in d.items() if k in Row.__dataclass_fields__}))
+    return rows
+
+
+def features(rows: list[Row], names: tuple[str, ...]) -> np.ndarray:
+    return np.array([[float(r.confidence_parts.get(f, 0.0)) for f in names] for r in rows])
+
+
+def label(r: Row) -> float:
+    """Right: the first page is an evidence page (off-topic questions are never right)."""
+    return 0.0 if r.off_topic else hit_at_k(r.pages, r.evidence_pages, 1)
+
+
+def held_out(rows: list[Row], l2: float, names: tuple[str, ...]) -> dict:
+    """AUROC on each half of the documents of weights fitted on the other half."""
+    out = {"hit1": [], "figure": [], "weights": []}
+    for test in (0, 1):
+        train = [r for r in rows if calibration.half_of(r.doc) != test]
+        w, b = calibration.fit(features(train, names), np.array([label(r) for r in train]), l2=l2)
+        m = {"features": list(names), "weights": w.tolist(), "bias": b}
+        tested = [r for r in rows if calibration.half_of(r.doc) == test and not r.off_topic]
+        scores = [calibration.predict(r.confidence_parts, m) for r in tested]
+        out["hit1"].append(calibration.auroc(scores, [label(r) > 0 for r in tested]))
+        printed = [(s, r) for s, r in zip(scores, tested) if r.gold_printed]
+        out["figure"].append(calibration.auroc([s for s, _ in printed], [r.direct_carries for _, r in printed]))
+        out["weights"].append([round(x, 3) for x in w.tolist()] + [round(b, 3)])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("results", help="an eval --off-topic --out results.jsonl")
+    p.add_argument("--method", default=METHOD)
+    p.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
+    p.add_argument("--features", default=",".join(FEATURES), help="comma list of confidence parts to use")
+    p.add_argument("--fit", action="store_true", help="write alphasearch/data/confidence.json fitted on every row")
+    args = p.parse_args(argv)
+    names = tuple(f.strip() for f in args.features.split(",") if f.strip())
+    path = Path(args.results)
+    if not path.is_file():
+        print(f"No results file at {path}; run the eval with --off-topic --out first.")
+        return 0
+    rows = [r for r in load(path) if r.method == args.method and not r.error]
+    if not any(r.confidence_parts for r in rows):
+        print("These rows carry no confidence parts (an older eval); nothing to calibrate.")
+        return 0
+    summary = answer_summary(rows)[args.method]
+    report = {"method": args.method, "rows": len(rows), "answers": summary, "held_out": held_out(rows, args.l2, names)}
+    if args.fit:
+        w, b = calibration.fit(features(rows, names), np.array([label(r) for r in rows]), l2=args.l2)
+        model = {
+            "features": list(names), "weights": [round(x, 4) for x in w.tolist()], "bias": round(b, 4),
+            "target": "the first page returned is an evidence page (off-topic questions: never)",
+            "fitted": (f"logistic regression (L2 {args.l2}) by benchmarks/answer_eval.py --fit on "
+                       f"{len(rows)} answers of {args.method} ({sum(not r.off_topic for r in rows)} labelled "
+                       f"questions of ../shared/eval and as many asked of another source's document), "
+                       f"{dt.date.today().isoformat()}; held-out AUROC for the first page, fitted on one half of "
+                       f"the documents and scored on the other: "
+                       + " / ".join(f"{x:.3f}" for x in report["held_out"]["hit1"] if x is not None)),
+        }
+        calibration.WEIGHTS_FILE.write_text(json.dumps(model, indent=2) + "\n", "utf-8")
+        report["written"] = str(calibration.WEIGHTS_FILE.relative_to(REPO))
+    out = REPO / "benchmarks" / "out"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "answer_eval.json").write_text(json.dumps(report, indent=2), "utf-8")
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
