@@ -135,7 +135,7 @@ class WorkerPool:
             ok = True
             return result
         finally:
-            self._checkin(worker if ok or worker.alive() else None)
+            self._checkin(worker if ok or (worker.alive() and not worker.busy) else None)
 
     def last_measure(self) -> Measure | None:
         """The Measure of this thread's latest :meth:`run` (None if none since the last call)."""
@@ -209,6 +209,7 @@ def _close_all() -> None:
 class _Worker:
     def __init__(self, memory_mb: int):
         self.memory_mb = memory_mb
+        self.busy = False  # a call was sent and its reply not read (e.g. the caller was interrupted)
         ours, theirs = socket.socketpair()
         path = [str(Path(__file__).resolve().parent.parent)] + [p for p in sys.path if p]
         try:
@@ -256,6 +257,7 @@ class _Worker:
         except (OSError, pickle.PicklingError):
             self.stop()
             raise
+        self.busy = True
         while True:
             left = seconds - (time.monotonic() - started)
             if left <= 0:
@@ -279,6 +281,7 @@ class _Worker:
                 if progress is not None:
                     progress(*payload)
                 continue
+            self.busy = False
             measure.seconds = time.monotonic() - started
             measure.peak_mb = max(peak, payload[1])
             if kind == "ok":

@@ -158,3 +158,15 @@ def test_folder_add_fails_the_slow_file_alone(data_dir):
     _one_line(results[1].reason, "flood.pdf could not be read safely: parsing took longer than 1.5 s")
     assert sorted(d.name for d in lib.documents("F")) == ["a.pdf", "b.pdf"]
     assert lib.health(deep=True).ok
+
+
+def test_an_interrupted_call_leaves_no_stale_reply(pool):
+    """A caller interrupted mid-file (a rerun in the app) does not hand its worker's late reply to the next call."""
+    def interrupt(stage: str, fraction: float) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pool.run(isolation.index_pdf, pdf_factory.outline_pdf(), "p.pdf", isolation.IndexOptions(), name="p.pdf",
+                 progress=interrupt)
+    assert pool.run(len, b"abcd", name="x.pdf") == 4
+    assert _index(pool, pdf_factory.headings_pdf()).index.name == "good.pdf"
