@@ -176,8 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("eval", "page-retrieval hit@k over a labelled set (pdfs/ + questions.jsonl)")
     sp.add_argument("dir", nargs="?", default="../shared/eval", help="the labelled set (default ../shared/eval)")
     sp.add_argument("--methods", default="flat_bm25,mcts_puct",
-                    help="comma list of flat_bm25, flat_embed, flat_offline, exhaustive, greedy, beam, mcts_ucb1, "
-                         "mcts_puct")
+                    help="comma list of flat_bm25, flat_embed, flat_offline, flat_read, exhaustive, greedy, beam, "
+                         "mcts_reference, mcts_ucb1, mcts_puct")
     sp.add_argument("--k", default="1,3,5", help="comma list of k for hit@k (default 1,3,5)")
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)

@@ -85,8 +85,8 @@ m1, m2, m3, m4, m5 = st.columns(5)
 m1.metric("Iteration", f"{t} / {T}")
 m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
 m3.metric("Nodes in tree", len(views))
-m4.metric("Nodes judged", trace.nodes_scored, f"{sum(1 for x in views if x.page and x.judged)} pages read",
-          delta_color="off")
+read_now = sum(1 for x in views if x.page and x.judged)
+m4.metric("Nodes judged", trace.nodes_scored, f"{read_now} page{'' if read_now == 1 else 's'} read", delta_color="off")
 m5.metric(f"Rule (c = {trace.c:g})", trace.rule.upper(), "stopped early" if trace.stopped_early else None,
           delta_color="off")
 
@@ -102,8 +102,8 @@ for d in node_dicts:
     nodes.append(n)
 edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
 depth = max((v.depth for v in drawn), default=0)
-config = Config(height=min(680, 240 + 130 * depth), width=1000, directed=True, physics=False, hierarchical=True,
-                levelSeparation=120, nodeSpacing=135, treeSpacing=160, direction="UD", sortMethod="directed",
+config = Config(height=min(760, 260 + 170 * depth), width=1000, directed=True, physics=False, hierarchical=True,
+                levelSeparation=170, nodeSpacing=135, treeSpacing=160, direction="UD", sortMethod="directed",
                 interaction={"hover": True, "navigationButtons": True, "zoomView": True, "dragView": True},
                 edges={"smooth": {"type": "cubicBezier", "forceDirection": "vertical", "roundness": 0.4},
                        "arrows": {"to": {"enabled": False}}})
