@@ -149,6 +149,7 @@ def serve(lib_dir: Path, n: int, count: int) -> dict:
     qs = questions(n, count + 1)
     warm_q, _ = qs[0]
     t = time.perf_counter()
+    startup = t - t0
     engine.ask_folder(warm_q, save_trace=False)
     cold = time.perf_counter() - t
     rss_warm = _rss_mb()
@@ -160,7 +161,15 @@ def serve(lib_dir: Path, n: int, count: int) -> dict:
             phases[k].append(a.folder_trace.seconds[k])
         hits += name in a.extra["documents"]
         routed += a.extra["folder"] == "Archive"
-    return {"first_question_s": round(cold, 2), "startup_s": round(t - t0, 2), "rss_mb": round(rss_warm),
+    # one more report added while serving: the next question rebuilds what is keyed by the catalog's revision
+    extra = synthetic.report(0, seed=2)
+    engine.library.add("Archive", extra.name, extra.data)
+    t = time.perf_counter()
+    engine.ask_folder(extra.question, save_trace=False)
+    after_add = time.perf_counter() - t
+    engine.library.remove("Archive", extra.name)
+    return {"first_question_s": round(cold, 2), "after_add_s": round(after_add, 2), "startup_s": round(startup, 2),
+            "rss_mb": round(rss_warm),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
             "questions": len(qs) - 1, "doc_at_3": round(hits / max(1, len(qs) - 1), 3),
             "routed_right": round(routed / max(1, len(qs) - 1), 3),
@@ -194,14 +203,14 @@ def measure(workdir: Path, n: int, workers: int, count: int) -> dict:
 
 def table(rows: list[dict]) -> str:
     head = ["documents", "pages", "add (s)", "docs/s", "pages/s", "disk (MB)", "serving RSS (MB)",
-            "first question (s)", "Phase 0 p50/p95 (s)", "Phase 1 p50/p95 (s)", "Phase 2 p50/p95 (s)",
+            "first question (s)", "question after an add (s)", "Phase 0 p50/p95 (s)", "Phase 1 p50/p95 (s)", "Phase 2 p50/p95 (s)",
             "question p50/p95 (s)", "doc@3"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         lines.append("| " + " | ".join([
             f"{r['documents']:,}", f"{r['pages']:,}", f"{r['add_seconds']:,.0f}", f"{r['docs_per_s']:.1f}",
             f"{r['pages_per_s']:.0f}", f"{r['size_after_questions_mb']:,.0f}", f"{r['rss_mb']:,}",
-            f"{r['first_question_s']:.1f}",
+            f"{r['first_question_s']:.1f}", f"{r.get('after_add_s', float('nan')):.1f}",
             f"{r['routing_p50']:.3f} / {r['routing_p95']:.3f}", f"{r['documents_p50']:.3f} / {r['documents_p95']:.3f}",
             f"{r['search_p50']:.3f} / {r['search_p95']:.3f}", f"{r['total_p50']:.3f} / {r['total_p95']:.3f}",
             f"{r['doc_at_3']:.2f}"]) + " |")
