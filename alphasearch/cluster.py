@@ -5,8 +5,8 @@ PDF's bytes to the cluster as one Ray task running :func:`index_file`, the same
 top-level per-file indexing function a local worker runs. A task whose worker dies
 (killed, out of memory, node lost) is retried by Ray up to ``max_retries`` times; a
 file that is not a usable PDF fails at once with its :class:`~alphasearch.errors.PDFError`
-(no retry: it would fail again). Results (the index as JSON-ready data and the saved
-page ranker's files) come back to the driver, which alone writes the library: each
+(no retry: it would fail again). Results (the index with its page term counts, and the
+saved page ranker's files) come back to the driver, which alone writes the library: each
 document is committed once, atomically, by :meth:`alphasearch.store.Library.add_many`.
 
 ``address``: ``"local"`` starts a private Ray cluster on this machine with ``workers``
@@ -41,27 +41,37 @@ class ClusterError(AlphaSearchError):
 
 @dataclass(frozen=True)
 class IndexedFile:
-    """What a worker sends back for one PDF: ``index`` is ``DocumentIndex.to_dict()``;
-    ``ranker`` maps each file of the saved :class:`~alphasearch.scorers.PageRanker`
-    directory (path relative to it, '/'-separated) to its bytes."""
+    """What a worker sends back for one PDF: ``indexed`` is the
+    :class:`~alphasearch.isolation.IndexedPdf` (index and page term counts) of the per-file
+    function every local worker runs; ``ranker`` maps each file of the saved
+    :class:`~alphasearch.scorers.PageRanker` directory (path relative to it, '/'-separated) to its bytes."""
 
-    index: dict[str, Any]
+    indexed: Any
     ranker: dict[str, bytes]
 
 
-def index_file(data: bytes, name: str, limits: dict[str, int]) -> IndexedFile:
-    """Index one PDF and build its page ranker (plain and picklable: runs in any worker).
-    ``limits``: keyword arguments of :func:`alphasearch.indexer.build_index`
-    (``max_pages``, ``warn_pages``, ``max_leaf_pages``). Raises PDFError for a bad file."""
-    from . import indexer
+def index_file(data: bytes, name: str, limits: dict[str, Any]) -> IndexedFile:
+    """Index one PDF and build its page ranker (plain and picklable: runs in any Ray worker).
+
+    The PDF is parsed by :func:`alphasearch.isolation.index_pdf` in a child process of the Ray
+    worker with the same time and memory limits as on one machine, so a hostile file fails
+    alone (UnsafePDFError, not retried) instead of killing the Ray worker. ``limits``:
+    ``max_pages``, ``warn_pages``, ``max_leaf_pages``, ``parse_seconds``, ``parse_memory_mb``."""
+    from types import SimpleNamespace
+
+    from . import isolation
     from .scorers import PageRanker
 
-    index = indexer.build_index(data, name, **limits)
+    options = isolation.IndexOptions(**{k: limits[k] for k in ("max_pages", "warn_pages", "max_leaf_pages")
+                                        if k in limits})
+    bounds = SimpleNamespace(parse_seconds=limits.get("parse_seconds", 120.0),
+                             parse_memory_mb=limits.get("parse_memory_mb", 2048))
+    indexed = isolation.shared_pool(bounds, size=1).run(isolation.index_pdf, data, name, options, name=name)
     with tempfile.TemporaryDirectory(prefix="alphasearch-ranker-") as tmp:
         root = Path(tmp) / "ranker"
-        PageRanker(index).save(root)
+        PageRanker(indexed.index).save(root)
         files = {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-    return IndexedFile(index.to_dict(), files)
+    return IndexedFile(indexed, files)
 
 
 def _ray():
@@ -112,7 +122,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
 
 
 def index_on_cluster(todo: dict[str, tuple[str, bytes]], *, address: str, workers: int | None = None,
-                     limits: dict[str, int] | None = None, progress: Progress | None = None,
+                     limits: dict[str, Any] | None = None, progress: Progress | None = None,
                      max_retries: int = MAX_RETRIES) -> dict[str, IndexedFile | BaseException]:
     """Index ``todo`` (content hash → (name, PDF bytes)) as Ray tasks; returns content
     hash → IndexedFile, or the exception that file raised (PDFError for a bad file,

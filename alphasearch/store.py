@@ -787,15 +787,19 @@ class Library:
         if cluster:
             from .cluster import IndexedFile, index_on_cluster
 
+            from concurrent.futures import Future
+
             limits = {}
             if self.settings is not None:
                 limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
-                              max_leaf_pages=self.settings.max_leaf_pages)
+                              max_leaf_pages=self.settings.max_leaf_pages, parse_seconds=self.settings.parse_seconds,
+                              parse_memory_mb=self.settings.parse_memory_mb)
             built: dict[str, Any] = {}
             for sha, res in index_on_cluster(todo, address=cluster, workers=workers, limits=limits,
                                              progress=report).items():
                 if isinstance(res, IndexedFile):
-                    built[sha] = DocumentIndex.from_dict(res.index)
+                    built[sha] = Future()
+                    built[sha].set_result(res.indexed)  # as a local worker's result (see _add_one)
                     if rankers is not None:
                         rankers[sha] = res.ranker
                 else:
