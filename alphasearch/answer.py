@@ -101,6 +101,7 @@ def extractive_answer(
     semantic: bool = True,
     rank_penalty: float = 0.03,
     page_scores: np.ndarray | None = None,
+    more_pages: Sequence[int] = (),
 ) -> Extract:
     """Quote the sentences of the top ``read`` pages that best cover the question; for a
     figure question, lead with the direct answer read from the matching table row
@@ -119,6 +120,8 @@ def extractive_answer(
     fixed weights. Below ``threshold`` the answer is the fallback, unless a table row matches
     the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
     the sentence coverage, raised when the kind of answer asked for is present.
+    ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
+    the best pages for other names of the line item, see :func:`expanded_pages`).
     """
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if not q_terms or not pages:
@@ -147,7 +150,10 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
-    figure = figure_answer(doc, question, pages, read=read) if kind == "number" or wants_figure(question) else None
+    figure = None
+    if kind == "number" or wants_figure(question):
+        looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
+        figure = figure_answer(doc, question, looked, read=len(looked))
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
@@ -191,6 +197,20 @@ def extractive_answer(
         text = quotes
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
+
+
+def expanded_pages(question: str, scores, per_query: int = 2) -> list[int]:
+    """The best ``per_query`` pages (1-based) for each sub-query of :func:`direct.sub_queries`;
+    ``scores(text)`` gives one score per page (index 0 = page 1)."""
+    from .direct import sub_queries
+
+    out: list[int] = []
+    for q in sub_queries(question):
+        s = np.asarray(scores(q))
+        for i in np.argsort(-s, kind="stable")[:per_query]:
+            if s[i] > 0 and int(i) + 1 not in out:
+                out.append(int(i) + 1)
+    return out
 
 
 def wants_figure(question: str) -> bool:

@@ -67,6 +67,39 @@ def concepts(text: str) -> list[str]:
     return out
 
 
+def sub_queries(question: str, limit: int = 4) -> list[str]:
+    """Query expansion for a figure question: other names of the line items it asks for (the
+    lexicon's synonyms it does not use, and the operands of a ratio it names), each with the
+    question's years, e.g. "purchases of property, plant and equipment 2018"."""
+    lex = lexicon()
+    years = " ".join(dict.fromkeys(_YEAR.findall(question)))
+    norm = _norm(question)
+    asked = set(terms(question))
+    groups = concepts(question) + [g for name, ops in lex["ratios"].items() if _norm(name) in norm for g in ops]
+
+    def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
+        return _norm(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
+
+    out: list[str] = []
+    seen: set[frozenset[str]] = set()
+
+    def add(phrase: str) -> None:  # once per wording ("capital expenditure" ~ "capital expenditures")
+        key = frozenset(terms(phrase))
+        if key not in seen:
+            seen.add(key)
+            out.append(f"{phrase} {years}".strip())
+
+    for group in dict.fromkeys(groups):  # one other name per line item first
+        phrase = next((p for p in lex["groups"][group] if new(p)), None)
+        if phrase:
+            add(phrase)
+    for group in dict.fromkeys(groups):  # then further names, while there is room
+        for phrase in lex["groups"][group]:
+            if new(phrase):
+                add(phrase)
+    return out[:limit]
+
+
 @lru_cache(maxsize=1)
 def _neutral() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from . import indexer, isolation, pdf
-from .answer import extractive_answer, rank_pages
+from .answer import expanded_pages, extractive_answer, rank_pages
 from .config import Settings
 from .facts import DocFacts
 from .mcts import Reader, Scorer, confirmed_first
@@ -135,7 +135,8 @@ class OfflineEngine:
     def extract(self, doc: DocumentIndex, question: str, pages: list[int]):
         ranker = self.tools(doc).ranker
         return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
-                                 page_scores=ranker.scores(question))
+                                 page_scores=ranker.scores(question),
+                                 more_pages=expanded_pages(question, ranker.scores))
 
     def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
         pages = self.ranked_pages(doc, question, trace)

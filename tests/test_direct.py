@@ -123,3 +123,20 @@ def test_figures_compare_with_unit_scaling():
     assert same_figure(0.4, 400) and same_figure(5466, 5466312) and not same_figure(5466, 5480)
     assert carries("Total current liabilities, 2017: $5,466,312 thousand", [5466.0])
     assert not carries("Total revenues, 2022: $66,608 million", [60117.0])
+
+
+def test_query_expansion_finds_the_row_under_another_name(engine, doc):
+    """"capex" is not on the statement page; the lexicon's other names for it are, so the
+    expanded sub-queries bring page 2 to the figure lookup when the pages read miss it."""
+    from alphasearch.answer import expanded_pages, extractive_answer
+    from alphasearch.direct import sub_queries
+
+    q = "What was capex in 2021?"
+    assert sub_queries(q)[:2] == ["capital expenditure 2021", "purchases of property, plant and equipment 2021"]
+    ranker = engine.tools(doc).ranker
+    more = expanded_pages(q, ranker.scores)
+    assert more[0] == 2
+    without = extractive_answer(doc, q, [1, 3], ranker.df)
+    assert without.direct is None or "1,402" not in without.direct.text
+    ex = extractive_answer(doc, q, [1, 3], ranker.df, more_pages=more)
+    assert ex.direct.text == "Purchases of property, plant and equipment, 2021: -$1,402 million (printed (1,402)) — p. 2"
