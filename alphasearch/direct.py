@@ -108,13 +108,14 @@ def _neutral() -> frozenset[str]:
 def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
     """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
     label holds (1 when it holds the whole phrase) times the share of the label's own words that
-    belong to the question or the synonyms (so "Cost of sales" is a poor "sales")."""
+    belong to the question or the synonyms (so "Cost of sales" is a poor "sales"); each further
+    line item the question names counts 0.9 times the one before."""
     lab = set(terms(label)) - _neutral()
     if not lab:
         return 0.0
     norm = _norm(label)
     best = 0.0
-    for group in groups:
+    for rank, group in enumerate(groups):  # the line item named first is the one asked for
         phrases = lexicon()["groups"][group]
         vocab = question_terms | {t for p in phrases for t in terms(p)}
         precision = len(lab & vocab) / len(lab)
@@ -124,7 +125,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
                 recall = 1.0
             else:
                 recall = len(want & lab) / len(want) * 0.8 if want else 0.0
-            best = max(best, recall * precision)
+            best = max(best, recall * precision * 0.9 ** rank)
     if not groups:
         asked = question_terms - _neutral()
         if asked:
