@@ -454,6 +454,20 @@ def llm_answer(
     return _cite(doc, reply, shown)
 
 
+def llm_structure(doc: DocumentIndex, question: str, answer: LLMAnswer, df: Mapping[str, int]) -> dict:
+    """The structured object of a synthesized answer: ``direct`` is the model's first sentence
+    (with the pages it cites), ``key_points`` the quotes it cited, ``not_said`` as offline, and
+    ``looked_at`` the pages the model was shown."""
+    if answer.fallback:
+        return structure(doc, question, answer.read, [], None, df)
+    first = sentences(answer.text)[0] if sentences(answer.text) else answer.text
+    out = structure(doc, question, answer.read, [(c.pages[0], c.snippet) for c in answer.citations],
+                    Direct(first, kind="sentence"), df)
+    cited = [int(p) for p in re.findall(r"p\. (\d+)", first)] or [c.pages[0] for c in answer.citations[:1]]
+    out["direct"]["pages"] = sorted(set(cited))
+    return out
+
+
 def _validate_answer(value) -> dict:
     from .llm import require_dict, require_int, require_str, require_unit
 

@@ -252,8 +252,8 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
         rows = _rows(doc, pages)
         groups = concepts(question)
         a, b = sorted(years[:2])
-        first = [f for _, f in _pick(rows, groups, q_terms, [a])]
-        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b])):
+        first = [f for _, f in _pick(rows, groups, q_terms, [a]) if f.period == a]
+        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b]) if f.period == b):  # both columns found
             f_a = next((f for f in first if f.page == f_b.page and f.row == f_b.row), None)
             if f_a is None or not f_a.value:
                 continue

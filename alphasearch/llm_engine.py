@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .answer import llm_answer
+from .answer import llm_answer, llm_structure
 from .cache import CachedLLM, LLMCache
 from . import facts as doc_facts
 from .engines import Build, Judges, OfflineEngine, Progress, ReadFacts
@@ -173,6 +173,10 @@ class LLMEngine:
             text, confidence, fallback, citations = res.text, res.confidence, res.fallback, res.citations
             pages = list(res.read) + [p for p in ranked if p not in res.read]
             extra["dropped_citations"] = res.dropped_citations
+            structured = llm_structure(doc, question, res, self.offline.tools(doc).ranker.df)
+            extra["structured"] = structured
+            if structured["direct"]:
+                extra["direct_answer"] = structured["direct"]["text"]
             if res.dropped_pages:
                 listed = ", ".join(map(str, res.dropped_pages[:10])) + (" …" if len(res.dropped_pages) > 10 else "")
                 reasons.append(f"The model cited page(s) {listed} it was not shown; those citations were removed "

@@ -140,3 +140,13 @@ def test_query_expansion_finds_the_row_under_another_name(engine, doc):
     assert without.direct is None or "1,402" not in without.direct.text
     ex = extractive_answer(doc, q, [1, 3], ranker.df, more_pages=more)
     assert ex.direct.text == "Purchases of property, plant and equipment, 2021: -$1,402 million (printed (1,402)) — p. 2"
+
+
+def test_a_change_needs_both_year_columns():
+    """Figures without a year header cannot be a change between years (no "22.9 - 22.9 = 0")."""
+    from alphasearch.models import DocumentIndex, Page, Section
+
+    text = "Income taxes\nEffective tax rate\n22.9%\n20.1%"
+    d = DocumentIndex("2" * 64, "t.pdf", 1, Section("R", "Doc", (1, 1)), (Page(1, text),))
+    d2 = figure_answer(d, "How much has the effective tax rate changed between FY2021 and FY2022?", [1])
+    assert d2 is None or d2.kind != "change"

@@ -66,6 +66,11 @@ def test_engine_indexes_with_the_model_and_answers_with_citations(llm_server, da
     out = answer.to_dict()
     assert not answer.fallback and not answer.degraded and "degraded" not in out
     assert "412.6" in answer.text and "[northwind.pdf → " in answer.text
+    structured = out["structured"]  # direct answer · key points · not said · pages shown, as offline
+    assert out["direct_answer"] == structured["direct"]["text"] and "412.6" in out["direct_answer"]
+    assert structured["direct"]["pages"] and structured["key_points"]
+    assert all(k["page"] in answer.pages[:4] for k in structured["key_points"])
+    assert structured["looked_at"]["pages"] == answer.pages[:len(structured["looked_at"]["pages"])]
     assert answer.citations and all(c.pages[0] in answer.pages[:4] for c in answer.citations)
     query_requests = llm_server.count - index_requests
     assert out["stats"]["llm_calls"] == query_requests == answer.usage.llm_calls >= 2
