@@ -561,6 +561,17 @@ def test_folder_facts_in_the_table_why_and_a_one_click_alternative(app, data_dir
     assert {"organisation", "kind", "year", "quarter", "title"} <= set(table.columns)
     row = table[table["name"] == "filing-a.pdf"].iloc[0]
     assert (row["kind"], int(row["year"])) == ("10-K", 2018)
+    # a correction typed into the table, sent the way the browser sends a data_editor edit
+    folder_id = lib.folder("Harrow filings").folder_id
+    app.session_state[f"folders_facts_{folder_id}"] = {
+        "edited_rows": {list(table["name"]).index("paper.pdf"): {"year": 2021, "organisation": "Alpine Institute"}},
+        "added_rows": [], "deleted_rows": []}
+    app.run()
+    ok(app)
+    fixed = {d.name: lib.facts("Harrow filings")[d.record_id] for d in lib.documents("Harrow filings")}["paper.pdf"]
+    assert (fixed.year, fixed.org, fixed.edited) == (2021, "Alpine Institute", ("org", "year"))
+    table = app.dataframe[0].value
+    assert int(table[table["name"] == "paper.pdf"].iloc[0]["year"]) == 2021
     app.switch_page("pages/query.py").run()
     ask(app, "query_question", "What were Harrow Instruments' capital expenditures according to the annual report?")
     ok(app)
