@@ -1,9 +1,13 @@
 """PDF → section tree.
 
-Sources, in order of trust: the PDF outline (when it looks right), headings
-found from font size and bold lines, and pages grouped by topic. Leaves cover
-every page; no leaf spans more than ``max_leaf_pages`` pages; no node has more
-than ``MAX_FANOUT`` children. Pages are 1-based and ranges inclusive.
+Sources, in order of trust: the PDF outline (when it looks right), numbered
+headings with styled lines nested below them (:mod:`.indexing.headings`), headings
+from font size and bold lines alone, and pages grouped by topic. The root carries the
+document's title (:mod:`.indexing.title`); summaries come from :mod:`.indexing.summaries`.
+Leaves cover every page (sections that start on the same page share it); no leaf
+spans more than ``max_leaf_pages`` pages; no node has more than ``MAX_FANOUT``
+children, and a grouping node says what it holds ("Notes 1–9"). Pages are 1-based
+and ranges inclusive.
 """
 from __future__ import annotations
 
@@ -16,19 +20,14 @@ import numpy as np
 
 from . import pdf
 from .models import DocumentIndex, Page, Section
+from .indexing.headings import Entry, Layout, group_title, heading_like, numbered_entries
+from .indexing.title import document_title
 from .indexing.summaries import PageTerms, document_summary, summarise
 from .text import normalise, shorten
 
 Progress = Callable[[str, float], None]  # (stage, fraction done in [0, 1])
 MAX_FANOUT = 8
 _MIN_OUTLINE = 3
-
-
-@dataclass(frozen=True)
-class Entry:
-    level: int
-    title: str
-    page: int
 
 
 def build_index(
@@ -46,7 +45,7 @@ def build_index(
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
                            progress=lambda i, n: report("reading pages", i / n))
     report("building the tree", 0.0)
-    root, source, pages = section_tree(content, max_leaf_pages=max_leaf_pages)
+    root, source, pages = section_tree(content, max_leaf_pages=max_leaf_pages, name=name)
     report("summaries", 0.0)
     stats = PageTerms.of(pages)
     root = summarise(root, pages, stats)
@@ -60,57 +59,26 @@ def build_index(
         page_count=content.page_count,
         root=root,
         pages=tuple(pages),
-        summary=document_summary(root, pages, content.title or name, stats),
+        summary=document_summary(root, pages, root.title, stats),
         engine="offline",
         tree_source=source,
         warnings=tuple(warnings),
     )
 
 
-def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8) -> tuple[Section, str, list[Page]]:
+def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8, name: str = "document.pdf",
+                 ) -> tuple[Section, str, list[Page]]:
     """The section tree of read PDF content (without summaries), where it came from
-    ("outline", "headings" or "topics"), and the pages with their heading lines."""
+    ("outline", "headings" or "topics"), and the pages with their heading lines.
+    The root carries the document's title (:func:`document_title`)."""
     layout = Layout.of(content)
     pages = detect_headings(content, layout)
-    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages)
+    title = document_title(content, pages, layout, name)
+    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages, title=title)
     return root, source, pages
 
 
 # --- headings ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Layout:
-    """What heading detection needs about the whole document, computed once:
-    the body text size (pt), each line's normalised text, and the running lines
-    (normalised text repeated on ≥ 20 % of pages, at least 3: headers, footers)."""
-
-    body: float
-    norm: tuple[tuple[str, ...], ...]  # per page, per line
-    running: frozenset[str]
-
-    @classmethod
-    def of(cls, content: pdf.PdfContent) -> "Layout":
-        sizes: Counter[float] = Counter()
-        seen: Counter[str] = Counter()
-        norm = []
-        for page in content.pages:
-            for line in page.lines:
-                sizes[line.size] += len(line.text)
-            texts = tuple(normalise(line.text) for line in page.lines)
-            seen.update(set(texts))
-            norm.append(texts)
-        n = content.page_count
-        running = frozenset(t for t, c in seen.items() if c >= max(3, 0.2 * n))
-        return cls(sizes.most_common(1)[0][0] if sizes else 11.0, tuple(norm), running)
-
-
-def _heading_like(text: str) -> bool:
-    words = text.split()
-    if not 1 <= len(words) <= 14 or len(text) > 110:
-        return False
-    letters = sum(ch.isalpha() for ch in text)
-    return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
-
-
 def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
     """Pages with their heading lines: larger than body text or bold, short, and
     not running headers (text repeated on ≥ 20 % of pages)."""
@@ -122,7 +90,7 @@ def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
     for page, norm in zip(content.pages, layout.norm):
         heads = []
         for line, key in zip(page.lines, norm):
-            if (line.size >= body + 1.0 or (line.bold and line.size >= body - 0.5)) and _heading_like(line.text):
+            if layout.styled(line) and heading_like(line.text):
                 if key not in running:
                     heads.append(line.text)
         for title in toc_titles.get(page.number, ()):
@@ -141,7 +109,7 @@ def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     for page, norm in zip(content.pages, layout.norm):
         for line, key in zip(page.lines[:40], norm):
             big = line.size >= body + 1.0
-            if (big or (line.bold and abs(line.size - body) < 0.6)) and _heading_like(line.text):
+            if (big or (line.bold and abs(line.size - body) < 0.6)) and heading_like(line.text):
                 if key not in running:
                     candidates.append((page.number, line.size, line.bold, line.text))
     if not candidates:
@@ -224,9 +192,11 @@ class _Node:
 
 
 def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, *,
-               max_leaf_pages: int = 8) -> tuple[Section, str]:
+               max_leaf_pages: int = 8, title: str = "") -> tuple[Section, str]:
     n = content.page_count
     entries, source = trusted_outline(content), "outline"
+    if not entries:
+        entries, source = numbered_entries(content, layout), "headings"
     if not entries:
         entries, source = heading_entries(content, layout), "headings"
         if len(entries) < 2 or (n > 6 and len(entries) < 3):
@@ -236,7 +206,7 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, *
     else:
         tops = [_Node(_group_title(pages, a, b), a, b, 1, "topics", [])
                 for a, b in topic_groups(pages, 1, n, max_leaf_pages)]
-    root = _Node(content.title or "Document", 1, n, 0, "root", tops)
+    root = _Node(title or content.title or "Document", 1, n, 0, "root", tops)
     _split_large(root, pages, max_leaf_pages)
     _limit_fanout(root)
     counter = iter(range(10**9))
@@ -344,7 +314,7 @@ def _limit_fanout(node: _Node) -> None:
             if len(chunk) == 1:
                 grouped.append(chunk[0])
                 continue
-            title = f"{shorten(chunk[0].title, 40)} … {shorten(chunk[-1].title, 40)}"
+            title = group_title([c.title for c in chunk], chunk[0].start, chunk[-1].end)
             grouped.append(_Node(title, chunk[0].start, chunk[-1].end, node.level + 1, "group", chunk))
         node.children = grouped
     for child in node.children:

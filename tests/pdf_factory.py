@@ -471,3 +471,56 @@ def form_fanout_pdf(levels: int = 7, fanout: int = 10) -> bytes:
     content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /X Do Q"
     return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", forms,
                          b"/XObject << /X %d 0 R >>" % base)
+
+ACCESSION = "0000789570-23-000008"  # an SEC accession number: the kind of metadata title that is no title
+_HEADER = "Orchard Machines Corporation | 2022 Form 10-K"
+
+
+def ten_k_pdf() -> bytes:
+    """A 12-page 10-K without an outline, its metadata title an accession number: a cover,
+    a contents page, PART I (Items 1, 1A, 2) and PART II (Items 7, 8 with Notes 1-3) as bold
+    numbered headings, a running header and a page footer on every page, and two tables
+    under "Year Ended December 31," column headers."""
+    head = TextBlock(_HEADER, 8)
+    bold = lambda t: TextBlock(t, 11, True)  # noqa: E731
+    prose = {
+        "business": "Orchard Machines designs and builds harvesting equipment for fruit growers. Our "
+                    "machines pick apples, pears and cherries without bruising the fruit, and we sell "
+                    "them through dealers in North America and Europe.",
+        "risks": "Demand for our machines depends on harvest prices and on the credit available to "
+                 "growers. A poor harvest season can delay orders by a full year.",
+        "properties": "We own a plant in Yakima, Washington, where we assemble every machine, and we lease "
+                      "a parts warehouse in Rotterdam that serves our European dealers.",
+        "mdna": "Revenue grew because dealers ordered more cherry harvesters ahead of the season. Gross "
+                "margin improved as steel prices fell during the second half of the year.",
+        "note1": "The consolidated financial statements include the accounts of the company and its "
+                 "subsidiaries. Intercompany balances were eliminated in consolidation.",
+        "note2": "We recognise revenue when a machine is delivered to the dealer and the dealer accepts it. "
+                 "Service contracts are recognised over the period they cover.",
+        "note3": "Our revolving credit facility allows borrowing of up to 400 million dollars until 2027. "
+                 "No amount was drawn on the facility at the end of the year.",
+    }
+    table = [bold("Year Ended December 31,"), bold("2022 2021 2020"),
+             "Harvesters 1,438,823 1,201,554 1,100,320", "Entertainment, retail and other 412,100 389,700 350,210",
+             "Total revenue 1,850,923 1,591,254 1,450,530"]
+    pages = [
+        ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549", H1("FORM 10-K"),
+         "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+         "For the fiscal year ended December 31, 2022", "ORCHARD MACHINES CORPORATION",
+         "(Exact name of registrant as specified in its charter)"],
+        [bold("TABLE OF CONTENTS"), "PART I", "Item 1. Business 3", "Item 1A. Risk Factors 4", "Item 2. Properties 5",
+         "PART II", "Item 7. Management's Discussion and Analysis 6", "Item 8. Financial Statements 8"],
+        [bold("PART I"), bold("Item 1. Business"), prose["business"], prose["business"]],
+        [bold("Item 1A. Risk Factors"), prose["risks"], prose["risks"]],
+        [bold("Item 2. Properties"), prose["properties"]],
+        [bold("PART II"), bold("Item 7. Management's Discussion and Analysis"), prose["mdna"]],
+        [bold("Results of Operations"), prose["mdna"], *table],
+        [bold("Item 8. Financial Statements and Supplementary Data"), bold("Consolidated Statements of Income"),
+         *table],
+        [bold("Note 1 - Summary of Significant Accounting Policies"), prose["note1"]],
+        [bold("Note 2 - Revenue"), prose["note2"], *table],
+        [bold("Note 3 - Debt"), prose["note3"]],
+        [prose["note3"]],
+    ]
+    pages = [[head, *blocks, TextBlock(f"Page {i + 1}", 8)] for i, blocks in enumerate(pages)]
+    return make_pdf(pages, title=ACCESSION)

@@ -152,3 +152,47 @@ def test_outline_child_starting_after_its_parents_next_sibling_page():
         ("Alpha Chapter (introduction)", (2, 2)), ("Beta Part", (3, 3))]
     assert all(n.pages[0] <= n.pages[1] for n in doc.root.walk())
     assert {p for leaf in doc.root.leaves() for p in leaf.page_numbers} == {1, 2, 3, 4}
+
+
+def _all_titles(root: Section) -> list[str]:
+    return [n.title for n in root.walk()]
+
+
+def test_ten_k_without_outline_nests_parts_items_and_notes():
+    """A 10-K whose only structure is what a reader sees: bold PART / Item / Note headings,
+    a contents page, running header and footer, tables under "Year Ended December 31,"."""
+    doc = indexer.build_index(pdf_factory.ten_k_pdf(), "orchard-10k.pdf")
+    assert doc.tree_source == "headings"
+    root = doc.root
+    assert pdf_factory.ACCESSION not in root.title and "orchard machines" in root.title.lower()
+    assert "10-K" in root.title and pdf_factory.ACCESSION not in doc.summary
+    parts = {c.title: c for c in root.children if c.title.startswith("PART")}
+    assert list(parts) == ["PART I", "PART II"]
+    assert [c.title for c in parts["PART I"].children] == ["Item 1. Business", "Item 1A. Risk Factors",
+                                                           "Item 2. Properties"]
+    assert [c.pages for c in parts["PART I"].children] == [(3, 3), (4, 4), (5, 5)]
+    items = [c.title for c in parts["PART II"].children]
+    assert items == ["Item 7. Management's Discussion and Analysis",
+                     "Item 8. Financial Statements and Supplementary Data"]
+    item7, item8 = parts["PART II"].children
+    assert [c.title for c in item7.children][-1] == "Results of Operations"
+    notes = [c for c in item8.children if c.title.startswith("Note")]
+    assert [(n.title, n.pages) for n in notes] == [("Note 1 - Summary of Significant Accounting Policies", (9, 9)),
+                                                   ("Note 2 - Revenue", (10, 10)), ("Note 3 - Debt", (11, 12))]
+    titles = _all_titles(root)
+    for not_a_section in ("Year Ended December 31,", pdf_factory._HEADER, "Page 3", "2022 2021 2020", "Total revenue"):
+        assert not any(t.startswith(not_a_section) for t in titles), not_a_section
+    assert all(n.pages[0] != 2 or n.title in ("Front matter",) or n.source == "group" for n in root.walk()
+               if n is not root and n.title.startswith(("Item", "PART")))  # contents entries are not sections
+    check_invariants(root, 12, 8)
+
+
+def test_summaries_quote_sentences_not_table_rows():
+    doc = indexer.build_index(pdf_factory.ten_k_pdf(), "orchard-10k.pdf")
+    by_title = {n.title: n for n in doc.root.walk()}
+    risks = by_title["Item 1A. Risk Factors"].summary
+    assert "A poor harvest season can delay orders by a full year." in risks and risks.count("A poor") == 1
+    for node in doc.root.walk():
+        assert "1,438,823" not in node.summary and "412,100" not in node.summary, node.title
+    statements = by_title["Consolidated Statements of Income"]
+    assert "Figures for:" in statements.summary and "Harvesters" in statements.summary

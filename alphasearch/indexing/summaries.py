@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import Page, Section
+from .headings import not_a_heading
 from ..text import STOPWORDS, numeric_share, sentences, shorten, terms
 
 _WORD = re.compile(r"(?u)\b\w\w+\b")  # as text.words
@@ -21,7 +22,7 @@ _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of co
 _LOWER_WORD = re.compile(r"(?<!\S)[a-z]")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
 _NUMBERISH = re.compile(r"^[\s$€£(\-–—]*\d")  # a line that starts with a figure
-_ROW = re.compile(r"^([A-Za-z][^\d$€£]{2,60}?)[\s:]*[$€£(]?\s*\d")  # "Cost of sales 19,372 …"
+_ROW = re.compile(r"^([A-Za-z][^\d$€£|]{2,60}?)[\s:]*(?:[$€£(]?\s*\d[\d,.]*\)?%?\s*){2,}$")  # "Cost of sales 19,372 18,795"
 
 
 def is_prose(sentence: str) -> bool:
@@ -52,6 +53,8 @@ def row_labels(text: str, k: int) -> list[str]:
         else:
             continue
         label = label.strip(" .:,$")
+        if not_a_heading(line):
+            continue  # a column header ("Year Ended December 31,") or a unit
         if len(label.split()) >= 1 and sum(ch.isalpha() for ch in label) >= 4 and label not in found \
                 and not re.search(r"\d", label):
             found.append(label)
@@ -157,9 +160,11 @@ def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float],
     """The ``k`` sentences (of the first 300, each with its terms) with the most idf
     per √length, in reading order."""
     scored = []
+    seen: set[str] = set()
     for i, (s, toks) in enumerate(found[:300]):
-        if len(toks) < 4:
+        if len(toks) < 4 or s in seen:
             continue
+        seen.add(s)
         score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
         scored.append((score, i, s))
     best = sorted(scored, reverse=True)[:k]
