@@ -7,7 +7,7 @@ top-level per-file indexing function a local worker runs. A task whose worker di
 file that is not a usable PDF fails at once with its :class:`~alphasearch.errors.PDFError`
 (no retry: it would fail again). Results (the index with its page term counts, and the
 saved page ranker's files) come back to the driver, which alone writes the library: each
-document is committed once, atomically, by :meth:`alphasearch.store.Library.add_many`.
+document is committed once, atomically, by :meth:`alphasearch.library.Library.add_many`.
 
 ``address``: ``"local"`` starts a private Ray cluster on this machine with ``workers``
 CPUs (default: all) for the run (and stops it afterwards); anything else (``"auto"``, ``"HOST:6379"``,

@@ -21,7 +21,7 @@ from .mcts import Reader, Scorer, confirmed_first
 from .models import Answer, DocumentIndex, SearchTrace
 from .reading import PageReader
 from .scorers import HybridScorer, PageRanker, PriorScorer
-from .store import IndexCache, RankerStore
+from .library import IndexCache, RankerStore
 
 Progress = indexer.Progress
 Build = Callable[..., DocumentIndex]  # (data, name, progress) -> DocumentIndex

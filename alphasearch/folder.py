@@ -23,7 +23,7 @@ from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, U
 from .pageindex import PageTerms
 from .router import (PRIOR_WEIGHTS, DocProfile, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile,
                      PassageIndex, Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
-from .store import ChatTurn, DocumentRecord, code_fingerprint
+from .library import ChatTurn, DocumentRecord, code_fingerprint
 
 if TYPE_CHECKING:
     from .pipeline import Engine

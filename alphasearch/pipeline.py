@@ -19,7 +19,7 @@ from .llm_engine import LLMEngine
 from .mcts import search
 from .models import Answer, DocumentIndex
 from .router import OfflineRouter, Router
-from .store import Library, UploadStore
+from .library import Library, UploadStore
 
 Progress = indexer.Progress
 

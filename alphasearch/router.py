@@ -417,7 +417,7 @@ def make_router(name: str = "offline", **kwargs: Any) -> Router:
 
 
 def profiles_from_library(library: Any) -> list[FolderProfile]:
-    """FolderProfiles of every folder of a :class:`alphasearch.store.Library`."""
+    """FolderProfiles of every folder of a :class:`alphasearch.library.Library`."""
     rows = library.routing_rows()
     facts = library.facts()
     by_folder: dict[str, list[DocProfile]] = {}

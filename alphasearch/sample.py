@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .pdf import TextBlock, write_pdf
-from .store import atomic_write_bytes
+from .library import atomic_write_bytes
 
 SAMPLE_NAME = "northwind-annual-report-2025.pdf"
 

@@ -91,7 +91,7 @@ def test_every_third_party_import_is_a_requirement():
     optional = set(_pins("requirements-ray.txt"))  # imported only when a cluster is asked for
     assert optional == {"ray"} and "-r requirements-ray.txt" in (ROOT / "requirements-dev.txt").read_text("utf-8")
     dev = runtime | optional | set(_pins("requirements-dev.txt"))
-    product = [*(ROOT / "alphasearch").glob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"]
+    product = [*(ROOT / "alphasearch").rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"]
     product = [p for p in product if p.exists()]
     for top in _third_party_imports(product):
         where = runtime | optional if top == "ray" else runtime
@@ -101,7 +101,7 @@ def test_every_third_party_import_is_a_requirement():
 
 
 def test_only_pdf_py_imports_pymupdf_and_the_engine_never_imports_streamlit():
-    for path in (ROOT / "alphasearch").glob("*.py"):
+    for path in (ROOT / "alphasearch").rglob("*.py"):
         imports = _third_party_imports([path])
         if path.name != "pdf.py":
             assert "pymupdf" not in imports and "fitz" not in imports, path.name
