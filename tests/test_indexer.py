@@ -196,3 +196,11 @@ def test_summaries_quote_sentences_not_table_rows():
         assert "1,438,823" not in node.summary and "412,100" not in node.summary, node.title
     statements = by_title["Consolidated Statements of Income"]
     assert "Figures for:" in statements.summary and "Harvesters" in statements.summary
+
+
+def test_grouping_nodes_say_what_they_hold():
+    from alphasearch.indexing.headings import group_title
+
+    assert group_title(["Note 1 - Basis", "Note 2 - Revenue", "Note 9 - Debt"], 40, 52) == "Notes 1–9"
+    assert group_title(["Appendix A Methods", "Appendix B Data"], 30, 33) == "Appendices A–B"
+    assert group_title(["Overview", "Liquidity", "Outlook", "Risks"], 12, 18) == "pp. 12–18: Overview; Liquidity; Outlook; …"

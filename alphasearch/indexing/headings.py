@@ -42,6 +42,7 @@ class Kind:
     rank: int | None  # None: the depth of the number
     styled: bool
     label: str
+    plural: str
     regex: re.Pattern[str]
     needs: str = ""
 
@@ -57,7 +58,7 @@ class Rules:
 def rules() -> Rules:
     raw = json.loads((Path(__file__).resolve().parent.parent / "data" / "headings.json").read_text("utf-8"))
     kinds = tuple(Kind(k["kind"], None if k["rank"] == "depth" else int(k["rank"]), bool(k["styled"]), k["label"],
-                       re.compile(k["pattern"]), k.get("with", "")) for k in raw["numbered"])
+                       k["plural"], re.compile(k["pattern"]), k.get("with", "")) for k in raw["numbered"])
     return Rules(kinds, re.compile("|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)),
                  re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE))
 
@@ -289,7 +290,7 @@ def group_title(titles: list[str], start: int, end: int) -> str:
     if all(hits) and len({h[0].label for h in hits if h}) == 1:
         first, last = hits[0], hits[-1]
         assert first is not None and last is not None
-        return f"{first[0].label}s {first[1]}–{last[1]}"
+        return f"{first[0].plural} {first[1]}–{last[1]}"
     pages = f"p. {start}" if start == end else f"pp. {start}–{end}"
     shown = "; ".join(" ".join(t.split())[:32].rstrip() for t in titles[:3])
     return f"{pages}: {shown}" + ("; …" if len(titles) > 3 else "")
