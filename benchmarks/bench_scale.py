@@ -25,6 +25,7 @@ is written to benchmarks/results/bench_scale.md (and .json). The 10,000-document
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -83,7 +84,7 @@ def dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def build_library(workdir: Path, n: int, workers: int, chunk: int = 0) -> dict:
+def build_library(workdir: Path, n: int, workers: int, chunk: int = 0, reuse_from: Path | None = None) -> dict:
     """The library of size n, built (or continued) from where an earlier run stopped; with
     ``chunk`` > 0 at most that many more reports are added by this call, so a long build can
     run as several short jobs. Timing figures add up over the calls."""
@@ -105,6 +106,13 @@ def build_library(workdir: Path, n: int, workers: int, chunk: int = 0) -> dict:
     done = meta["documents"]
     upto = n if chunk <= 0 else min(n, done + chunk)
     paths = generate(workdir / "pdfs", upto, 0, max(1, workers))[done:upto]
+    if reuse_from is not None:  # copy the indexes a bigger library built: no indexing, so no rates either
+        for path in paths:
+            sha = hashlib.sha256(path.read_bytes()).hexdigest()
+            src = reuse_from / "library" / "indexes" / f"{sha}.json"
+            if src.exists():
+                shutil.copyfile(src, lib.indexes.dir / src.name)
+        meta["reused_indexes"] = str(reuse_from.name)
     t = time.perf_counter()
     results = lib.add_paths("Archive", paths, workers=workers)
     seconds = time.perf_counter() - t
@@ -208,8 +216,9 @@ def table(rows: list[dict]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         lines.append("| " + " | ".join([
-            f"{r['documents']:,}", f"{r['pages']:,}", f"{r['add_seconds']:,.0f}", f"{r['docs_per_s']:.1f}",
-            f"{r['pages_per_s']:.0f}", f"{r['size_after_questions_mb']:,.0f}", f"{r['rss_mb']:,}",
+            f"{r['documents']:,}", f"{r['pages']:,}",
+            *(("—", "—", "— (indexes copied)") if r.get("reused_indexes") else
+              (f"{r['add_seconds']:,.0f}", f"{r['docs_per_s']:.1f}", f"{r['pages_per_s']:.0f}")), f"{r['size_after_questions_mb']:,.0f}", f"{r['rss_mb']:,}",
             f"{r['first_question_s']:.1f}", f"{r.get('after_add_s', float('nan')):.1f}",
             f"{r['routing_p50']:.3f} / {r['routing_p95']:.3f}", f"{r['documents_p50']:.3f} / {r['documents_p95']:.3f}",
             f"{r['search_p50']:.3f} / {r['search_p95']:.3f}", f"{r['total_p50']:.3f} / {r['total_p95']:.3f}",
@@ -225,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workdir", default=str(HERE / "out" / "scale"), help="generated PDFs and libraries (reused)")
     p.add_argument("--build-only", action="store_true", help="generate and index, measure nothing")
     p.add_argument("--chunk", type=int, default=0, help="with --build-only: add at most this many reports per run")
+    p.add_argument("--reuse-indexes", default=None, metavar="LIBDIR",
+                   help="with --build-only: copy the indexes from a bigger library built earlier (no rates measured)")
     p.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     p.add_argument("--n", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -235,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.build_only:
         for n in sizes:
-            print(json.dumps(build_library(workdir, n, args.workers, args.chunk)))
+            print(json.dumps(build_library(workdir, n, args.workers, args.chunk,
+                                           Path(args.reuse_indexes) if args.reuse_indexes else None)))
         return 0
     rows = []
     for n in sizes:
