@@ -316,13 +316,18 @@ def read_question(question: str) -> QuestionFacts:
 
 def org_words(org: str) -> list[str]:
     """The words that name an organisation: its name without legal suffixes ("Inc.", "Corporation")."""
+    return list(_org_words(org))
+
+
+@lru_cache(maxsize=65536)  # a folder question matches every document's organisation: normalise each once
+def _org_words(org: str) -> tuple[str, ...]:
     suffixes = {s.rstrip(".") for s in patterns()["organisation"]["suffixes"]}
     words = [w for w in _norm_words(org.replace("&", " and ")) if w not in suffixes]
     while words and words[-1] == "and":
         words.pop()
     if len(words) > 1 and words[0] == "the":
         words = words[1:]
-    return words
+    return tuple(words)
 
 
 def org_named(q: QuestionFacts, facts: DocFacts) -> bool:

@@ -139,6 +139,7 @@ class DocumentSignals:
             self.bm25.index(profile_tokens, show_progress=False)
         self.vectors = _embed_cached([(d.key, f"{_stem(d.name)}. {d.summary}") for d in self.docs]) if n else None
         self._cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._facts_cache: dict[str, doc_facts.FactMatch] = {}
         self._lock = threading.Lock()
 
     def signals(self, question: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -182,8 +183,17 @@ class DocumentSignals:
         return self.passages.best(question)
 
     def facts(self, question: str) -> doc_facts.FactMatch:
-        """Which of the facts the question names each document has (:func:`alphasearch.facts.match`)."""
-        return doc_facts.match(question, [d.facts for d in self.docs])
+        """Which of the facts the question names each document has (:func:`alphasearch.facts.match`;
+        remembered per question like the other signals: Phase 1 asks several times)."""
+        with self._lock:
+            hit = self._facts_cache.get(question)
+        if hit is None:
+            hit = doc_facts.match(question, [d.facts for d in self.docs])
+            with self._lock:
+                if len(self._facts_cache) > 256:
+                    self._facts_cache.clear()
+                self._facts_cache[question] = hit
+        return hit
 
     def content(self, question: str, weights: tuple[float, float, float] = WEIGHTS,
                 passage: float = PASSAGE_WEIGHT) -> np.ndarray:
