@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._common import current_settings, engine_label, show_error
+from pages._common import current_settings, engine_label, inert, show_error
 
 st.set_page_config(page_title="AlphaSearch", page_icon=":material/travel_explore:", layout="wide")
 
@@ -27,7 +27,7 @@ with st.sidebar:
     try:
         settings = current_settings()
         st.caption("Engine")
-        st.markdown(f"**{engine_label(settings)}**")
+        st.markdown(f"**{inert(engine_label(settings))}**")
         st.caption("Data directory")
         st.code(str(settings.data_dir), language=None)
     except Exception as exc:  # a bad environment variable must not hide the app

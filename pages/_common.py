@@ -8,6 +8,7 @@ live Markdown).
 """
 from __future__ import annotations
 
+import html
 import logging
 import math
 import re
@@ -142,12 +143,34 @@ def saved_searches() -> list[SearchRecord]:
 
 # --- safe text ------------------------------------------------------------------------------
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
+# Where an automatic link would start: a scheme's "://", "www.", an e-mail's "@". The
+# Markdown renderer links these after escapes are resolved, so escaping cannot stop it;
+# an invisible word joiner (U+2060) placed there does.
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(?=://)|(?<=\bwww)(?=\.)|(?<=@)(?=[\w-]+\.\w)")
+_JOINER = "\u2060"
 
 
-def md_escape(text: str) -> str:
-    """Document text made inert for ``st.markdown``: every Markdown/HTML/directive
-    character is backslash-escaped, so it shows as the literal text."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+def inert(text: object, where: str = "markdown") -> str:
+    """THE helper for every file or folder name, question and piece of document text put on
+    a page: the text shows literally and nothing in it becomes markup, a link or an image.
+
+    ``where="markdown"``: for st.markdown, st.caption, widget labels, st.status/st.toast/
+    st.error/st.warning/st.info texts, expander titles and metric labels (all render
+    Markdown): every Markdown/HTML/directive character is backslash-escaped.
+    ``where="plotly"``: for Plotly titles, axis/legend labels and hover texts (Plotly renders
+    ``<a href>``, ``<b>``, ``<br>`` …): ``<``, ``>`` and ``&`` become entities.
+    The Markdown form also breaks automatic links (``https://…``, ``www.…``, ``a@b.c``).
+    """
+    if where == "markdown":
+        return _MD_SPECIAL.sub(r"\\\1", _AUTOLINK.sub(_JOINER, str(text)))
+    if where == "plotly":  # Plotly links only <a href="…">, never bare addresses
+        return html.escape(str(text), quote=False)
+    raise ValueError(f"Unknown target {where!r}; choose markdown or plotly.")
+
+
+def md_escape(text: object) -> str:
+    """``inert(text)`` (the Markdown form), under the name the screens have always used."""
+    return inert(text)
 
 
 def shorten(text: str, n: int) -> str:
@@ -163,10 +186,10 @@ def pages_label(pages: Sequence[int]) -> str:
 def show_error(exc: BaseException, doing: str) -> None:
     """One sentence on screen; the traceback only in the server log."""
     if isinstance(exc, AlphaSearchError):
-        st.error(str(exc), icon=":material/error:")
+        st.error(inert(exc), icon=":material/error:")  # messages name files and folders: never markup
     else:
         log.exception("unexpected error while %s", doing)
-        st.error(f"Something went wrong while {doing}; nothing stored was changed, please try again.",
+        st.error(f"Something went wrong while {inert(doing)}; nothing stored was changed, please try again.",
                  icon=":material/error:")
 
 
@@ -248,9 +271,9 @@ def citation_preview(c: Citation, load: PdfLoader | None) -> None:
     try:
         png = page_png(c.doc_id or c.doc, int(c.pages[0]), c.snippet, load)
     except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
-        st.caption(f"Preview unavailable: {exc}")
+        st.caption(f"Preview unavailable: {inert(exc)}")
         return
-    st.image(png, caption=f"{c.doc} — {pages_label(c.pages)}, cited passage highlighted", width="content",
+    st.image(png, caption=inert(f"{c.doc} — {pages_label(c.pages)}, cited passage highlighted"), width="content",
              alt=f"Page {c.pages[0]} of {c.doc} with the cited passage highlighted")
 
 
@@ -269,7 +292,7 @@ def answer_stats(answer: Answer) -> str:
 def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None], *, key: str,
                   route: str = "") -> None:
     """Answer text, its figures, a warning if degraded, and one expander per citation
-    holding the highlighted page."""
+    holding the highlighted page. ``route`` is shown as given: pass it through :func:`inert`."""
     if route:
         st.caption(route)
     structured = answer.extra.get("structured") or {}
@@ -285,7 +308,7 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         f"Confidence {answer.confidence:.0%} = {explain_confidence(parts, current_settings().answer_threshold)}." if parts else
         "Confidence as the model stated it, in [0, 1]."))
     if answer.degraded:
-        st.warning(f"Degraded answer: {answer.degraded}", icon=":material/error:")
+        st.warning(f"Degraded answer: {inert(answer.degraded)}", icon=":material/error:")
     for i, c in enumerate(answer.citations):
         label = f"[{i + 1}] {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
         with st.expander(md_escape(label), expanded=False):

@@ -15,7 +15,7 @@ from alphasearch.errors import AlphaSearchError
 from alphasearch.evaluation import METHODS, EvalSetError, Row, hit_at_k, summarise
 from alphasearch.evaluation import run as eval_run
 from alphasearch.paths import inside, inside_any
-from pages._common import SearchRecord, current_settings, engine, md_escape, remember_search, show_error
+from pages._common import SearchRecord, current_settings, engine, inert, md_escape, remember_search, show_error
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "out"
@@ -133,7 +133,7 @@ elif picked is not None:
     try:
         text, label = Path(picked).read_text("utf-8", errors="replace"), Path(picked).name
     except OSError as exc:
-        st.error(f"{Path(picked).name} cannot be read ({exc.strerror}).", icon=":material/error:")
+        st.error(f"{inert(Path(picked).name)} cannot be read ({exc.strerror}).", icon=":material/error:")
 
 tab_hits, tab_budget, tab_miss = st.tabs(["hit@k per method", "Judge budget (simulation)", "Misses"], key="eval_tabs")
 
@@ -141,9 +141,9 @@ rows: list[dict] = []
 if text:
     rows, bad = parse_rows(text)
     if bad:
-        st.warning(f"{bad} line(s) of {label} are not result rows and were ignored.", icon=":material/warning:")
+        st.warning(f"{bad} line(s) of {inert(label)} are not result rows and were ignored.", icon=":material/warning:")
     if not rows:
-        st.error(f"{label} holds no result rows (each line needs id, method, pages and evidence_pages).",
+        st.error(f"{inert(label)} holds no result rows (each line needs id, method, pages and evidence_pages).",
                  icon=":material/error:")
 
 with tab_hits:
@@ -163,8 +163,10 @@ with tab_hits:
         part = table[table["source"] == source]
         long = part.melt(id_vars=["method"], value_vars=[f"hit@{k}" for k in ks], var_name="metric",
                          value_name="share of questions")
+        long["method"] = [inert(m, "plotly") for m in long["method"]]  # method names come from the file
         fig = px.bar(long, x="method", y="share of questions", color="metric", barmode="group", text_auto=".2f",
-                     range_y=[0, 1.05], title=f"{label}: hit@k per method ({source}, n={int(part['n'].iloc[0])})")
+                     range_y=[0, 1.05], title=inert(f"{label}: hit@k per method ({source}, n={int(part['n'].iloc[0])})",
+                                                    "plotly"))
         fig.update_layout(height=420, margin=dict(l=10, r=10, t=50, b=10))
         st.plotly_chart(fig, width="stretch", key="eval_hits")
         st.dataframe(table, hide_index=True, width="stretch")
@@ -212,7 +214,7 @@ with tab_miss:
         try:
             set_dir = labelled_set(eval_dir)
         except AlphaSearchError as exc:
-            st.error(str(exc), icon=":material/error:")
+            st.error(inert(exc), icon=":material/error:")
             set_dir, texts = None, {}
         else:
             texts = question_texts(str(set_dir))

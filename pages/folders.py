@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from pages._common import ScriptThreadProgress, current_settings, doc_facts, library, md_escape, show_error
+from pages._common import ScriptThreadProgress, current_settings, doc_facts, inert, library, md_escape, show_error
 
 EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
 
@@ -50,7 +50,7 @@ with st.form("folder_create", clear_on_submit=True, border=True):
         except AlphaSearchError as exc:
             show_error(exc, "creating the folder")
         else:
-            ss["folders_flash"] = [f"Folder “{info.name}” created."]
+            ss["folders_flash"] = [f"Folder “{inert(info.name)}” created."]
             ss["folders_current"] = info.folder_id
             st.rerun()
 
@@ -141,7 +141,7 @@ with tab_docs:
                 except AlphaSearchError as exc:
                     show_error(exc, "removing the document")
                 else:
-                    ss["folders_flash"] = [f"Removed {pending[1]}."]
+                    ss["folders_flash"] = [f"Removed {inert(pending[1])}."]
                     st.rerun()
             if n.button("Cancel", key="folders_rm_no"):
                 ss.pop("folders_confirm_rm", None)
@@ -154,9 +154,9 @@ with tab_add:
                              key=f"folders_upload_{ss['folders_uploader']}",
                              help=f"Up to {s.max_file_mb} MB and {s.max_pages:,} pages each. Same name and bytes: "
                                   "skipped; same name, new bytes: replaced.")
-    if files and st.button(f"Add {len(files)} file{'s' if len(files) != 1 else ''} to {folder.name}",
+    if files and st.button(f"Add {len(files)} file{'s' if len(files) != 1 else ''} to {inert(folder.name)}",
                            type="primary", icon=":material/library_add:", key="folders_add"):
-        with st.status(f"Adding {len(files)} file(s) to {folder.name}…", expanded=True) as status:
+        with st.status(f"Adding {len(files)} file(s) to {inert(folder.name)}…", expanded=True) as status:
             bar = st.progress(0.0, text="starting")
             line = st.empty()
 
@@ -178,7 +178,7 @@ with tab_add:
                 results = []
             if results:
                 ok = sum(r.ok for r in results)
-                status.update(label=f"{ok} of {len(results)} file(s) in {folder.name}",
+                status.update(label=f"{ok} of {len(results)} file(s) in {inert(folder.name)}",
                               state="complete" if ok == len(results) else "error", expanded=True)
         if results:
             ss["folders_results"] = [(r.name, r.status, r.reason or "; ".join(r.warnings),
@@ -193,7 +193,7 @@ with tab_add:
              for n, stt, why, p, sec in ss["folders_results"]]), hide_index=True, width="stretch")
         for n, stt, why, _, _ in ss["folders_results"]:
             if stt == "rejected":
-                st.error(f"{n}: {why}" if not why.startswith(n) else why, icon=":material/block:")
+                st.error(inert(f"{n}: {why}" if not why.startswith(n) else why), icon=":material/block:")
 
 # --- rename / delete ----------------------------------------------------------------------------------------
 with tab_manage:
@@ -206,10 +206,10 @@ with tab_manage:
             except AlphaSearchError as exc:
                 show_error(exc, "renaming the folder")
             else:
-                ss["folders_flash"] = [f"Renamed to “{info.name}”."]
+                ss["folders_flash"] = [f"Renamed to “{inert(info.name)}”."]
                 st.rerun()
     st.divider()
-    if st.button(f"Delete folder {folder.name}…", icon=":material/delete_forever:", key=f"folders_del_{fid}"):
+    if st.button(f"Delete folder {inert(folder.name)}…", icon=":material/delete_forever:", key=f"folders_del_{fid}"):
         ss["folders_confirm_del"] = fid
     if ss.get("folders_confirm_del") == fid:
         st.warning(f"Delete {md_escape(folder.name)} with its {folder.documents} document(s), their indexes and "
@@ -222,7 +222,7 @@ with tab_manage:
             except AlphaSearchError as exc:
                 show_error(exc, "deleting the folder")
             else:
-                ss["folders_flash"] = [f"Deleted folder “{folder.name}”."]
+                ss["folders_flash"] = [f"Deleted folder “{inert(folder.name)}”."]
                 ss.pop("folders_current", None)
                 st.rerun()
         if n.button("Cancel", key="folders_del_no"):

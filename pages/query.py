@@ -10,7 +10,7 @@ import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Citation
-from pages._common import (SearchRecord, engine, library, md_escape, remember_search, render_answer, searches,
+from pages._common import (SearchRecord, engine, inert, library, md_escape, remember_search, render_answer, searches,
                            shorten, show_error, stored_answer)
 
 ss = st.session_state
@@ -144,7 +144,7 @@ if question:
                 if ft and ft.skipped:
                     st.warning("Skipped: " + md_escape("; ".join(f"{k}: {v}" for k, v in ft.skipped.items())),
                                icon=":material/timer_off:")
-                status.update(label=f"Answered from {folder_name} · {len(docs)} document(s)", state="complete",
+                status.update(label=f"Answered from {inert(folder_name)} · {len(docs)} document(s)", state="complete",
                               expanded=False)
         if answer is not None:
             nodes = (answer.trace.nodes_scored if answer.trace else 0) + sum(
@@ -167,7 +167,7 @@ if question:
                 st.caption("The question may mean another document too; ask it of one alone:")
                 for j, alt in enumerate(also):
                     label = alt["doc"] + (f" ({alt['label']})" if alt.get("label") else "")
-                    st.button(f"Ask {label} instead", key=f"query_alt_{j}", icon=":material/redo:",
+                    st.button(f"Ask {inert(label)} instead", key=f"query_alt_{j}", icon=":material/redo:",
                               on_click=ss.__setitem__, args=("query_pick", {"question": question, "folder": folder_name,
                                                                             "doc": alt["doc"]}))
             traces = {}

@@ -12,14 +12,14 @@ import streamlit as st
 
 from alphasearch.config import ENGINES, RULES
 from alphasearch.errors import ConfigError
-from pages._common import base_settings, current_settings, engine_label, overrides
+from pages._common import base_settings, current_settings, engine_label, inert, overrides
 
 ss = st.session_state
 st.title("Settings")
 st.caption("Changes apply to this browser session only. Defaults come from the server's environment.")
 
 s = current_settings()
-st.info(f"Active engine: **{engine_label(s)}**", icon=":material/memory:")
+st.info(f"Active engine: **{inert(engine_label(s))}**", icon=":material/memory:")
 
 with st.form("settings_form", clear_on_submit=True):
     st.subheader("Engine")
@@ -60,7 +60,7 @@ if submitted:
     try:  # validate before keeping: an endpoint the server does not allow, or the server's key elsewhere, is refused
         base_settings().replace(**changes, **({"api_key": own_key} if own_key else {}))
     except ConfigError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(inert(exc), icon=":material/error:")
     else:
         base = base_settings()
         ss["settings_overrides"] = {k: v for k, v in changes.items() if getattr(base, k) != v}

@@ -7,7 +7,8 @@ import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, check_upload_size, current_settings, engine,
-                           library, md_escape, pages_label, remember_search, render_answer, show_error, stored_answer)
+                           inert, library, md_escape, pages_label, remember_search, render_answer, show_error,
+                           stored_answer)
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
                     "What are the main risks to the business?", "What revenue is expected for 2026?")
@@ -71,14 +72,15 @@ def restore() -> None:
 def index(data: bytes, name: str, file_id: str) -> None:
     """Index the bytes with a live progress bar; on failure say why in one sentence."""
     settings = current_settings()
-    with st.status(f"Indexing {name}…", expanded=True) as status:
+    shown = inert(name)
+    with st.status(f"Indexing {shown}…", expanded=True) as status:
         bar = st.progress(0.0, text="validating")
 
         def draw(stage: str, fraction: float) -> None:
             a, b = STAGES.get(stage, (0.0, 1.0))
             overall = min(1.0, a + (b - a) * max(0.0, min(1.0, fraction)))
             bar.progress(overall, text=f"{stage} · {overall:.0%}")
-            status.update(label=f"Indexing {name}: {stage}…")
+            status.update(label=f"Indexing {shown}: {stage}…")
 
         progress = ScriptThreadProgress(draw)
 
@@ -87,13 +89,13 @@ def index(data: bytes, name: str, file_id: str) -> None:
             doc = engine().index_bytes(data, name, progress=progress)
         except Exception as exc:
             bar.empty()
-            status.update(label=f"{name} was not indexed", state="error", expanded=True)
+            status.update(label=f"{shown} was not indexed", state="error", expanded=True)
             show_error(exc, f"indexing {name}")
             ss["single_file_id"] = file_id  # do not retry the same bad file on every rerun
             ss["single_error"] = (file_id, exc)
             return
         bar.progress(1.0, text="ready")
-        status.update(label=f"{name} is ready: {doc.page_count} pages, {doc.section_count()} sections",
+        status.update(label=f"{shown} is ready: {doc.page_count} pages, {doc.section_count()} sections",
                       state="complete", expanded=False)
     ss.update(single_doc=doc, single_data=data, single_file_id=file_id, single_chat=[])
     remember(doc, data)
@@ -139,14 +141,14 @@ if doc is None:
 
 # --- document card ----------------------------------------------------------------------------
 with st.container(border=True):
-    st.subheader(md_escape(doc.name))
+    st.subheader(md_escape(doc.name), anchor=False)
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Pages", f"{doc.page_count:,}")
     c2.metric("Sections", f"{doc.section_count():,}")
-    c3.metric("Tree from", doc.tree_source or "—")
-    c4.metric("Engine", doc.engine)
+    c3.metric("Tree from", inert(doc.tree_source or "—"))
+    c4.metric("Engine", inert(doc.engine))
     for w in doc.warnings:
-        st.warning(w, icon=":material/error:")
+        st.warning(inert(w), icon=":material/error:")
     with st.expander("Section tree"):
         lines = []
         for node in doc.root.walk():

@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
 from alphasearch.models import SearchTrace
-from pages._common import (SearchRecord, graph_elements, md_escape, pages_label, q_history, saved_searches,
+from pages._common import (SearchRecord, graph_elements, inert, md_escape, pages_label, q_history, saved_searches,
                            searches, shorten, tree_state)
 
 ss = st.session_state
@@ -32,7 +32,7 @@ with st.expander("Open a saved trace (JSON downloaded from this page or written 
             question = str(raw.get("question") or upload.name) if isinstance(raw, dict) else upload.name
             records.insert(0, SearchRecord(question, f"Uploaded · {upload.name}", loaded))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError):
-            st.error(f"{upload.name} is not a search trace saved by AlphaSearch.", icon=":material/error:")
+            st.error(f"{inert(upload.name)} is not a search trace saved by AlphaSearch.", icon=":material/error:")
 
 if not records:
     st.info("No search yet. Ask a question on **Single PDF** (the sample report works without a file or key) "
@@ -87,7 +87,7 @@ m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
 m3.metric("Nodes in tree", len(views))
 read_now = sum(1 for x in views if x.page and x.judged)
 m4.metric("Nodes judged", trace.nodes_scored, f"{read_now} page{'' if read_now == 1 else 's'} read", delta_color="off")
-m5.metric(f"Rule (c = {trace.c:g})", trace.rule.upper(), "stopped early" if trace.stopped_early else None,
+m5.metric(f"Rule (c = {trace.c:g})", inert(trace.rule.upper()), "stopped early" if trace.stopped_early else None,
           delta_color="off")
 
 # --- the graph ---------------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ with st.container(border=True):
     d3.metric("Prior P", f"{v.prior:.3f}")
     d4.metric("Own reward", "—" if v.reward is None else f"{v.reward:.3f}")
     sel = "—" if v.selection is None else ("∞ (unvisited)" if v.selection == float("inf") else f"{v.selection:.3f}")
-    d5.metric(f"{trace.rule.upper()} value now", sel)
+    d5.metric(f"{inert(trace.rule.upper())} value now", sel)
     if v.summary:
         st.markdown(("**Passage:** " if v.page else "**Summary:** ") + md_escape(shorten(v.summary, 600)))
     read = [x for x in views if x.parent == v.node_id and x.page and x.judged]
@@ -153,7 +153,7 @@ tab_q, tab_n, tab_r, tab_table = st.tabs(["Q over iterations", "Visits per node"
                                           "Node table"], key="tree_tabs")
 final = tree_state(trace, T)
 top = [x.node_id for x in sorted(final, key=lambda x: -x.visits) if x.parent is not None and x.visits][:6]
-titles = {x.node_id: shorten(x.title, 30) for x in final}
+titles = {x.node_id: inert(shorten(x.title, 30), "plotly") for x in final}
 with tab_q:
     hist = q_history(trace, top)
     fig = go.Figure()
@@ -167,7 +167,8 @@ with tab_q:
     st.plotly_chart(fig, width="stretch", key=f"tree_qchart_{sid}")
 with tab_n:
     shown = sorted((x for x in views if x.visits), key=lambda x: -x.visits)[:30]
-    fig = go.Figure(go.Bar(x=[x.visits for x in shown], y=[shorten(x.title, 40) + f" ({x.node_id})" for x in shown],
+    fig = go.Figure(go.Bar(x=[x.visits for x in shown],
+                           y=[inert(shorten(x.title, 40) + f" ({x.node_id})", "plotly") for x in shown],
                            orientation="h", marker_color=[x.q for x in shown], marker_colorscale="RdYlGn",
                            marker_cmin=0, marker_cmax=1, marker_colorbar_title="Q"))
     fig.update_layout(height=max(300, 24 * len(shown) + 80), margin=dict(l=10, r=10, t=30, b=10),
