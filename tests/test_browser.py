@@ -146,12 +146,12 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     shot(page, "03_tree_replay")
     # Play animates the replay to the last iteration; by then the search has read a page
     total = re.search(r"/ (\d+)", after).group(1)
-    page.get_by_role("button", name="Play").click()
-    page.get_by_role("button", name="Pause").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Play", exact=True).click()
+    page.get_by_role("button", name="Pause", exact=True).wait_for(timeout=WAIT)
     page.wait_for_function(
         "(t) => { const m = [...document.querySelectorAll('[data-testid=stMetric]')].find(e => e.innerText.includes('Iteration'));"
         " return m && m.innerText.includes(t + ' / ' + t); }", arg=total, timeout=WAIT)
-    page.get_by_role("button", name="Play").wait_for(timeout=WAIT)  # it stops at the end
+    page.get_by_role("button", name="Play", exact=True).wait_for(timeout=WAIT)  # it stops at the end
     wait_idle(page)
     judged = page.get_by_test_id("stMetric").filter(has_text="Nodes judged").first
     assert re.search(r"[1-9]\d* pages? read", judged.inner_text())
