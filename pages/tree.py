@@ -199,7 +199,7 @@ with tab_table:
 
 if ss.get(play_key):
     if t >= T:
-        ss[play_key] = False
+        ss[play_key] = False  # at the end: one more run shows "Play" again
     else:
         time.sleep(0.7)
-        st.rerun()
+    st.rerun()

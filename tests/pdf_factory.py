@@ -444,10 +444,20 @@ def hex_flate_bomb_pdf(inflated_mb: int = 1000) -> bytes:
     return _one_page_pdf(_stream(data + b">", b"[/ASCIIHexDecode /FlateDecode]"))
 
 
-def text_flood_pdf(inflated_mb: int = 250) -> bytes:
-    """A plain Flate page stream of ordinary text lines inflating to ``inflated_mb`` MB."""
+def text_flood_pdf(inflated_mb: int = 250, pages: int = 1) -> bytes:
+    """``pages`` pages, each one plain Flate content stream of ordinary text lines inflating to
+    ``inflated_mb`` MB (several pages make a parse that takes seconds on any machine)."""
     line = b"BT /F1 9 Tf 72 700 Td (" + b"Revenue grew in every region during the year. " * 6 + b") Tj ET\n"
-    return _one_page_pdf(_stream(_deflate_repeated(b"", line, inflated_mb * 2**20)))
+    content = _stream(_deflate_repeated(b"", line, inflated_mb * 2**20))
+    if pages == 1:
+        return _one_page_pdf(content)
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(pages))
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i in range(pages):
+        objs += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                 b"/Resources << /Font << /F1 3 0 R >> >> >>" % (5 + 2 * i), content]
+    return _raw_pdf(objs)
 
 
 def long_line_pdf(chars_mb: int = 100) -> bytes:

@@ -138,7 +138,7 @@ def test_the_engine_survives_a_file_that_overruns_and_answers_the_next(data_dir)
     engine = Engine(Settings(data_dir=data_dir, engine="offline", parse_seconds=1.0))
     started = time.monotonic()
     with pytest.raises(errors.UnsafePDFError) as ei:
-        engine.index_bytes(pdf_factory.text_flood_pdf(), "flood.pdf")  # ~3 s of text extraction
+        engine.index_bytes(pdf_factory.text_flood_pdf(pages=4), "flood.pdf")  # several seconds of text extraction
     assert time.monotonic() - started < 15
     _one_line(ei.value, "flood.pdf could not be read safely: parsing took longer than 1 s")
     assert not (data_dir / "indexes").exists() or not any((data_dir / "indexes").iterdir())
@@ -151,7 +151,7 @@ def test_folder_add_fails_the_slow_file_alone(data_dir):
     exactly once, and the catalog stays healthy."""
     lib = Library(data_dir, settings=Settings(data_dir=data_dir, engine="offline", parse_seconds=1.5))
     lib.create_folder("F")
-    items = [("a.pdf", pdf_factory.outline_pdf()), ("flood.pdf", pdf_factory.text_flood_pdf()),
+    items = [("a.pdf", pdf_factory.outline_pdf()), ("flood.pdf", pdf_factory.text_flood_pdf(pages=4)),
              ("b.pdf", pdf_factory.headings_pdf())]
     results = lib.add_many("F", items, workers=2)
     assert [r.status for r in results] == ["indexed", "rejected", "indexed"]
