@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, eval_dir_or_none, load_questions, machine, machine_line, say_absent  # noqa: E402
+from common import OUT, eval_dir_or_none, load_questions, machine, machine_line, say_absent, write_json  # noqa: E402
 
 import pymupdf  # noqa: E402  (the floor: raw text extraction, measured outside the engine)
 
@@ -207,9 +207,7 @@ def run(args: argparse.Namespace) -> int:
     }
     print_result(result)
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=1))
-        print(f"\nfigures: {args.json}")
+        write_json(args.json, result)
     return 0
 
 

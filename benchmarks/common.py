@@ -34,6 +34,13 @@ ABSENT = ("The eval set is not at {path} (expected questions.jsonl and pdfs/ the
           "nothing to measure. Pass --eval-dir to point at it.")
 
 
+def write_json(path: str | Path, result: dict) -> None:
+    """Write a benchmark's figures as JSON (its directory made first) and say where."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(result, indent=1))
+    print(f"\nfigures: {path}")
+
+
 def eval_dir_or_none(path: str | Path | None) -> Path | None:
     """The eval folder when it holds questions.jsonl and pdfs/, else None."""
     p = Path(path) if path else DEFAULT_EVAL

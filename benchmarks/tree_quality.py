@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, REPO, eval_dir_or_none, machine_line, say_absent  # noqa: E402
+from common import OUT, REPO, eval_dir_or_none, machine_line, say_absent, write_json  # noqa: E402
 
 from alphasearch import indexer, pdf  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
@@ -179,9 +179,7 @@ def run(args: argparse.Namespace) -> int:
               "before": totals(rows, "before"), "after": totals(rows, "after")}
     print_result(result)
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=1))
-        print(f"\nfigures: {args.json}")
+        write_json(args.json, result)
     return 0
 
 
