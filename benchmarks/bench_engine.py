@@ -18,7 +18,6 @@ Exits 0 with a note when the eval set is absent. Never part of the test run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics

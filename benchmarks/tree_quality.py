@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib.util
-import json
 import re
 import subprocess
 import sys
