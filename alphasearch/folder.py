@@ -12,21 +12,20 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from . import facts as doc_facts
+from .config import Settings
 from .errors import AlphaSearchError, NotFoundError
 from .mcts import ranked_frontier, search
 from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
 from .pageindex import PageTerms
 from .router import (PRIOR_WEIGHTS, DocProfile, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile,
-                     PassageIndex, Routing, document_tree, forget_embeddings, looks_like_followup, profiles_from_library)
-from .library import ChatTurn, DocumentRecord, code_fingerprint
-
-if TYPE_CHECKING:
-    from .pipeline import Engine
+                     PassageIndex, Router, Routing, document_tree, forget_embeddings, looks_like_followup,
+                     profiles_from_library)
+from .library import ChatTurn, DocumentRecord, Library, code_fingerprint
 
 FOLDER_FALLBACK = "I could not find enough evidence in this folder."
 AMBIGUITY_MARGIN = 0.1  # another document whose facts fit as well and whose score is this close may be meant too
@@ -35,10 +34,27 @@ PAGE_DECAY = 0.9  # a document's i-th page counts PAGE_DECAY**i of its document'
 SHORTLIST = 100  # Phase 1's MCTS searches at most this many documents of a folder, the best by score
 
 
+class FolderHost(Protocol):
+    """What a folder question needs of the engine that asks it (:class:`alphasearch.pipeline.Engine`
+    is one): its settings, library, router, a cache with its lock, and the single-document search.
+    A protocol, so this module never imports the pipeline (which imports it)."""
+
+    settings: Settings
+    router: Router
+    _folder_cache: dict[str, object]
+    _lock: threading.Lock
+
+    @property
+    def library(self) -> Library: ...
+
+    def ask_document(self, doc: Any, question: str, *, iterations: int | None = None, seed: int | None = None,
+                     rule: str | None = None) -> Answer: ...
+
+
 class FolderSearch:
     """One folder question on an engine (a short-lived helper; the engine holds the caches)."""
 
-    def __init__(self, engine: "Engine"):
+    def __init__(self, engine: FolderHost):
         self.engine = engine
         self.settings = engine.settings
         self.library = engine.library

@@ -112,3 +112,49 @@ def test_the_eval_set_is_never_copied_into_the_repository():
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     assert not [f for f in tracked if f.endswith(".pdf")]
     assert "questions.jsonl" not in {Path(f).name for f in tracked}
+
+
+def _module_imports(path: Path, name: str, modules: set[str]) -> set[str]:
+    """The alphasearch modules ``path`` imports outside any function (``if TYPE_CHECKING:`` blocks included)."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    stack: list[ast.AST] = [ast.parse(path.read_text("utf-8"))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # an import inside a function runs late and is allowed to close a loop
+        stack.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return {m for m in found if m in modules and m != name}
+
+
+def test_the_engine_has_no_static_import_cycle():
+    paths = {}
+    for path in (ROOT / "alphasearch").rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {name: _module_imports(path, name, set(paths)) for name, path in paths.items()}
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]) -> None:  # depth-first; state 1: on the current trail
+        state[name] = 1
+        for dep in sorted(graph[name]):
+            loop = trail + [name]
+            assert state.get(dep) != 1, "import cycle: " + " -> ".join(loop[loop.index(dep):] + [dep])
+            if dep not in state:
+                visit(dep, loop)
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+    assert "alphasearch.pipeline" not in graph["alphasearch.folder"]
