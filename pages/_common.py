@@ -148,6 +148,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
 # an invisible word joiner (U+2060) placed there does.
 _AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(?=://)|(?<=\bwww)(?=\.)|(?<=@)(?=[\w-]+\.\w)")
 _JOINER = "\u2060"
+_LOOKALIKE = str.maketrans({"<": "\u2039", ">": "\u203a", "&": "\uff06"})  # ‹ › ＆: no HTML markup left
 
 
 def inert(text: object, where: str = "markdown") -> str:
@@ -159,13 +160,19 @@ def inert(text: object, where: str = "markdown") -> str:
     Markdown): every Markdown/HTML/directive character is backslash-escaped.
     ``where="plotly"``: for Plotly titles, axis/legend labels and hover texts (Plotly renders
     ``<a href>``, ``<b>``, ``<br>`` …): ``<``, ``>`` and ``&`` become entities.
+    ``where="tooltip"``: for the tree graph's hover text, which vis-network shows as plain
+    text but streamlit-agraph also parses as HTML (``innerHTML`` of a detached div, which
+    would still load an ``<img onerror>``): ``<``, ``>`` and ``&`` become look-alikes
+    (‹ › ＆), so the text parses to text and reads the same.
     The Markdown form also breaks automatic links (``https://…``, ``www.…``, ``a@b.c``).
     """
     if where == "markdown":
         return _MD_SPECIAL.sub(r"\\\1", _AUTOLINK.sub(_JOINER, str(text)))
     if where == "plotly":  # Plotly links only <a href="…">, never bare addresses
         return html.escape(str(text), quote=False)
-    raise ValueError(f"Unknown target {where!r}; choose markdown or plotly.")
+    if where == "tooltip":
+        return str(text).translate(_LOOKALIKE)
+    raise ValueError(f"Unknown target {where!r}; choose markdown, plotly or tooltip.")
 
 
 def md_escape(text: object) -> str:
@@ -482,8 +489,10 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
     """vis-network nodes and edges (plain dicts): size ~ sqrt(visits), colour ~ Q,
     label = short title + N + Q; the path of iteration t drawn in blue.
 
-    Nodes carry no ``title`` (hover text): streamlit-agraph inserts titles as HTML,
-    and document text must never be HTML.
+    ``title`` (the hover text): the pages, then the full title (the label may cut it),
+    made inert for the tooltip (streamlit-agraph parses titles as HTML; document text
+    must never become HTML). The pages come first so the text never starts like a URL
+    (the component opens a node's title as a link on double click).
     """
     top = max((v.visits for v in views), default=0) or 1
     nodes, edges = [], []
@@ -494,6 +503,7 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
         nodes.append({
             "id": v.node_id,
             "label": f"{node_label(v)}\nN={v.visits} · Q={v.q:.2f}",
+            "title": inert(f"{pages_label(v.pages)} · {' '.join(v.title.split())}", "tooltip"),
             "shape": "dot",
             "size": round(size, 1),
             "color": {"background": q_colour(v.q, v.visits), "border": border,

@@ -95,11 +95,7 @@ pick_key = f"tree_node_{sid}"
 selected = ss.get(pick_key)
 drawn = views if show_all else [v for v in views if v.visits or v.parent is None]
 node_dicts, edge_dicts = graph_elements(drawn, highlight_path=show_path, selected=selected)
-nodes = []
-for d in node_dicts:
-    n = Node(**d)
-    n.title = ""  # no hover HTML: the agraph frontend would render titles as HTML
-    nodes.append(n)
+nodes = [Node(**d) for d in node_dicts]  # hover text: the full title, inert (graph_elements)
 edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
 depth = max((v.depth for v in drawn), default=0)
 config = Config(height=min(760, 260 + 170 * depth), width=1000, directed=True, physics=False, hierarchical=True,

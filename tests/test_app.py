@@ -491,7 +491,13 @@ def test_graph_elements_size_colour_labels_and_no_html_titles():
     # max backup: c2 keeps its own 0.9 while one of its pages is unread (the other was read at 0.8)
     assert "N=" in by_id["c2"]["label"] and "Q=0.90" in by_id["c2"]["label"]
     assert trace.stop_reason == "confident" and by_id["c2/p6"]["label"].endswith("Q=0.80")
-    assert all("title" not in n for n in nodes)  # agraph would render a title as HTML
+    # the hover text: pages, then the full title; agraph parses it as HTML, so it holds no markup
+    c2 = next(v for v in views if v.node_id == "c2")
+    assert c2.title == "<b>Chapter</b> 2" and by_id["c2"]["title"] == "pp. 5–6 · \u2039b\u203aChapter\u2039/b\u203a 2"
+    hostile = c2.__class__(**{**c2.__dict__, "title": "ITEM 7. <img src=x onerror=alert(1)> R&D\n costs"})
+    title = graph_elements([hostile])[0][0]["title"]
+    assert title.endswith("ITEM 7. \u2039img src=x onerror=alert(1)\u203a R\uff06D costs")
+    assert not set("<>&") & set(title) and "…" not in title
     assert len(edges) == len(nodes) - 1
     assert q_colour(0.0, 1) != q_colour(1.0, 1) and q_colour(0.5, 0) == "#c9ced6"
     hist = q_history(trace, ["c2"])["c2"]
