@@ -62,13 +62,15 @@ def cmd_query(args: argparse.Namespace) -> int:
     engine = Engine(_settings(args))
     doc = engine.index_file(args.pdf)
     for i, question in enumerate(args.question):
-        answer = engine.ask_document(doc, question, iterations=args.iterations, seed=args.seed)
         if args.json:
+            answer = engine.ask_document(doc, question, iterations=args.iterations, seed=args.seed)
             print(json.dumps(answer.to_dict(), ensure_ascii=False), flush=True)
             continue
         if len(args.question) > 1:
-            print(f"{'' if i == 0 else chr(10)}Q: {question}")
-        print(answer.text)
+            print(f"{'' if i == 0 else chr(10)}Q: {question}", flush=True)
+        draft = _Draft()
+        answer = engine.ask_document(doc, question, iterations=args.iterations, seed=args.seed, on_text=draft)
+        draft.finish(answer.text)
         _print_structured(answer.extra.get("structured") or {}, answer.fallback)
         print(f"\nconfidence {answer.confidence:.2f}; pages read {', '.join(map(str, answer.pages[:5]))}; "
               f"{answer.seconds:.2f}s")
@@ -81,6 +83,29 @@ def cmd_query(args: argparse.Namespace) -> int:
         if answer.degraded:
             print(f"notice: {answer.degraded}", file=sys.stderr)
     return 0
+
+
+class _Draft:
+    """Prints an answer's draft as the model writes it (the "openai" engine streams it), then
+    the checked answer when it says more than citation labels differently (a citation of a
+    page the model was not shown removed, a reply that broke off); nothing streamed: the answer."""
+
+    def __init__(self):
+        self.text = ""
+
+    def __call__(self, piece: str) -> None:
+        self.text += piece
+        print(piece, end="", flush=True)
+
+    def finish(self, answer: str) -> None:
+        from .answer import without_citations
+
+        if not self.text:
+            print(answer)
+            return
+        print()
+        if without_citations(answer) != without_citations(self.text):
+            print(f"Checked answer: {answer}")
 
 
 def _print_structured(structured: dict, fallback: bool) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +17,7 @@ from . import calibration
 from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .scorers import PageRanker, clean_question, wants_number
+from .streaming import FieldText
 from .text import sentences, shorten, terms
 
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
@@ -386,6 +387,13 @@ _CITE = re.compile(
 _RANGE = re.compile(r"(\d+)(?:\s*(?:[-–—]|to)\s*(\d+))?", re.IGNORECASE)
 
 
+def without_citations(text: str) -> str:
+    """``text`` without its page citations, in any form (``[p. 4]``, ``[doc → section, p. 4]``,
+    "on page 4"), spaces collapsed: a streamed draft and its checked answer say the same
+    thing when these are equal."""
+    return " ".join(re.sub(r"\s+([.,;:])", r"\1", _CITE.sub(" ", text)).split())
+
+
 @dataclass(frozen=True)
 class LLMAnswer:
     """A synthesized answer. ``read``: the 1-based pages the model was shown;
@@ -416,11 +424,14 @@ def llm_answer(
     page_chars: int = 6000,
     pdf_bytes: bytes | None = None,
     vision: bool = False,
+    on_text: Callable[[str], None] | None = None,
 ) -> LLMAnswer:
     """Answer from the text (and, with ``vision``, the images of text-less pages)
     of the first ``read`` of ``pages`` only, with citations
     ``[document → section, p. N]``. Raises LLMError when the model cannot give a
-    usable reply (the caller falls back to :func:`extractive_answer`)."""
+    usable reply (the caller falls back to :func:`extractive_answer`). ``on_text``
+    gets the answer's draft text as the model writes it (streamed); the returned
+    answer is the finished reply with its citations checked."""
     from . import pdf
     from .llm import ChatRequest, Meter, complete_json, defuse, fence_code, image_part, text_message
 
@@ -450,7 +461,8 @@ def llm_answer(
     content = parts if images else "\n".join(part["text"] for part in parts)
     request = ChatRequest(model=model, max_tokens=700,
                           messages=(text_message("system", ANSWER_RULES), {"role": "user", "content": content}))
-    reply = complete_json(llm, meter, request, _validate_answer)
+    draft = FieldText("answer", on_text).feed if on_text is not None else None
+    reply = complete_json(llm, meter, request, _validate_answer, on_text=draft)
     return _cite(doc, reply, shown)
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import diskcache
 
-from .llm import LLM, ChatRequest, Completion
+from .llm import LLM, ChatRequest, Completion, respond
 
 CACHE_DIRNAME = "llm_cache"
 
@@ -75,13 +76,20 @@ class CachedLLM:
         return f"CachedLLM({self.inner!r}, {self.cache.directory})"
 
     def complete(self, request: ChatRequest) -> Completion:
+        return self.stream(request, None)
+
+    def stream(self, request: ChatRequest, on_text: Callable[[str], None] | None) -> Completion:
+        """The reply, streamed to ``on_text`` when given (a cache hit replays it in one piece).
+        Streamed and whole replies share one key; only a stream that finished is stored."""
         key = request_key(request, self.endpoint)
         hit = self.cache.get(key)
         if hit is not None:
+            if on_text is not None:
+                on_text(hit["text"])
             return Completion(text=hit["text"], model=str(hit.get("model", request.model)),
                               prompt_tokens=int(hit.get("prompt_tokens", 0)),
                               completion_tokens=int(hit.get("completion_tokens", 0)), cached=True)
-        completion = self.inner.complete(request)
+        completion = respond(self.inner, request, on_text)  # raises on a failed or broken stream: nothing stored
         self.cache.set(key, {"text": completion.text, "model": completion.model,
                              "prompt_tokens": completion.prompt_tokens,
                              "completion_tokens": completion.completion_tokens})

@@ -26,6 +26,7 @@ from .library import IndexCache, RankerStore
 Progress = indexer.Progress
 Build = Callable[..., DocumentIndex]  # (data, name, progress) -> DocumentIndex
 ReadFacts = Callable[[DocumentIndex], DocFacts]  # an indexed document -> its facts
+OnText = Callable[[str], None]  # gets each piece of an answer's draft text as the model writes it
 
 
 @dataclass
@@ -53,8 +54,10 @@ class DocEngine(Protocol):
         """The judges for one question on ``doc``."""
         ...
 
-    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
-        """The answer from the pages the search points at (``seconds`` left 0 for the pipeline)."""
+    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges,
+               on_text: OnText | None = None) -> Answer:
+        """The answer from the pages the search points at (``seconds`` left 0 for the pipeline);
+        ``on_text`` gets its draft text as it is written, when the engine writes one piece by piece."""
         ...
 
     def library_build(self) -> Build | None:
@@ -138,7 +141,9 @@ class OfflineEngine:
                                  page_scores=ranker.scores(question),
                                  more_pages=expanded_pages(question, ranker.scores))
 
-    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
+    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges,
+               on_text: OnText | None = None) -> Answer:
+        """The extractive answer; it is whole at once, so nothing streams (``on_text`` is not called)."""
         pages = self.ranked_pages(doc, question, trace)
         ex = self.extract(doc, question, pages)
         return Answer(text=ex.text, confidence=ex.confidence, fallback=ex.fallback, citations=ex.citations,
@@ -157,4 +162,4 @@ def timed(answer: Answer, started: float) -> Answer:
     return answer
 
 
-__all__ = ["DocEngine", "Judges", "OfflineEngine", "DocTools", "Progress", "timed"]
+__all__ = ["DocEngine", "Judges", "OnText", "OfflineEngine", "DocTools", "Progress", "timed"]

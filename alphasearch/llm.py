@@ -90,6 +90,20 @@ class LLM(Protocol):
         ...
 
 
+def respond(llm: LLM, request: ChatRequest, on_text: Callable[[str], None] | None = None) -> Completion:
+    """``llm.complete(request)``; with ``on_text``, streamed through ``llm.stream(request, on_text)``
+    when the client can stream (an LLM may offer ``stream``; one that cannot gets its whole
+    reply passed to ``on_text`` at once)."""
+    if on_text is None:
+        return llm.complete(request)
+    stream = getattr(llm, "stream", None)
+    if stream is not None:
+        return stream(request, on_text)
+    completion = llm.complete(request)
+    on_text(completion.text)
+    return completion
+
+
 def text_message(role: str, text: str) -> dict[str, Any]:
     return {"role": role, "content": text}
 
@@ -132,14 +146,60 @@ class OpenAIChat:
         return f"OpenAIChat(endpoint={self.endpoint!r}, timeout={self.timeout}, max_retries={self.max_retries})"
 
     def complete(self, request: ChatRequest) -> Completion:
+        return self._parse(self._create(request), request.model)
+
+    def stream(self, request: ChatRequest, on_text: Callable[[str], None]) -> Completion:
+        """The model's reply, streamed: ``on_text`` gets each piece of text as it arrives
+        (server-sent events); the whole reply is returned once the stream has finished.
+        The SDK retries the request until the stream starts; a stream that breaks off
+        afterwards, or ``on_text`` raising (the reader cancelled), raises LLMUnavailableError
+        and the partial reply is dropped."""
+        import openai
+
+        stream = self._create(request, stream=True)
+        pieces: list[str] = []
+        finished, refused, model, usage = "", False, request.model, None
+        try:
+            for chunk in stream:
+                model = str(getattr(chunk, "model", None) or model)
+                usage = getattr(chunk, "usage", None) or usage
+                for choice in getattr(chunk, "choices", None) or ():
+                    delta = getattr(choice, "delta", None)
+                    refused = refused or bool(getattr(delta, "refusal", None))
+                    piece = getattr(delta, "content", None)
+                    if piece:
+                        pieces.append(piece)
+                        on_text(piece)
+                    finished = getattr(choice, "finish_reason", None) or finished
+        except openai.APITimeoutError:
+            raise LLMUnavailableError(f"The model's reply stopped for more than {self.timeout:g} s "
+                                      "mid-stream.") from None
+        except openai.APIError:
+            raise LLMUnavailableError("The model's reply broke off mid-stream.") from None
+        except Exception as exc:  # on_text raised: the reader went away
+            raise LLMUnavailableError(f"The answer stream was cancelled ({type(exc).__name__}).") from None
+        finally:
+            stream.close()
+        if refused or finished == "content_filter":
+            raise LLMRefusalError("The model declined to answer.")
+        if not finished:
+            raise LLMUnavailableError("The model's reply broke off mid-stream.")
+        text = "".join(pieces)
+        if not text.strip():
+            raise LLMRefusalError("The model returned an empty reply.")
+        return Completion(text=text, model=model, prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                          completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0))
+
+    def _create(self, request: ChatRequest, *, stream: bool = False) -> Any:
+        """The SDK's reply to ``request`` (a Stream with ``stream``), adapted to what the
+        model accepts; every SDK failure as LLMUnavailableError."""
         import openai
 
         flags = set(self._adapted.get(request.model, ()))
         try:
             while True:
                 try:
-                    resp = self._client.chat.completions.create(**self._wire(request, flags))
-                    break
+                    return self._client.chat.completions.create(**self._wire(request, flags, stream=stream))
                 except openai.BadRequestError as exc:
                     fix = _adapt(exc, request, flags)
                     if fix is None:
@@ -155,12 +215,15 @@ class OpenAIChat:
             raise LLMUnavailableError(f"Could not connect to the model server at {self._host()}.") from None
         except Exception:  # an unparseable body (JSONDecodeError) or any other SDK failure
             raise LLMUnavailableError("The model server sent a reply that could not be read.") from None
-        return self._parse(resp, request.model)
 
     @staticmethod
-    def _wire(request: ChatRequest, flags: set[str]) -> dict[str, Any]:
+    def _wire(request: ChatRequest, flags: set[str], *, stream: bool = False) -> dict[str, Any]:
         """The SDK arguments for ``request``, adapted to what the model accepts."""
         kwargs: dict[str, Any] = {"model": request.model, "messages": list(request.messages)}
+        if stream:
+            kwargs["stream"] = True
+            if "no_stream_options" not in flags:  # the token counts arrive in the last chunk
+                kwargs["stream_options"] = {"include_usage": True}
         if "no_temperature" not in flags:
             kwargs["temperature"] = request.temperature
         if "max_completion_tokens" in flags:  # reasoning models: their thinking counts against this budget
@@ -214,9 +277,12 @@ def _adapt(exc: Any, request: ChatRequest, flags: set[str]) -> str | None:
 
     Reasoning models reject ``max_tokens`` (they take ``max_completion_tokens``)
     and any temperature but the default; some local servers reject JSON mode
-    (the prompts ask for JSON anyway). Each change is tried at most once.
+    (the prompts ask for JSON anyway); some reject ``stream_options`` (a streamed
+    reply's token counts). Each change is tried at most once.
     """
     said = (str(getattr(exc, "message", "")) + " " + json.dumps(getattr(exc, "body", None), default=str)).lower()
+    if "stream_options" in said and "no_stream_options" not in flags:
+        return "no_stream_options"
     if "max_tokens" in said and "max_completion_tokens" not in flags:
         return "max_completion_tokens"
     if "temperature" in said and "no_temperature" not in flags:
@@ -330,20 +396,22 @@ def parse_json(text: str) -> Any:
         return value
 
 
-def complete_json(llm: LLM, meter: Meter, request: ChatRequest, validate: Callable[[Any], T]) -> T:
+def complete_json(llm: LLM, meter: Meter, request: ChatRequest, validate: Callable[[Any], T], *,
+                  on_text: Callable[[str], None] | None = None) -> T:
     """Ask for JSON and return ``validate(value)``.
 
     ``validate`` raises ValueError naming the problem. A malformed, empty or
     refused reply is retried once, with the problem stated; a second failure
     raises LLMMalformedError (counted in ``meter``) or LLMRefusalError.
     Transport failures (LLMUnavailableError) propagate at once: the SDK has
-    already retried them.
+    already retried them. ``on_text``: the first attempt is streamed to it (see
+    :func:`respond`); a retry is not.
     """
     current = request
     last: Exception | None = None
     for attempt in (1, 2):
         try:
-            completion = llm.complete(current)
+            completion = respond(llm, current, on_text if attempt == 1 else None)
         except LLMRefusalError as exc:
             meter.count_failed_call()
             last, reply = exc, ""
@@ -432,5 +500,5 @@ def scrub(text: str, secrets: Sequence[str]) -> str:
 
 
 __all__ = ["LLM", "ChatRequest", "Completion", "OpenAIChat", "Meter", "PRICES", "load_prices", "price_of",
-           "cost_usd", "complete_json", "parse_json", "text_message", "image_part", "fence_code", "defuse",
+           "cost_usd", "complete_json", "respond", "parse_json", "text_message", "image_part", "fence_code", "defuse",
            "DEFAULT_BASE_URL"]

@@ -21,7 +21,7 @@ import numpy as np
 from .answer import llm_answer, llm_structure
 from .cache import CachedLLM, LLMCache
 from . import facts as doc_facts
-from .engines import Build, Judges, OfflineEngine, Progress, ReadFacts
+from .engines import Build, Judges, OfflineEngine, OnText, Progress, ReadFacts
 from .errors import AlphaSearchError, LLMError
 from .llm import LLM, Meter, OpenAIChat, load_prices
 from .llm_facts import fill_facts
@@ -156,8 +156,10 @@ class LLMEngine:
         reader = PageReader(doc, tools.ranker, judge=scorer)
         return Judges(scorer, tools.prior, reader, {"meter": meter, "scorer": scorer})
 
-    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges) -> Answer:
-        """A synthesized, cited answer (or the extractive one, with ``degraded`` set, when the model fails)."""
+    def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges,
+               on_text: OnText | None = None) -> Answer:
+        """A synthesized, cited answer (or the extractive one, with ``degraded`` set, when the model fails,
+        its stream breaks off or the reader cancels it). ``on_text``: the draft as the model writes it."""
         s = self.settings
         meter, scorer = judges.state["meter"], judges.state["scorer"]
         page_scores = self.offline.tools(doc).ranker.scores(question)
@@ -169,7 +171,7 @@ class LLMEngine:
         extra: dict = {}
         try:
             res = llm_answer(doc, question, read, self.client(), model=s.answer_model, meter=meter, read=len(read),
-                             pdf_bytes=pdf_bytes, vision=s.vision)
+                             pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)
             text, confidence, fallback, citations = res.text, res.confidence, res.fallback, res.citations
             pages = list(res.read) + [p for p in ranked if p not in res.read]
             extra["dropped_citations"] = res.dropped_citations

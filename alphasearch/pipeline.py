@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import indexer, pdf
 from .config import Settings
-from .engines import DocEngine, DocTools, OfflineEngine, timed
+from .engines import DocEngine, DocTools, OfflineEngine, OnText, timed
 from .folder import FolderSearch
 from .llm_engine import LLMEngine
 from .mcts import search
@@ -62,9 +62,11 @@ class Engine:
 
     # --- questions ---------------------------------------------------------------------
     def ask_document(self, doc: DocumentIndex, question: str, *, iterations: int | None = None,
-                     seed: int | None = None, rule: str | None = None) -> Answer:
+                     seed: int | None = None, rule: str | None = None, on_text: OnText | None = None) -> Answer:
         """The search over the document's section tree and its pages (the engine's
-        judges), then the answer from the pages it points at."""
+        judges), then the answer from the pages it points at. ``on_text``: the answer's
+        draft text, piece by piece, as the model writes it (the "openai" engine); the
+        returned Answer is the finished one, citations checked."""
         s = self.settings
         started = time.perf_counter()
         judges = self.backend.judges(doc, question)
@@ -72,7 +74,7 @@ class Engine:
                        iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
                        rng=random.Random(s.seed if seed is None else seed),
                        confidence_threshold=s.confidence_threshold, label=doc.name)
-        return timed(self.backend.answer(doc, question, trace, judges), started)
+        return timed(self.backend.answer(doc, question, trace, judges, on_text), started)
 
     # --- folders ---------------------------------------------------------------------------
     @property

@@ -14,7 +14,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from alphasearch.answer import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
+from alphasearch.streaming import Streamed
 
 log = logging.getLogger("alphasearch.app")
 
@@ -294,6 +295,33 @@ def answer_stats(answer: Answer) -> str:
         bits.append(f"{answer.usage.cache_hits} cached")
     bits.append(f"{nodes} sections scored")
     return " · ".join(bits)
+
+
+def inert_words(pieces: Iterator[str]) -> Iterator[str]:
+    """Streamed text made inert word by word (a word is passed on once the space after it
+    has arrived), so an address split across pieces cannot become a link."""
+    rest = ""
+    for piece in pieces:
+        rest += piece
+        cut = max(rest.rfind(" "), rest.rfind("\n")) + 1
+        if cut:
+            yield inert(rest[:cut])
+            rest = rest[cut:]
+    if rest:
+        yield inert(rest)
+
+
+def ask_streaming(ask: Callable[[Callable[[str], None]], Answer], doing: str = "Searching the section tree…") -> Answer:
+    """``ask(on_text)`` (an engine question taking the answer's draft callback) run in a thread while
+    the draft streams onto the page (``st.write_stream``); the draft is cleared when the answer is
+    finished (the caller renders it, citations checked). The engine's exception is raised here;
+    a script stopped mid-stream cancels the model's stream (it is then not cached)."""
+    run = Streamed(ask)
+    draft = st.empty()
+    with st.spinner(doing), draft.container():
+        st.write_stream(inert_words(run.pieces()))
+    draft.empty()
+    return run.result
 
 
 def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None], *, key: str,

@@ -6,9 +6,9 @@ import uuid
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, check_upload_size, current_settings, engine,
-                           inert, library, md_escape, pages_label, remember_search, render_answer, show_error,
-                           stored_answer)
+from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
+                           current_settings, engine, inert, library, md_escape, pages_label, remember_search,
+                           render_answer, show_error, stored_answer)
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
                     "What are the main risks to the business?", "What revenue is expected for 2026?")
@@ -189,8 +189,8 @@ if question:
         st.markdown(md_escape(question))
     with st.chat_message("assistant", avatar=":material/travel_explore:"):
         try:
-            with st.spinner("Searching the section tree…"):
-                answer = engine().ask_document(doc, question)
+            eng = engine()
+            answer = ask_streaming(lambda on_text: eng.ask_document(doc, question, on_text=on_text))
         except Exception as exc:
             show_error(exc, "answering the question")
         else:

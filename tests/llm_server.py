@@ -12,7 +12,14 @@ the next requests in order, then back to ``mode``):
 ``refusal`` (``message.refusal`` set), ``bad_body`` (HTTP 200, body not JSON),
 ``http400`` (any request), ``http500``, ``http429`` (with ``Retry-After``), ``http401`` (the body echoes the
 key, like some servers do), ``http404`` (model not found), ``slow`` (sleeps
-``slow_seconds`` before answering).
+``slow_seconds`` before answering), ``stream_break`` (a streamed reply breaks off
+after half its chunks: no final chunk, no ``data: [DONE]``, the connection closed;
+a request that does not stream is answered as in ``ok``).
+
+A request with ``"stream": true`` is answered with server-sent events
+(``text/event-stream``, chunked): the reply content in pieces of ``stream_piece``
+characters, one ``chat.completion.chunk`` each, then the finish reason, the usage (when
+``stream_options.include_usage`` asks for it) and ``data: [DONE]``.
 
 ``server.responder = fn``: ``fn(kind, body) -> str | None`` replaces the fake
 model's reply content (None = default) for requests in ``ok`` mode.
@@ -30,7 +37,7 @@ from typing import Any, Callable
 import pytest
 
 MODES = ("ok", "malformed", "empty", "refusal", "bad_body", "http400", "http500", "http429", "http401", "http404",
-         "slow")
+         "slow", "stream_break")
 
 
 def _text_of(content: Any) -> str:
@@ -124,6 +131,7 @@ class FakeLLMServer:
         self.responder: Callable[[str, dict], str | None] | None = None
         self.reject_json_mode = False  # answer HTTP 400 to requests with response_format (like some local servers)
         self.reasoning_model = False  # answer HTTP 400 to max_tokens and to a temperature other than 1 (like o1/gpt-5)
+        self.stream_piece = 6  # characters per streamed chunk
         self.requests: list[dict[str, Any]] = []
         self._script: deque[str] = deque()
         self._lock = threading.Lock()
@@ -199,6 +207,39 @@ def _handler(server: FakeLLMServer):
             body = {"error": {"message": message, "type": "invalid_request_error", "code": code}}
             self._send(status, json.dumps(body).encode(), headers)
 
+        def _stream(self, model: str, content: str | None, refusal: str | None, usage: dict, *,
+                    include_usage: bool, broken: bool) -> None:
+            """The reply as server-sent events; ``broken``: stop after half the chunks and close."""
+            base = {"id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion.chunk",
+                    "created": int(time.time()), "model": model}
+            text = content or ""
+            n = max(1, server.stream_piece)
+            deltas: list[dict] = [{"role": "assistant", "content": ""}]
+            deltas += [{"content": text[i:i + n]} for i in range(0, len(text), n)]
+            if refusal:
+                deltas.append({"refusal": refusal})
+            events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+            events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            if include_usage:
+                events.append({**base, "choices": [], "usage": usage})
+            frames = [f"data: {json.dumps(e)}\n\n".encode() for e in events] + [b"data: [DONE]\n\n"]
+            if broken:
+                frames = frames[:max(2, len(deltas) // 2)]
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for frame in frames:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
+                    self.wfile.flush()
+                if broken:  # no terminating chunk: the body ends before it is complete
+                    self.close_connection = True
+                    return
+                self.wfile.write(b"0\r\n\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (cancelled)
+
         def do_GET(self) -> None:  # /v1/models, for completeness
             self._send(200, json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model"}]}).encode())
 
@@ -262,6 +303,12 @@ def _handler(server: FakeLLMServer):
                 if content is None:
                     content = fake_reply(kind, body)
             prompt_chars = len(raw)
+            usage = {"prompt_tokens": prompt_chars // 4, "completion_tokens": len(content or "") // 4,
+                     "total_tokens": prompt_chars // 4 + len(content or "") // 4}
+            if body.get("stream"):
+                self._stream(model, content, refusal, usage, broken=mode == "stream_break",
+                             include_usage=bool((body.get("stream_options") or {}).get("include_usage")))
+                return
             reply = {
                 "id": f"chatcmpl-{len(server.requests)}",
                 "object": "chat.completion",
@@ -269,8 +316,7 @@ def _handler(server: FakeLLMServer):
                 "model": model,
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": content, "refusal": refusal}}],
-                "usage": {"prompt_tokens": prompt_chars // 4, "completion_tokens": len(content or "") // 4,
-                          "total_tokens": prompt_chars // 4 + len(content or "") // 4},
+                "usage": usage,
             }
             self._send(200, json.dumps(reply).encode())
 

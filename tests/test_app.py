@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import hostile_cases
 from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
 from app_helpers import APP, hostile_files, topic_pdf
+from llm_server import llm_server, request_kind  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.timeout(120)
 KEY = "sk-app-test-secret-7f3a9c"
@@ -427,6 +428,28 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
     assert KEY not in texts(at) and all(KEY not in w.value for w in at.warning)
     written = [p for p in data_dir.rglob("*") if p.is_file()]
     assert written and all(KEY.encode() not in p.read_bytes() for p in written)
+    st.cache_resource.clear()
+
+
+def test_llm_answer_streams_then_shows_the_checked_answer(data_dir, monkeypatch, llm_server):
+    """With the model up the answer's draft streams (one streamed request); the screen then shows the
+    finished answer, citations checked, and no draft left over."""
+    monkeypatch.setenv("ALPHASEARCH_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("ALPHASEARCH_ENGINE", "openai")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("ALPHASEARCH_MAX_RETRIES", "0")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    sample_loaded(at)
+    ask(at, "single_question", "What was the total revenue in 2025?")
+    answers = [b["body"] for b in llm_server.requests if request_kind(b["body"]) == "answer"]
+    assert len(answers) == 1 and answers[0]["stream"] is True
+    assert not [w.value for w in at.warning if w.value.startswith("Degraded answer")]
+    shown = texts(at)
+    assert "412\\.6" in shown and "northwind" in shown and "\\[p\\. " not in shown  # checked, not the draft
     st.cache_resource.clear()
 
 
