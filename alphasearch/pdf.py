@@ -274,16 +274,18 @@ class _PageBudget:
         self.sizes = sizes
         self.limit = MAX_PAGE_CONTENT_MB * 2**20
         self._forms: dict[int, float] = {}  # form xref → bytes interpreted per drawing (inf: too deep)
+        self._kinds: dict[int, bool] = {}  # XObject xref → whether it is a form
 
     def check(self, pno: int) -> str:
         """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
         page_xref = self.doc.page_xref(pno)
         contents = self._contents(page_xref)
         own = sum(self.sizes.get(x, 0) for x in contents)
-        head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
-        forms = self._drawn(head, self._xobjects(page_xref, inherit=True), 1)
-        if forms > self.limit:
-            return "skipped"
+        names = {k: x for k, x in self._xobjects(page_xref, inherit=True).items() if self._is_form(x)}
+        if names:  # only a page that can draw a form needs its instructions read here
+            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
+            if self._drawn(head, names, 1) > self.limit:
+                return "skipped"
         if own <= self.limit:
             return ""
         left = self.limit
@@ -333,12 +335,21 @@ class _PageBudget:
             xref = int(parent.split()[0])
         return {}
 
+    def _is_form(self, xref: int) -> bool:
+        known = self._kinds.get(xref)
+        if known is None:
+            try:
+                known = self._kinds[xref] = self.doc.xref_get_key(xref, "Subtype")[1] == "/Form"
+            except Exception:
+                known = self._kinds[xref] = False
+        return known
+
     def _drawn(self, content: bytes, names: dict[bytes, int], depth: int) -> float:
         """Bytes MuPDF would interpret for the forms ``content`` draws (each drawing counted)."""
         total = 0.0
         for name, count in _count_names(content).items():
             xref = names.get(name)
-            if xref is None or self.doc.xref_get_key(xref, "Subtype")[1] != "/Form":
+            if xref is None or not self._is_form(xref):
                 continue
             total += count * self._form_cost(xref, depth)
             if total > self.limit:

@@ -242,8 +242,11 @@ class DocumentMethods:
         if len(todo) > 1:
             report(f"indexing {len(todo)} PDFs in {workers} worker process(es)", 0.0)
         threads = ThreadPoolExecutor(workers, thread_name_prefix="alphasearch-index")
+        # Largest files first (their size stands in for their work): a big file started last would
+        # leave one worker busy while the others idle at the end of the batch.
+        biggest_first = sorted(todo.items(), key=lambda kv: len(kv[1][1]), reverse=True)
         futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name)
-                   for sha, (name, data) in todo.items()}
+                   for sha, (name, data) in biggest_first}
         return futures, threads
 
     def replace_document(self, folder: str, name: str, data: bytes | Path | str, *,
