@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import calibration
+from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .scorers import PageRanker, clean_question, wants_number
@@ -23,6 +24,7 @@ from .text import sentences, shorten, terms
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
 CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
 LEXICAL_WEIGHTS = (0.85, 0.15)
+FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
@@ -152,9 +154,9 @@ def extractive_answer(
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
     figure = None
-    if kind == "number" or wants_figure(question) or (kind == "text" and _YEAR.search(question)):
+    if kind == "number" or wants_figure(question) or (kind == "text" and FISCAL_YEAR.search(question)):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
-        figure = figure_answer(doc, question, looked, read=len(looked))
+        figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,

@@ -20,10 +20,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from .models import DocumentIndex
-from .tables import Cell, TableRow, parse_rows
+from .tables import Cell, TableRow, parse_rows, period_asked
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
+STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
 _YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
                      r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
@@ -192,29 +193,40 @@ def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, Tabl
     return out
 
 
+def period_fit(kind: str, asked: str) -> float:
+    """How well a column of period ``kind`` ("quarter", "year", "" unknown) answers a question
+    asking for ``asked`` ("" when it names no period: a full year is then the natural reading)."""
+    if asked:
+        return 1.0 if kind == asked else 0.9 if not kind else 0.6
+    return 1.0 if kind in ("", "year") else 0.85
+
+
 def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
-          rank_penalty: float = 0.05) -> list[tuple[float, Figure]]:
-    """Candidate figures best first: (score, figure) for each row with a value in a wanted column."""
+          rank_penalty: float = 0.05, period: str = "") -> list[tuple[float, Figure]]:
+    """Candidate figures best first: (score, figure) for each row with a value in a wanted column
+    (the year asked, of the kind of period asked: a full year unless a quarter… is named)."""
     out = []
     for rank, page, row in rows:
         s = row_score(row.label, groups, q_terms)
         if s < MIN_ROW_SCORE:
             continue
-        cells = [(col, c) for col, c in zip(row.columns or ("",) * len(row.cells), row.cells) if c.value is not None]
+        heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
+        cells = [(col, period_fit(kind, period), c) for col, kind, c in heads if c.value is not None]
         if not cells:
             continue
         if years and row.columns:
-            chosen = [(col, c) for col, c in cells if col in years]
+            chosen = [(col, fit, c) for col, fit, c in cells if col in years]
             if not chosen:
                 continue
-            col, cell = chosen[0]
+            col, fit, cell = max(chosen, key=lambda cc: cc[1])  # the first of the best fitting kind
         elif years:
-            col, cell = "", cells[0][1]
+            (col, fit, cell), col = cells[0], ""
             s *= 0.8  # the column cannot be checked against the year asked
-        elif row.columns and any(col for col, _ in cells):
-            col, cell = max(((col, c) for col, c in cells if col), key=lambda cc: cc[0])
+        elif row.columns and any(col for col, _, _ in cells):
+            col, fit, cell = max(((col, fit, c) for col, fit, c in cells if col), key=lambda cc: (cc[1], cc[0]))
         else:
-            col, cell = cells[0]
+            col, fit, cell = cells[0]
+        s *= fit
         unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
         out.append((s - rank_penalty * rank, Figure(row.label, col, cell, unit, row.currency, page, row.text, s)))
     out.sort(key=lambda sf: -sf[0])
@@ -225,10 +237,14 @@ def _fmt(x: float, decimals: int = 2) -> str:
     return f"{x:,.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:,.0f}"
 
 
-def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, read: int = 3) -> Direct | None:
+def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, read: int = 3,
+                  further: Sequence[int] = ()) -> Direct | None:
     """The direct answer for a figure question, or None when no table row of the first
     ``read`` pages (``read`` + 2 for computations, whose figures may sit on different
-    statements) matches well enough."""
+    statements) matches well enough. When none of them matches well (a row of another line
+    item, or a quarter's column for a year asked), the ``further`` pages (the next ones of the
+    ranking) are read too, and a row there that matches a line item of the lexicon well answers
+    instead (a row matching only the question's own words, e.g. the company's name, does not)."""
     years = list(dict.fromkeys(_YEAR.findall(question)))
     q_terms = set(terms(question))
     computed = _computation(doc, question, pages[:read + 2], years, q_terms)
@@ -236,7 +252,13 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
         return computed
     groups = concepts(question)
     rows = _rows(doc, pages[:read])
-    found = _pick(rows, groups, q_terms, years[-1:] if len(years) == 1 else years)
+    wanted = years[-1:] if len(years) == 1 else years
+    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question))
+    if further and groups and (not found or found[0][1].score < STRONG_ROW):
+        more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
+                                    wanted, period=period_asked(question))]
+        if more and more[0].score >= STRONG_ROW:
+            found = [(more[0].score, more[0])]
     if not found:
         return None
     score, fig = found[0]

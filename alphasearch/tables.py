@@ -1,24 +1,29 @@
-"""Table rows read back from a page's text lines (no I/O).
+"""Table rows read back from a page's text lines (no I/O but reading ``data/periods.json``).
 
 PDF text extraction gives a financial statement as one line per cell, row by
 row: "Net sales", "$", "34,229 $", "35,355 $", "32,184". This module puts the
 rows back together: a label (the last text line before the figures; a line
 starting in lower case continues the one above) with its figures, the column
-header above them (the years or dates of the nearest header run) and the unit
-("in millions" from the nearest line naming one). "(1,577)" is -1577; a dash
-is an empty cell.
+header above them (the years or dates of the nearest header run), the kind of
+period of each column ("Three Months Ended June 30, 2023" is a quarter, words of
+``data/periods.json``) and the unit ("in millions" from the nearest line naming
+one). "(1,577)" is -1577; a dash is an empty cell; a footnote mark "(1)" that
+leaves one figure more than the header has columns is not a figure.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 _VALUE = re.compile(r"^(?P<neg>\()?[-−]?(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                     r"(?P<pct>%)?(?(neg)\))$")
 _DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM"}
 _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
-_UNIT = re.compile(r"\b(thousands|millions|billions)\b", re.IGNORECASE)
+_UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
                            r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|actual|and|weeks|week|period|\(?unaudited\)?)$",
@@ -47,6 +52,7 @@ class TableRow:
     currency: str
     text: str
     line: int  # index of the row's first label line in the page's lines
+    kinds: tuple[str, ...] = ()  # the period kind of each column ("quarter", "year", … or ""), as ``columns``
 
     def cell_for(self, year: str) -> Cell | None:
         """The first cell under the column ``year``; None when no column has it."""
@@ -54,6 +60,34 @@ class TableRow:
             if col == year:
                 return cell
         return None
+
+
+@lru_cache(maxsize=1)
+def _period_patterns() -> tuple[tuple[str, re.Pattern], ...]:
+    kinds = json.loads((Path(__file__).parent / "data" / "periods.json").read_text("utf-8"))["kinds"]
+    return tuple((kind, re.compile(r"(?<![a-z0-9])(?:" + "|".join(
+        re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")(?![a-z])")) for kind, phrases in kinds.items())
+
+
+def period_kinds(text: str) -> list[str]:
+    """The kinds of period ``text`` names, in the order it names them ("Three Months Ended …
+    Nine Months Ended" → ["quarter", "nine months"]); overlapping phrases count once."""
+    low = text.lower()
+    found = sorted((m.start(), m.end(), kind) for kind, pat in _period_patterns() for m in pat.finditer(low))
+    out: list[str] = []
+    end = -1
+    for start, stop, kind in found:
+        if start >= end:
+            out.append(kind)
+            end = stop
+    return out
+
+
+def period_asked(question: str) -> str:
+    """The kind of period a question asks for: the shortest it names ("Q2 of FY2024" is a
+    quarter), "" when it names none."""
+    named = set(period_kinds(question))
+    return next((k for k, _ in _period_patterns() if k in named), "")
 
 
 def parse_number(token: str) -> Cell | None:
@@ -118,8 +152,9 @@ def parse_rows(text: str) -> list[TableRow]:
     """Every row of figures on a page (see the module docstring), top to bottom."""
     lines = [" ".join(line.split()) for line in text.split("\n")]
     rows: list[TableRow] = []
-    header: list[str] = []
-    run: list[str] = []  # years of the header run being read
+    header: list[tuple[str, str]] = []  # (year, period kind) of each column
+    run: list[tuple[str, str]] = []  # the same, of the header run being read
+    context: list[str] = []  # lines since the last row that are neither figures nor header (period words)
     unit, unit_currency = "", ""
     label_lines: list[tuple[int, str]] = []
     i = 0
@@ -130,15 +165,16 @@ def parse_rows(text: str) -> list[TableRow]:
             continue
         years = _header_years(line)
         if years is not None:
-            run.extend(years)
+            kind = next(iter(period_kinds(line)), "")
+            run.extend((y, kind) for y in years)
             i += 1
             continue
         if run:
             if len(run) >= 2:
-                header = run
+                header = _period_columns(run, context[-6:])
             run = []
-        if (m := _UNIT.search(line)) and (len(line) <= 80 or line.lstrip().startswith("(")):
-            unit = m.group(1).lower()
+        if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)):
+            unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
             unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or (
                 "$" if re.search(r"\b(?:dollars|usd)\b", line, re.IGNORECASE) else "")
         label, cells, currency = _split_cells(line)
@@ -155,6 +191,7 @@ def parse_rows(text: str) -> list[TableRow]:
         if not cells:
             if label:
                 label_lines.append((i, label))
+                context.append(label)
             i += 1
             continue
         if not label:  # figures under a label printed on the line above
@@ -165,10 +202,11 @@ def parse_rows(text: str) -> list[TableRow]:
         while label[:1].islower() and label_lines and label_lines[-1][0] == start - 1:  # a continued label
             start, above = label_lines.pop()
             label = f"{above} {label}"
-        label_lines = []
-        columns = _align(header, cells)
-        rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=columns, unit=unit,
-                             currency=currency or unit_currency, text=" ".join(lines[start:j]), line=start))
+        label_lines, context = [], []
+        cells, aligned = _align(header, cells)
+        rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=tuple(y for y, _ in aligned),
+                             unit=unit, currency=currency or unit_currency, text=" ".join(lines[start:j]),
+                             line=start, kinds=tuple(k for _, k in aligned)))
         i = j
     return _shared_currency(rows)
 
@@ -186,18 +224,43 @@ def _shared_currency(rows: list[TableRow]) -> list[TableRow]:
             for r in rows]
 
 
-def _align(header: list[str], cells: list[Cell]) -> tuple[str, ...]:
-    """Header label per cell: one per cell when the counts agree; percentage cells
-    interleaved with the figures get none."""
+def _period_columns(run: list[tuple[str, str]], above: list[str]) -> list[tuple[str, str]]:
+    """The header run's columns with their period kinds: a header line's own period words
+    ("Three Months Ended June 30, 2023"), else those printed above the run, one kind for all
+    columns or, when several are named ("Three Months Ended", "Six Months Ended" over 2023 2022
+    2023 2022), one per equal group of columns in order."""
+    if all(kind for _, kind in run):
+        return run
+    named = period_kinds(" ".join(above))
+    if len(named) == 1:
+        return [(y, kind or named[0]) for y, kind in run]
+    if len(named) > 1 and len(run) % len(named) == 0:
+        size = len(run) // len(named)
+        return [(y, kind or named[k // size]) for k, (y, kind) in enumerate(run)]
+    return run
+
+
+_FOOTNOTE = re.compile(r"^\(\d\)$")
+
+
+def _align(header: list[tuple[str, str]], cells: list[Cell]) -> tuple[list[Cell], tuple[tuple[str, str], ...]]:
+    """The row's cells and the header entry of each: one per cell when the counts agree;
+    percentage cells interleaved with the figures get none (""); a footnote mark "(1)" that
+    leaves one cell more than the header has columns is dropped. No entries when the
+    counts cannot be made to agree."""
     if not header:
-        return ()
+        return cells, ()
+    if len(header) != len(cells):
+        marks = [c for c in cells if _FOOTNOTE.match(c.text)]
+        if len(marks) == 1 and len(cells) == len(header) + 1:
+            cells = [c for c in cells if c is not marks[0]]
     if len(header) == len(cells):
-        return tuple(header)
+        return cells, tuple(header)
     plain = [c for c in cells if not c.percent]
     if len(plain) == len(header):
         it = iter(header)
-        return tuple("" if c.percent else next(it) for c in cells)
-    return ()
+        return cells, tuple(("", "") if c.percent else next(it) for c in cells)
+    return cells, ()
 
 
 def scale(unit: str) -> float:

@@ -390,6 +390,61 @@ def table_pdf() -> bytes:
     return data
 
 
+RELEASE_ROWS = [  # (label, (three months 2023, 2022, twelve months 2023, 2022))
+    ("Net income attributable to the company", ("181", "109", "1,048", "805")),
+    ("Depreciation and amortization", ("144", "145", "577", "579")),
+    ("Adjusted EBITDA", ("540", "609", "2,018", "2,090")),
+    ("Purchase of property, plant and equipment", ("(154)", "(144)", "(590)", "(623)")),
+]
+
+
+def _cells(page, y: float, label: str, cells, xs) -> None:
+    page.insert_text((72, y), label, fontsize=10)
+    for x, cell in zip(xs, cells):
+        page.insert_text((x, y), cell, fontsize=10)
+
+
+def earnings_release_pdf() -> bytes:
+    """4 pages of an earnings release, each cell a separate text object at its column's x:
+    1. a cover; 2. a reconciliation with quarter and full-year columns side by side ("Three
+    Months Ended June 30," and "Twelve Months Ended June 30," over 2023 2022 2023 2022, "($
+    million)"); 3. the quarter alone ("Three Months Ended June 30, 2023" per column); 4. the full
+    year alone ("Fiscal Year Ended June 30, 2023" per column), with accrued liabilities whose
+    total carries a footnote mark "(1)" after its figures."""
+    doc = pymupdf.open()
+    doc.new_page(width=595, height=842).insert_text((72, 90), "Tidewater Packaging Fourth Quarter Results",
+                                                    fontsize=18)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Reconciliation of Non-GAAP Measures", fontsize=14)
+    page.insert_text((300, 105), "Three Months Ended June 30,", fontsize=9)
+    page.insert_text((440, 105), "Twelve Months Ended June 30,", fontsize=9)
+    xs = (300, 360, 440, 500)
+    for x, year in zip(xs, ("2023", "2022", "2023", "2022")):
+        page.insert_text((x, 122), year, fontsize=10)
+    page.insert_text((72, 122), "($ million)", fontsize=9)
+    for k, (label, cells) in enumerate(RELEASE_ROWS):
+        _cells(page, 145 + 22 * k, label, cells, xs)
+    for number, (head, pick) in enumerate((("Three Months Ended June 30,", (0, 1)),
+                                            ("Fiscal Year Ended June 30,", (2, 3))), start=3):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 80), "Adjusted EBITDA and Free Cash Flow", fontsize=14)
+        page.insert_text((72, 100), "(in millions of US dollars)", fontsize=9)
+        for x, year in zip((330, 450), ("2023", "2022")):
+            page.insert_text((x, 122), f"{head} {year}", fontsize=9)
+        for k, (label, cells) in enumerate(RELEASE_ROWS[2:]):
+            _cells(page, 145 + 22 * k, label, [cells[i] for i in pick], (330, 450))
+        if number == 4:
+            page.insert_text((72, 220), "Accrued liabilities", fontsize=12)
+            for x, year in zip((330, 450), ("2023", "2022")):
+                page.insert_text((x, 240), year, fontsize=10)
+            _cells(page, 262, "Compensation and benefits", ("1,472", "1,248"), (330, 450))
+            _cells(page, 284, "Total accrued liabilities", ("6,063", "5,184", "(1)"), (330, 450, 530))
+            page.insert_text((72, 320), "(1) Includes sales-related reserves.", fontsize=8)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 def second_paper_pdf() -> bytes:
     """Another short research paper (marmots counted with thermal drones), for "this paper" among papers."""
     return make_pdf([[H1("Counting Alpine Marmots with Thermal Drones"), "Lea Huber and Marco Rossi",

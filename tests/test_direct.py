@@ -10,7 +10,7 @@ from alphasearch.direct import concepts, figure_answer, row_score
 from alphasearch.figures import carries, gold_figures, same_figure
 from alphasearch.tables import parse_number, parse_rows
 from alphasearch.text import terms
-from pdf_factory import table_pdf
+from pdf_factory import earnings_release_pdf, table_pdf
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +150,42 @@ def test_a_change_needs_both_year_columns():
     d = DocumentIndex("2" * 64, "t.pdf", 1, Section("R", "Doc", (1, 1)), (Page(1, text),))
     d2 = figure_answer(d, "How much has the effective tax rate changed between FY2021 and FY2022?", [1])
     assert d2 is None or d2.kind != "change"
+
+
+@pytest.fixture(scope="module")
+def release_bytes() -> bytes:
+    return earnings_release_pdf()
+
+
+def test_columns_carry_their_period_kind_and_footnote_marks_are_not_figures(release_bytes):
+    pages = pdf.read_pdf(release_bytes).pages
+    ebitda = next(r for r in parse_rows(pages[1].text) if r.label == "Adjusted EBITDA")
+    assert ebitda.columns == ("2023", "2022", "2023", "2022")
+    assert ebitda.kinds == ("quarter", "quarter", "year", "year")
+    assert ebitda.unit == "millions" and ebitda.currency == "$"  # "($ million)"
+    assert {r.kinds for r in parse_rows(pages[2].text)} == {("quarter", "quarter")}
+    accrued = {r.label: r for r in parse_rows(pages[3].text)}["Total accrued liabilities"]
+    assert [c.value for c in accrued.cells] == [6063, 5184] and accrued.cell_for("2022").value == 5184
+    text = "\n".join(["Three Months Ended", "Six Months Ended", "June 30,", "June 30,", "2023", "2022", "2023",
+                      "2022", "Net sales", "10", "9", "21", "18"])
+    assert parse_rows(text)[0].kinds == ("quarter", "quarter", "half", "half")
+
+
+@pytest.mark.parametrize("question, line", [
+    ("What was adjusted EBITDA for fiscal year 2023?", "Adjusted EBITDA, 2023: $2,018 million — p. 2"),
+    ("What was adjusted EBITDA in 2023?", "Adjusted EBITDA, 2023: $2,018 million — p. 2"),
+    ("What was adjusted EBITDA in the fourth quarter of 2023?", "Adjusted EBITDA, 2023: $540 million — p. 2"),
+    ("What was Q4 2022 adjusted EBITDA?", "Adjusted EBITDA, 2022: $609 million — p. 2"),
+])
+def test_the_column_is_the_period_asked(engine, release_bytes, question, line):
+    doc = engine.index_bytes(release_bytes, "release.pdf")
+    assert figure_answer(doc, question, [2]).text == line
+
+
+def test_a_quarter_page_read_first_gives_way_to_the_full_year_further_down(engine, release_bytes):
+    doc = engine.index_bytes(release_bytes, "release.pdf")
+    q = "What was Adjusted EBITDA for FY 2023?"
+    assert figure_answer(doc, q, [3, 1]).text.endswith("$540 million — p. 3")  # only the quarter was read
+    assert figure_answer(doc, q, [3, 1], further=[4]).text == "Adjusted EBITDA, 2023: $2,018 million — p. 4"
+    # a row matching only the question's own words is not taken from further down
+    assert figure_answer(doc, "What was Tidewater compensation in 2023?", [1], further=[4]) is None
