@@ -94,6 +94,12 @@ class _Draft:
         self.text = ""
 
     def __call__(self, piece: str) -> None:
+        from .streaming import Notice
+
+        if isinstance(piece, Notice):  # a knowledge-gap round: a new draft follows
+            print(("\n" if self.text else "") + f"({piece})", flush=True)
+            self.text = ""
+            return
         self.text += piece
         print(piece, end="", flush=True)
 

@@ -12,6 +12,7 @@ from .errors import ConfigError
 
 ENGINES = ("auto", "offline", "openai")
 RULES = ("puct", "ucb1")
+MAX_GAP_ROUNDS = 2  # more search rounds for what the first answer missed: bounded, each costs a search and an answer
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # where the openai SDK sends requests when no base URL is set
 _FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or by the engine), never by replace()
 
@@ -53,6 +54,9 @@ class Settings:
     workers: int = 4
     # answers
     answer_threshold: float = 0.25  # on the calibrated confidence (data/confidence.json)
+    # LLM engine: after the first answer the model names what is missing; at most this many more
+    # search rounds for it (0: no check, no extra call)
+    gap_rounds: int = 1
     # input limits
     max_pages: int = 5000
     warn_pages: int = 1000
@@ -73,6 +77,8 @@ class Settings:
                               "0 (one per core) or more.")
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
+        if not 0 <= self.gap_rounds <= MAX_GAP_ROUNDS:
+            raise ConfigError(f"gap_rounds must be between 0 and {MAX_GAP_ROUNDS} (ALPHASEARCH_GAP_ROUNDS).")
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
         if self.key_endpoint is None:
             object.__setattr__(self, "key_endpoint", self.base_url)

@@ -33,12 +33,15 @@ OnText = Callable[[str], None]  # gets each piece of an answer's draft text as t
 class Judges:
     """What the search of one question uses: ``scorer`` judges sections, ``reader``
     reads pages (its ``score`` is the deep read), ``prior`` orders children for free.
-    ``state``: the engine's own per-question state (e.g. the model's usage meter)."""
+    ``state``: the engine's own per-question state (e.g. the model's usage meter).
+    ``search``: set by the pipeline, searches the same document for another query with
+    this question's search settings (the knowledge-gap rounds of an engine that has them)."""
 
     scorer: Scorer
     prior: Scorer
     reader: Reader
     state: dict[str, Any] = field(default_factory=dict)
+    search: Callable[[str], SearchTrace] | None = None
 
 
 class DocEngine(Protocol):

@@ -7,8 +7,11 @@ model's name. Questions: the search judges sections with the LLM scorer (the
 offline prior orders the children, siblings are judged in one call, the
 offline scorer takes over on failure) and reads pages with one call each, then
 a synthesized answer from the chosen pages, or the extractive answer when the
-model fails. Every failure after the SDK's retries degrades, never crashes:
-``Answer.degraded`` says why.
+model fails. Then the knowledge-gap rounds (:mod:`alphasearch.gaps`): the model
+names what the answer is missing, the document is searched again for it and the
+question answered again from the pages of every round (``SearchTrace.rounds``).
+Every failure after the SDK's retries degrades, never crashes: ``Answer.degraded``
+says why.
 """
 from __future__ import annotations
 
@@ -18,18 +21,21 @@ from dataclasses import replace
 
 import numpy as np
 
-from .answer import llm_answer, llm_structure
+from .answer import LLMAnswer, llm_answer, llm_structure
 from .cache import CachedLLM, LLMCache
 from . import facts as doc_facts
 from .engines import Build, Judges, OfflineEngine, OnText, Progress, ReadFacts
 from .errors import AlphaSearchError, LLMError
 from .llm import LLM, Meter, OpenAIChat, load_prices
+from .gaps import missing_items
 from .llm_facts import fill_facts
 from .llm_index import build_llm_index
-from .models import Answer, DocumentIndex, SearchTrace, Usage
+from .models import Answer, DocumentIndex, GapRound, SearchTrace, Usage
 from .reading import PageReader
+from .streaming import Notice
 
 READ_PAGES = 4  # pages the answer model reads
+ROUND_PAGES = 2  # pages a knowledge-gap round adds to them
 _VISION_DOCS = 4  # PDFs kept in memory for vision answers
 
 
@@ -172,6 +178,8 @@ class LLMEngine:
         try:
             res = llm_answer(doc, question, read, self.client(), model=s.answer_model, meter=meter, read=len(read),
                              pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)
+            res, trace = self._fill_gaps(doc, question, trace, judges, res, reasons, pdf_bytes=pdf_bytes,
+                                         on_text=on_text)
             text, confidence, fallback, citations = res.text, res.confidence, res.fallback, res.citations
             pages = list(res.read) + [p for p in ranked if p not in res.read]
             extra["dropped_citations"] = res.dropped_citations
@@ -191,6 +199,38 @@ class LLMEngine:
             reasons.append(f"The answer was extracted without the model: {why}")
         return Answer(text=text, confidence=confidence, fallback=fallback, citations=citations, pages=pages,
                       trace=trace, usage=meter.usage, degraded=" ".join(reasons), doc=doc.name, extra=extra)
+
+    def _fill_gaps(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges, first: LLMAnswer,
+                   reasons: list[str], *, pdf_bytes: bytes | None, on_text: OnText | None) -> tuple[LLMAnswer, SearchTrace]:
+        """The knowledge-gap rounds (at most ``settings.gap_rounds``): the model names what the
+        answer so far is missing; the same document is searched again for the first item, its
+        best pages not shown before (at most :data:`ROUND_PAGES`) join the pages read, and the
+        question is answered again from all of them. Stops when nothing is missing or a round
+        finds no new page. Returns the last answer and ``trace`` with every round; a model
+        failure in a round keeps the answer so far (the reason added to ``reasons``)."""
+        s = self.settings
+        meter = judges.state["meter"]
+        res, rounds, shown = first, [], list(first.read)
+        try:
+            for _ in range(s.gap_rounds if judges.search is not None else 0):
+                missing = missing_items(question, res.text, self.client(), meter, model=s.search_model)
+                if not missing:
+                    break
+                query = missing[0]
+                if on_text is not None:
+                    on_text(Notice(f"Searching the document again for: {query}"))
+                found = judges.search(query)
+                new = [p for p in self.offline.ranked_pages(doc, query, found) if p not in shown][:ROUND_PAGES]
+                rounds.append(GapRound(query, found, tuple(new), tuple(missing)))
+                if not new:
+                    break
+                shown += new
+                res = llm_answer(doc, question, shown, self.client(), model=s.answer_model, meter=meter,
+                                 read=len(shown), pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)
+        except LLMError as exc:
+            reasons.append(f"The search for what the answer was missing stopped ({exc}); the answer is the one "
+                           "written before it.")
+        return res, replace(trace, rounds=tuple(rounds))
 
 
 # --- for callers that hold a pipeline Engine ------------------------------------------------------

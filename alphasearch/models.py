@@ -234,6 +234,7 @@ class SearchTrace:
     prior_mix: float = 0.0  # PUCT's uniform share of P (mcts.PRIOR_MIX; 0 in traces saved before it existed)
     backup: str = "mean"  # "max": Q is the best evidence below (mcts.search); "mean": Q = mean reward
     stop_reason: str = ""  # "confident", "exhausted", or "" (the iteration budget ran out)
+    rounds: tuple["GapRound", ...] = ()  # the knowledge-gap rounds after the first answer (LLM engine)
 
     def nodes(self) -> list[SearchNode]:
         return list(self.root.walk())
@@ -267,6 +268,7 @@ class SearchTrace:
             ],
             "steps": [s.to_dict() for s in self.steps],
             "best": [s.node_id for s in self.best],
+            "rounds": [r.to_dict() for r in self.rounds],
         }
 
     @classmethod
@@ -292,7 +294,30 @@ class SearchTrace:
                    rule=str(d.get("rule", "puct")), c=float(d.get("c", 1.41)),
                    nodes_scored=int(d.get("nodes_scored", 0)), stopped_early=bool(d.get("stopped_early", False)),
                    label=str(d.get("label", "")), prior_mix=float(d.get("prior_mix", 0.0)),
-                   backup=str(d.get("backup", "mean")), stop_reason=str(d.get("stop_reason", "")))
+                   backup=str(d.get("backup", "mean")), stop_reason=str(d.get("stop_reason", "")),
+                   rounds=tuple(GapRound.from_dict(r) for r in d.get("rounds", ())))
+
+
+@dataclass(frozen=True)
+class GapRound:
+    """One knowledge-gap round: after an answer the model named ``missing`` (short descriptions of
+    what the answer lacked); the search ran again over the same document with ``query`` (the
+    first of them) as its question (``trace``), and ``pages`` (1-based, best first) are the pages
+    it found that no earlier round had shown the answer model; the next answer read them too."""
+
+    query: str
+    trace: SearchTrace
+    pages: tuple[int, ...] = ()
+    missing: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "missing": list(self.missing), "pages": list(self.pages),
+                "trace": self.trace.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "GapRound":
+        return cls(query=str(d["query"]), trace=SearchTrace.from_dict(d["trace"]),
+                   pages=tuple(int(p) for p in d.get("pages", ())), missing=tuple(str(m) for m in d.get("missing", ())))
 
 
 # --- answers -------------------------------------------------------------------

@@ -70,11 +70,15 @@ class Engine:
         s = self.settings
         started = time.perf_counter()
         judges = self.backend.judges(doc, question)
-        trace = search(doc.root, question, judges.scorer, prior=judges.prior, reader=judges.reader,
-                       iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
-                       rng=random.Random(s.seed if seed is None else seed),
-                       confidence_threshold=s.confidence_threshold, label=doc.name)
-        return timed(self.backend.answer(doc, question, trace, judges, on_text), started)
+
+        def search_for(query: str):
+            return search(doc.root, query, judges.scorer, prior=judges.prior, reader=judges.reader,
+                          iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
+                          rng=random.Random(s.seed if seed is None else seed),
+                          confidence_threshold=s.confidence_threshold, label=doc.name)
+
+        judges.search = search_for
+        return timed(self.backend.answer(doc, question, search_for(question), judges, on_text), started)
 
     # --- folders ---------------------------------------------------------------------------
     @property

@@ -69,6 +69,12 @@ class FieldText:
             self._emit("".join(out))
 
 
+class Notice(str):
+    """A line about the work, not part of the answer's text, passed along the same stream (e.g.
+    "Searching the document again for: …" before a knowledge-gap round's answer); the draft
+    after it starts afresh."""
+
+
 class Cancelled(Exception):
     """The reader stopped reading a :class:`Streamed` call."""
 
@@ -120,4 +126,4 @@ class Streamed(Generic[T]):
         return self._result  # type: ignore[return-value]
 
 
-__all__ = ["FieldText", "Streamed", "Cancelled"]
+__all__ = ["FieldText", "Streamed", "Cancelled", "Notice"]

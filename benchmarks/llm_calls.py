@@ -5,7 +5,8 @@ early stop, sibling batching) against the local OpenAI-compatible test server
 (tests/llm_server.py: a deterministic fake model that scores sections by word
 overlap and answers from the best sentence), on a fresh disk cache, and counts
 the HTTP requests the server received per query, split into search (scoring)
-calls and answer calls. Indexing calls are counted separately, per document.
+calls, answer calls and knowledge-gap checks (the fake model names no gap, so
+there is no second round). Indexing calls are counted separately, per document.
 
 The count depends on the scores the model gives (early stop needs three
 confident leaves), so a real model can stop sooner or later than the fake one;
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 answer = engine.ask_document(doc, question)
                 kinds = server.kinds()[before:]
                 rows.append({"set": kind, "pages": doc.page_count, "calls": len(kinds),
-                             "score": kinds.count("score"), "answer": kinds.count("answer"),
+                             "score": kinds.count("score"), "answer": kinds.count("answer"), "gap": kinds.count("gap"),
                              "hits": answer.usage.cache_hits, "nodes": answer.trace.nodes_scored,
                              "iterations": len(answer.trace.steps), "early": answer.trace.stopped_early,
                              "seconds": time.perf_counter() - started})
@@ -104,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {label:6s} n={len(sel):3d}  calls mean {statistics.mean(calls):.1f}  median "
               f"{statistics.median(calls):.0f}  p90 {calls[int(0.9 * (len(calls) - 1))]}  max {calls[-1]}  | "
               f"search {statistics.mean(r['score'] for r in sel):.1f} + answer "
-              f"{statistics.mean(r['answer'] for r in sel):.1f}  | nodes scored "
+              f"{statistics.mean(r['answer'] for r in sel):.1f} + gap check "
+              f"{statistics.mean(r['gap'] for r in sel):.1f}  | nodes scored "
               f"{statistics.mean(r['nodes'] for r in sel):.1f}  iterations "
               f"{statistics.mean(r['iterations'] for r in sel):.1f}  early stops "
               f"{sum(r['early'] for r in sel)}/{len(sel)}")

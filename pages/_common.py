@@ -25,7 +25,7 @@ from alphasearch.answer import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
-from alphasearch.streaming import Streamed
+from alphasearch.streaming import Notice, Streamed
 
 log = logging.getLogger("alphasearch.app")
 
@@ -302,6 +302,10 @@ def inert_words(pieces: Iterator[str]) -> Iterator[str]:
     has arrived), so an address split across pieces cannot become a link."""
     rest = ""
     for piece in pieces:
+        if isinstance(piece, Notice):  # a knowledge-gap round: the next draft follows on its own
+            yield inert(rest) + f"\n\n*{inert(piece)}*\n\n"
+            rest = ""
+            continue
         rest += piece
         cut = max(rest.rfind(" "), rest.rfind("\n")) + 1
         if cut:
@@ -428,6 +432,17 @@ class NodeView:
     chosen_values: tuple[tuple[int, float], ...]  # (iteration, selection value) each time it was chosen
     judged: bool = False  # judged by iteration t
     page: bool = False  # a page node (the search read this page)
+
+
+def with_rounds(traces: dict[str, SearchTrace]) -> dict[str, SearchTrace]:
+    """The phases to pick from: each trace, followed by its knowledge-gap rounds (the search
+    again for what the first answer missed) as "<phase> · round N: <query>"."""
+    out: dict[str, SearchTrace] = {}
+    for name, trace in traces.items():
+        out[name] = trace
+        for i, r in enumerate(trace.rounds, 2):
+            out[f"{name} · round {i}: {shorten(r.query, 50)}"] = r.trace
+    return out
 
 
 def tree_state(trace: SearchTrace, t: int) -> list[NodeView]:

@@ -12,7 +12,7 @@ from streamlit_agraph import Config, Edge, Node, agraph
 
 from alphasearch.models import SearchTrace
 from pages._common import (SearchRecord, graph_elements, inert, md_escape, pages_label, q_history, saved_searches,
-                           searches, shorten, tree_state)
+                           searches, shorten, tree_state, with_rounds)
 
 ss = st.session_state
 st.title("Tree visualizer")
@@ -45,14 +45,23 @@ with c_pick:
     idx = st.selectbox("Search", range(len(records)), format_func=lambda i: records[i].title,
                        key="tree_pick", help="The latest search from any screen is first.")
 record = records[idx or 0]
+all_phases = with_rounds(record.traces)
 with c_phase:
-    phases = list(record.traces)
-    phase = st.selectbox("Tree", phases, key=f"tree_phase_{record.when}",
+    phase = st.selectbox("Tree", list(all_phases), key=f"tree_phase_{record.when}",
                          help="Folder searches: Phase 1 ranks the documents, Phase 2 searches each chosen "
-                              "document's section tree.")
-trace = record.traces[phase]
+                              "document's section tree. LLM answers: round 2 on searches again for what the "
+                              "first answer was missing.")
+trace = all_phases[phase]
 T = len(trace.steps)
 st.markdown(f"**Question:** {md_escape(record.question)}")
+gapped = [(name, t) for name, t in record.traces.items() if t.rounds]
+for name, first in gapped:
+    lines = [f"1. the question — {len(first.steps)} iterations"]
+    for r in first.rounds:
+        new = ", ".join(f"p. {p}" for p in r.pages) or "no page not read before"
+        lines.append(f"1. {md_escape(r.query)} — {len(r.trace.steps)} iterations; new pages: {new}")
+    st.markdown(f"**Search rounds** ({md_escape(name)}; the model named what the first answer was missing, "
+                "pick a round under *Tree*):\n" + "\n".join(lines))
 
 sid = f"{record.when}-{phase}"
 play_key, t_key = f"tree_play_{sid}", f"tree_t_{sid}"

@@ -1,7 +1,7 @@
 """A small OpenAI-compatible chat server for tests (stdlib ``http.server`` on 127.0.0.1).
 
 By default it plays a deterministic fake model that understands AlphaSearch's
-four prompts (indexing, document summary, section scoring, answer) well enough
+prompts (indexing, document summary, section scoring, answer, gap check) well enough
 to give valid, sensible replies. It can be scripted to fail in every way a real
 endpoint fails, and it records every request (path, headers, JSON body) so tests
 can check what the engine sent and count HTTP requests.
@@ -53,13 +53,15 @@ def _words(text: str) -> set[str]:
 
 
 def request_kind(body: dict) -> str:
-    """"index", "summary", "score", "answer" or "other", from the system prompt."""
+    """"index", "summary", "score", "answer", "gap" or "other", from the system prompt."""
     msgs = body.get("messages") or []
     system = _text_of(msgs[0].get("content")) if msgs and msgs[0].get("role") == "system" else ""
     if "section scorer" in system:
         return "score"
     if "answer writer" in system:
         return "answer"
+    if "gap finder" in system:
+        return "gap"
     if "indexer" in system and "From the titles" in system:
         return "summary"
     if "indexer" in system:
@@ -119,6 +121,8 @@ def fake_reply(kind: str, body: dict) -> str:
             return json.dumps({"answer": "", "citations": [], "confidence": 0.1, "found": False})
         return json.dumps({"answer": f"{best[2]} [p. {best[1]}]", "confidence": 0.9, "found": True,
                            "citations": [{"page": best[1], "quote": best[2][:80]}]})
+    if kind == "gap":  # the answer is complete (a test's responder names something missing)
+        return json.dumps({"missing": []})
     return json.dumps({"ok": True})
 
 

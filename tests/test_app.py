@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 import hostile_cases
 from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
 from app_helpers import APP, hostile_files, topic_pdf
-from llm_server import llm_server, request_kind  # noqa: F401  (fixture)
+from llm_server import llm_server, request_kind, user_text  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.timeout(120)
 KEY = "sk-app-test-secret-7f3a9c"
@@ -431,14 +431,18 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
     st.cache_resource.clear()
 
 
-def test_llm_answer_streams_then_shows_the_checked_answer(data_dir, monkeypatch, llm_server):
-    """With the model up the answer's draft streams (one streamed request); the screen then shows the
-    finished answer, citations checked, and no draft left over."""
+def test_llm_answer_streams_a_gap_round_and_the_visualizer_shows_the_rounds(data_dir, monkeypatch, llm_server):
+    """With the model up the answer's draft streams; the model names something missing, a second search
+    round runs; the screen shows the finished answer (citations checked, no draft left over) and the tree
+    visualizer lists both rounds and draws the second."""
     monkeypatch.setenv("ALPHASEARCH_DATA_DIR", str(data_dir))
     monkeypatch.setenv("ALPHASEARCH_ENGINE", "openai")
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("ALPHASEARCH_MAX_RETRIES", "0")
+    missing = "renewable electricity at the Tampere factory"
+    llm_server.responder = lambda kind, body: (json.dumps({"missing": [] if "Tampere" in user_text(body) else [missing]})
+                                               if kind == "gap" else None)
     st.cache_resource.clear()
     st.cache_data.clear()
     at = AppTest.from_file(str(APP), default_timeout=120)
@@ -446,10 +450,22 @@ def test_llm_answer_streams_then_shows_the_checked_answer(data_dir, monkeypatch,
     sample_loaded(at)
     ask(at, "single_question", "What was the total revenue in 2025?")
     answers = [b["body"] for b in llm_server.requests if request_kind(b["body"]) == "answer"]
-    assert len(answers) == 1 and answers[0]["stream"] is True
+    assert len(answers) == 2 and all(b["stream"] is True for b in answers)
     assert not [w.value for w in at.warning if w.value.startswith("Degraded answer")]
     shown = texts(at)
     assert "412\\.6" in shown and "northwind" in shown and "\\[p\\. " not in shown  # checked, not the draft
+    assert "Searching the document again" not in shown  # the draft and its notices are gone
+
+    at.switch_page("pages/tree.py").run()
+    ok(at)
+    assert "Tampere" in texts(at) and "Search rounds" in texts(at)
+    tree = next(s for s in at.selectbox if s.label == "Tree")
+    round2 = [o for o in tree.options if "round 2" in o]
+    assert len(tree.options) == 2 and round2 and "Tampere" in round2[0]
+    tree.set_value(round2[0]).run()
+    ok(at)
+    T = len(at.session_state["searches"][-1].traces["Document tree"].rounds[0].trace.steps)
+    assert {m.label: m.value for m in at.metric}["Iteration"] == f"{T} / {T}"
     st.cache_resource.clear()
 
 

@@ -76,10 +76,10 @@ def test_engine_indexes_with_the_model_and_answers_with_citations(llm_server, da
     assert out["stats"]["llm_calls"] == query_requests == answer.usage.llm_calls >= 2
     assert out["stats"]["cost_usd"] > 0 and out["stats"]["cache_hits"] == 0 and out["dropped_citations"] == 0
     kinds = llm_server.kinds()[index_requests:]
-    assert kinds[-1] == "answer" and set(kinds[:-1]) == {"score"}
-    # the search model did the scoring, the answer model the answer
+    assert kinds[-2:] == ["answer", "gap"] and set(kinds[:-2]) == {"score"}  # the fake model names no gap
+    # the search model did the scoring and the gap check, the answer model the answer
     bodies = [r["body"] for r in llm_server.requests[index_requests:]]
-    assert {b["model"] for b in bodies[:-1]} == {"gpt-4o-mini"} and bodies[-1]["model"] == "gpt-4o"
+    assert {b["model"] for b in bodies[:-2] + bodies[-1:]} == {"gpt-4o-mini"} and bodies[-2]["model"] == "gpt-4o"
 
     # a new engine on the same data dir: stored LLM index, cached replies, no request at all
     llm_server.reset()
