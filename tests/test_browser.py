@@ -10,6 +10,7 @@ import json
 import os
 import re
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -47,14 +48,23 @@ def server(tmp_path_factory):
         yield url
 
 
+@contextmanager
+def session(browser, url: str, height: int = 2200):
+    """A new visitor: a fresh browser context on the app's home page, closed afterwards."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": height})
+    try:
+        pg = ctx.new_page()
+        pg.goto(url)
+        pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
+        yield pg
+    finally:
+        ctx.close()
+
+
 @pytest.fixture
 def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
-    pg = ctx.new_page()
-    pg.goto(server)
-    pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
-    yield pg
-    ctx.close()
+    with session(browser, server) as pg:
+        yield pg
 
 
 def shot(pg, name: str) -> Path:

@@ -16,7 +16,7 @@ import pytest
 import pdf_factory
 from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
 from app_helpers import streamlit_server
-from test_browser import WAIT, ask, browser, upload, wait_idle  # noqa: F401  (browser: a fixture)
+from test_browser import WAIT, ask, browser, session, upload, wait_idle  # noqa: F401  (browser: a fixture)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -28,18 +28,9 @@ def hostile_server(tmp_path_factory):
         yield url
 
 
-def _session(browser, url):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
-    pg = ctx.new_page()
-    pg.goto(url)
-    pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
-    return ctx, pg
-
-
 def test_the_server_survives_hostile_uploads_and_answers_the_next_session(browser, hostile_server):  # noqa: F811
     """The deep outline and an over-long parse each end as one sentence; the next session still answers."""
-    ctx, pg = _session(browser, hostile_server)
-    try:
+    with session(browser, hostile_server) as pg:
         upload(pg, [("outline.pdf", pdf_factory.deep_outline_raw_pdf(100_000))])
         pg.get_by_text("outline.pdf has bookmarks nested more than 10,000 levels deep").first.wait_for(timeout=WAIT)
         wait_idle(pg)
@@ -48,15 +39,10 @@ def test_the_server_survives_hostile_uploads_and_answers_the_next_session(browse
         pg.get_by_text("flood.pdf could not be read safely: parsing took longer than 2 s").first.wait_for(timeout=WAIT)
         wait_idle(pg)
         assert pg.get_by_text("Traceback").count() == 0
-    finally:
-        ctx.close()
     with urllib.request.urlopen(hostile_server + "/_stcore/health", timeout=10) as r:
         assert r.status == 200  # the server process is still the one that started
-    ctx, pg = _session(browser, hostile_server)  # a new visitor
-    try:
+    with session(browser, hostile_server) as pg:  # a new visitor
         upload(pg, [(SAMPLE_NAME, sample_pdf_bytes())])
         pg.get_by_text(re.compile(r"is ready: 9 pages")).wait_for(timeout=WAIT)
         ask(pg, "What was the total revenue in 2025?")
         pg.get_by_text("412.6").first.wait_for(timeout=WAIT)
-    finally:
-        ctx.close()

@@ -9,7 +9,7 @@ import pytest
 
 from app_helpers import streamlit_server
 from llm_server import FakeLLMServer
-from test_browser import WAIT, ask, browser, go, wait_idle  # noqa: F401  (browser is a fixture)
+from test_browser import WAIT, ask, browser, go, session, wait_idle  # noqa: F401  (browser is a fixture)
 
 OPERATOR_KEY = "operator-key-3e2d1c0b9a8f"
 VISITOR_KEY = "visitor-key-7f6e5d4c3b2a"
@@ -42,12 +42,8 @@ def server(tmp_path_factory, endpoints):
 def page(browser, server, endpoints):
     for s in endpoints:
         s.reset()
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1800})
-    pg = ctx.new_page()
-    pg.goto(server)
-    pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
-    yield pg
-    ctx.close()
+    with session(browser, server, height=1800) as pg:
+        yield pg
 
 
 def where(server: FakeLLMServer) -> re.Pattern:
