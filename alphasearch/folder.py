@@ -110,6 +110,27 @@ class FolderSearch:
             self.engine._folder_cache[key] = (rev, built)
         return built
 
+    def page_indexes(self, profiles: Sequence[FolderProfile]) -> dict[str, PassageIndex]:
+        """folder_id → the page index over the folder's documents (Phase 1's, built or loaded once
+        per catalog revision), for Phase 0's passage signal; a folder whose catalog rows and
+        profile disagree (changed meanwhile) goes without. Cached per catalog revision."""
+        rev = self.library.revision()
+        with self.engine._lock:
+            hit = self.engine._folder_cache.get("page_indexes")
+        if hit is not None and hit[0] == rev and hit[1][0] == [p.documents for p in profiles]:
+            return hit[1][1]
+        out: dict[str, PassageIndex] = {}
+        for fp in profiles:
+            records = self.records(fp.folder_id) if fp.documents else {}
+            if not records or any(d.key not in records for d in fp.documents):
+                continue
+            index = self.signals(fp, records).passages
+            if index is not None:
+                out[fp.folder_id] = index
+        with self.engine._lock:
+            self.engine._folder_cache["page_indexes"] = (rev, ([p.documents for p in profiles], out))
+        return out
+
     def _page_terms(self, rec: DocumentRecord) -> PageTerms | None:
         try:
             return self.library.page_terms(rec)
@@ -126,7 +147,7 @@ class FolderSearch:
                 fp = FolderProfile(info.folder_id, info.name, ())
             routing = Routing(info.folder_id, info.name, 1.0, {info.name: 1.0}, False, "chosen by the user", "user")
         else:
-            routing = self.engine.router.route(question, profiles, history)
+            routing = self.engine.router.route(question, profiles, history, passages=self.page_indexes(profiles))
             fp = next(p for p in profiles if p.folder_id == routing.folder_id)
         if not fp.documents:
             raise EmptyFolderError(f"The folder {fp.name!r} has no documents yet; add PDFs to it first.")

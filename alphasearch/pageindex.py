@@ -10,6 +10,10 @@ with array arithmetic, so a folder that changes re-reads counts, not page texts.
 The index is stored as postings: for each term, the pages holding it and their BM25 weights.
 A question costs the postings of its own terms (plus one array over the folder's documents),
 never a pass over every page.
+
+Phase 0 compares the best pages of documents in different folders: :class:`PooledPassages`
+reads several folders' indexes as one, each term weighted by its idf over the pages of them
+all (a folder's own idf is divided out of its stored weights), so no second index is built.
 """
 from __future__ import annotations
 
@@ -75,7 +79,36 @@ class PageTerms:
                    count.astype(np.int32), pages)
 
 
-class PassageIndex:
+class _BestPages:
+    """``best(question)`` from ``_best_raw(terms)`` (each document's best page score), divided by
+    the best document's and remembered per question (Phase 0 and Phase 1 ask several times)."""
+
+    _cache: dict[str, np.ndarray]
+    _lock: threading.Lock
+
+    def _best_raw(self, query_terms: Sequence[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def best(self, question: str) -> np.ndarray:
+        """Per document: its best page's BM25 for the question, divided by the best document's."""
+        from .scorers import clean_question
+
+        with self._lock:
+            hit = self._cache.get(question)
+        if hit is not None:
+            return hit
+        best = self._best_raw(list(dict.fromkeys(terms(clean_question(question)))))
+        top = float(best.max()) if best.size else 0.0
+        if top > 0:
+            best = best / top
+        with self._lock:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[question] = best
+        return best
+
+
+class PassageIndex(_BestPages):
     """BM25 over every page of a list of documents, so page scores are comparable across them.
     ``page_doc[i]``: the document (position in the list) of indexed page ``i``. Thread-safe."""
 
@@ -129,36 +162,43 @@ class PassageIndex:
         np.cumsum(np.bincount(term, minlength=len(vocab)), out=indptr[1:])
         return cls(vocab, indptr, page[order].astype(np.int32), weights[order], np.concatenate(page_doc), len(docs))
 
-    def page_scores(self, query_terms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(indexed pages holding any query term, their BM25 scores); each distinct term counts once."""
+    @property
+    def n_pages(self) -> int:
+        """How many pages are indexed (those with any term)."""
+        return int(self.page_doc.size)
+
+    def doc_freq(self, term: str) -> int:
+        """How many indexed pages hold ``term``."""
+        i = self.vocab.get(term)
+        return 0 if i is None else int(self.indptr[i + 1] - self.indptr[i])
+
+    def idf(self, term: str) -> float:
+        """The term's idf over this index's pages (as in its stored weights)."""
+        return _idf(self.n_pages, self.doc_freq(term))
+
+    def page_scores(self, query_terms: Sequence[str], scale: dict[str, float] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """(indexed pages holding any query term, their BM25 scores); each distinct term counts once.
+        ``scale``: term → factor on its weights (default 1)."""
         ids = sorted({self.vocab[t] for t in query_terms if t in self.vocab})
         if not ids:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        factor = {self.vocab[t]: f for t, f in (scale or {}).items() if t in self.vocab}
         pages = np.concatenate([self.pages[self.indptr[i]:self.indptr[i + 1]] for i in ids])
-        weights = np.concatenate([self.weights[self.indptr[i]:self.indptr[i + 1]] for i in ids])
+        weights = np.concatenate([self.weights[self.indptr[i]:self.indptr[i + 1]] * factor.get(i, 1.0) for i in ids])
         hit, where = np.unique(pages, return_inverse=True)
         return hit, np.bincount(where, weights=weights).astype(np.float32)
 
-    def best(self, question: str) -> np.ndarray:
-        """Per document: its best page's BM25 for the question, divided by the best document's."""
-        from .scorers import clean_question
-
-        with self._lock:
-            hit = self._cache.get(question)
-        if hit is not None:
-            return hit
+    def best_pages(self, query_terms: Sequence[str], scale: dict[str, float] | None = None) -> np.ndarray:
+        """Per document: its best page's BM25 for the terms (not normalised; see :meth:`page_scores`)."""
         best = np.zeros(self.n_docs, dtype=np.float32)
-        pages, scores = self.page_scores(list(dict.fromkeys(terms(clean_question(question)))))
+        pages, scores = self.page_scores(query_terms, scale)
         if pages.size:
             np.maximum.at(best, self.page_doc[pages], scores)
-            top = float(best.max())
-            if top > 0:
-                best = best / top
-        with self._lock:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            self._cache[question] = best
         return best
+
+    def _best_raw(self, query_terms: Sequence[str]) -> np.ndarray:
+        return self.best_pages(query_terms)
 
     # --- saved state: one .npz (no pickles) and the document list --------------------------
     def save(self, directory: Path, doc_keys: Sequence[str] = ()) -> None:
@@ -181,3 +221,38 @@ class PassageIndex:
             raise ValueError("saved passage index does not match the documents")
         return cls({str(t): i for i, t in enumerate(vocab)}, indptr.astype(np.int64), pages.astype(np.int32),
                    weights.astype(np.float32), page_doc.astype(np.int32), n_docs)
+
+
+def _idf(n_pages: int, df: int) -> float:
+    return float(np.log(1.0 + (n_pages - df + 0.5) / (df + 0.5)))
+
+
+class PooledPassages(_BestPages):
+    """Several page indexes (one per folder) read as one over their documents in order: a
+    document's best page scored with each term's idf over the pages of every index (the
+    folders' own average page lengths stay as they are). ``None`` stands for a folder of
+    ``n_docs`` documents without a page index (they score 0). Same ``best`` as a
+    :class:`PassageIndex`; a question costs the postings of its terms in each index."""
+
+    def __init__(self, parts: Sequence[tuple[PassageIndex | None, int]]):
+        self.parts = [(index if index is not None and index.n_docs == n else None, n) for index, n in parts]
+        self.n_docs = sum(n for _, n in self.parts)
+        self._cache: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def has_pages(self) -> bool:
+        return any(index is not None and index.has_pages for index, _ in self.parts)
+
+    def _best_raw(self, q: Sequence[str]) -> np.ndarray:
+        indexes = [index for index, _ in self.parts if index is not None]
+        n_pages = sum(index.n_pages for index in indexes)
+        idf = {t: _idf(n_pages, sum(index.doc_freq(t) for index in indexes)) for t in q}
+        out = []
+        for index, n in self.parts:
+            if index is None:
+                out.append(np.zeros(n, np.float32))
+                continue
+            scale = {t: idf[t] / own for t in q if (own := index.idf(t)) > 0}
+            out.append(index.best_pages(q, scale))
+        return np.concatenate(out) if out else np.zeros(0, np.float32)

@@ -25,9 +25,15 @@ documents have (:mod:`alphasearch.facts`), a fifth signal leads:
   rest from its content, so a document with every named fact comes before one that lacks
   one, and content orders documents whose facts fit equally.
 
-A folder's score is its best document's score, plus a little for its runners-up
-and for words the question shares with the folder's name. Pure apart from the
-embedding model and the passage index's save/load: no network.
+In Phase 0 the ``passage`` signal is read from every folder's page index at once
+(:class:`alphasearch.pageindex.PooledPassages`: one idf over all their pages), when the
+caller has them, so a folder's documents compete on their best page as in Phase 1 —
+a question's few content words ("the car on the cover", "InMails") are found where
+they are, whatever the folder's summary says. A folder's score is its best document's
+score, plus a little for its runners-up and for a word the question shares with the
+folder's name (in proportion to the word's idf over the documents: "report", in nearly
+every document, says little). Pure apart from the embedding model and the passage
+index's save/load: no network.
 """
 from __future__ import annotations
 
@@ -36,7 +42,7 @@ import re
 import sys
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,7 +52,7 @@ import numpy as np
 from . import facts as doc_facts
 from .errors import NotFoundError, StoreError
 from .models import Section
-from .pageindex import PassageIndex
+from .pageindex import PassageIndex, PooledPassages
 from .scorers import clean_question, embed
 from .text import terms
 
@@ -54,6 +60,7 @@ WEIGHTS = (0.5, 0.3, 0.2)  # coverage, lexical, embedding
 PRIOR_WEIGHTS = (0.0, 0.6, 0.4)  # the cheap prior for MCTS: profile and summary only
 PASSAGE_WEIGHT = 0.5  # share of a document's score from its best page, when page texts are given
 FACTS_WEIGHT = 0.7  # share of a document's score from the facts a question names, when it names some
+NAME_BONUS = 0.1  # Phase 0: most a folder's score gains from a word of its name in the question
 
 
 class EmptyLibraryError(StoreError):
@@ -111,7 +118,8 @@ class Turn(Protocol):  # store.ChatTurn fits
 class Router(Protocol):
     """Picks the folder for a question; an LLM router implements the same method."""
 
-    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = ()) -> Routing: ...
+    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = (),
+              passages: Mapping[str, PassageIndex] | None = None) -> Routing: ...
 
 
 # --- document signals ---------------------------------------------------------------------
@@ -119,7 +127,7 @@ class DocumentSignals:
     """Precomputed signals for a fixed set of documents (immutable after build;
     safe to share between threads)."""
 
-    def __init__(self, docs: Sequence[DocProfile], passages: PassageIndex | None = None,
+    def __init__(self, docs: Sequence[DocProfile], passages: PassageIndex | PooledPassages | None = None,
                  facts_weight: float = FACTS_WEIGHT):
         """``passages``: one page index over the documents (enables the ``passage`` signal);
         ``facts_weight``: share of the score from the facts the question names (0: unused)."""
@@ -331,23 +339,30 @@ class OfflineRouter:
         self._signals: tuple[tuple, DocumentSignals] | None = None
         self._lock = threading.Lock()
 
-    def signals(self, folders: Sequence[FolderProfile]) -> DocumentSignals:
-        """Signals over every document of ``folders`` (cached until the set changes)."""
+    def signals(self, folders: Sequence[FolderProfile],
+                passages: Mapping[str, PassageIndex] | None = None) -> DocumentSignals:
+        """Signals over every document of ``folders`` (cached until the set changes); ``passages``:
+        folder_id → the page index over that folder's documents (in order), for the passage signal."""
         docs = [d for f in folders for d in f.documents]
-        key = tuple((d.key, d.name, d.folder_id, len(d.vocab), d.facts) for d in docs)
+        parts = [((passages or {}).get(f.folder_id), len(f.documents)) for f in folders]
+        key = (tuple((d.key, d.name, d.folder_id, len(d.vocab), d.facts) for d in docs),
+               tuple(id(p) for p, _ in parts))
         with self._lock:
             if self._signals is not None and self._signals[0] == key:
                 return self._signals[1]
-        built = DocumentSignals(docs, facts_weight=self.facts_weight)
+        pooled = PooledPassages(parts) if any(p is not None for p, _ in parts) else None
+        built = DocumentSignals(docs, pooled, facts_weight=self.facts_weight)
         with self._lock:
             self._signals = (key, built)
         return built
 
-    def folder_scores(self, question: str, folders: Sequence[FolderProfile]) -> dict[str, float]:
+    def folder_scores(self, question: str, folders: Sequence[FolderProfile],
+                      passages: Mapping[str, PassageIndex] | None = None) -> dict[str, float]:
         """folder_id → score in [0, 1]."""
-        sig = self.signals(folders)
+        sig = self.signals(folders, passages)
         doc_scores = sig.scores(question, routing=True)
         q = set(terms(question))
+        n = len(sig.docs)
         out: dict[str, float] = {}
         start = 0
         for f in folders:
@@ -357,8 +372,9 @@ class OfflineRouter:
                 out[f.folder_id] = 0.0
                 continue
             runners = float(vals[1:3].mean()) if vals.size > 1 else float(vals[0])
-            name_terms = set(terms(f.name))
-            name_bonus = 0.1 if q & name_terms else 0.0
+            shared = q & set(terms(f.name))  # the name's word weighs by its idf over the documents
+            name_bonus = NAME_BONUS * max((math.log(1 + n / (sig.df.get(t, 0) + 0.5)) / math.log(1 + n / 0.5)
+                                           for t in shared), default=0.0)
             out[f.folder_id] = float(min(1.0, 0.85 * vals[0] + 0.15 * runners + name_bonus))
         return out
 
@@ -369,14 +385,17 @@ class OfflineRouter:
         p = p / p.sum()
         return dict(zip(ids, p.tolist()))
 
-    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = ()) -> Routing:
+    def route(self, question: str, folders: Sequence[FolderProfile], history: Sequence[Turn] = (),
+              passages: Mapping[str, PassageIndex] | None = None) -> Routing:
+        """``passages``: folder_id → the page index over that folder's documents (in order), when
+        the caller has them (the passage signal; without them documents compete on their profiles)."""
         nonempty = [f for f in folders if f.documents]
         if not folders:
             raise EmptyLibraryError("The library has no folders yet; create a folder and add PDFs first.")
         if not nonempty:
             raise EmptyLibraryError("Every folder is empty; add PDFs to a folder first.")
         by_id = {f.folder_id: f for f in nonempty}
-        scores = self.folder_scores(question, nonempty)
+        scores = self.folder_scores(question, nonempty, passages)
         conf = self._confidences(scores)
         best = max(scores, key=lambda i: (scores[i], conf[i]))
         names = {f.folder_id: f.name for f in nonempty}
@@ -396,7 +415,7 @@ class OfflineRouter:
                            f"the question points clearly away from {names[last]}", self.method)
         # stay: judge the question in the context of the previous question
         previous = _last_user_text(history)
-        ctx_scores = self.folder_scores(f"{question} {previous}".strip(), nonempty) if previous else scores
+        ctx_scores = self.folder_scores(f"{question} {previous}".strip(), nonempty, passages) if previous else scores
         ctx_conf = self._confidences(ctx_scores)
         return Routing(last, names[last], max(ctx_conf[last], 0.5), {names[i]: ctx_scores[i] for i in ctx_scores},
                        True, "follow-up: stays in the conversation's folder", self.method)
@@ -438,6 +457,6 @@ def profiles_from_library(library: Any) -> list[FolderProfile]:
     return [FolderProfile(f.folder_id, f.name, tuple(by_folder.get(f.folder_id, ()))) for f in library.folders()]
 
 
-__all__ = ["Router", "OfflineRouter", "forget_embeddings", "Routing", "DocProfile", "FolderProfile", "DocumentSignals", "PassageIndex", "DocumentScorer",
-           "document_tree", "looks_like_followup", "make_router", "profiles_from_library", "EmptyLibraryError",
-           "EmptyFolderError", "NotFoundError"]
+__all__ = ["Router", "OfflineRouter", "forget_embeddings", "Routing", "DocProfile", "FolderProfile", "DocumentSignals",
+           "PassageIndex", "PooledPassages", "DocumentScorer", "document_tree", "looks_like_followup", "make_router",
+           "profiles_from_library", "EmptyLibraryError", "EmptyFolderError", "NotFoundError"]

@@ -287,3 +287,33 @@ def test_merge_keeps_each_documents_degraded_reason_and_says_a_repeated_answer_o
     assert merged.doc_pages[:2] == [("a.pdf", 3), ("b.pdf", 4)]
     answers["a.pdf"].fallback = answers["b.pdf"].fallback = True
     assert "b.pdf: The search used" in merge("q", [rec("a.pdf", "1"), rec("b.pdf", "2")], {"1": 1.0}, answers).degraded
+
+
+def test_a_brochure_question_reaches_the_brochures_though_the_bigger_filings_folder_has_its_words(data_dir):
+    """Six annual reports have "hybrid", "trim" and "wheels" in their headings, on separate pages; the
+    brochure answers on one page of thirteen, which its summary does not reach. Phase 0 reads every
+    folder's page index, so the page that answers wins (on profiles alone the filings did)."""
+    from pdf_factory import H1, H2, make_pdf
+
+    e = Engine(Settings(data_dir=data_dir, engine="offline"))
+    e.library.create_folder("Filings")
+    e.library.create_folder("Brochures")
+    reports = [(f"report-{year}.pdf", make_pdf([
+        [H1(f"Kestrel Motors Annual Report {year}"), f"Results of fiscal {year} for shareholders."],
+        [H2("Hybrid vehicle segment"), f"Hybrid vehicle sales grew {year - 2000} percent; the segment's margin improved."],
+        [H2("Cost programme"), "A programme to trim costs closed two plants and renegotiated freight contracts."],
+        [H2("Wheels and tyres division"), "The division supplies wheels and tyres to dealers across the region."]]))
+        for year in range(2015, 2021)]
+    topics = ["Interior comfort", "Heated seats", "Climate control", "Panoramic roof", "Audio system", "Navigation",
+              "Safety sense", "Airbags", "Technical data", "Colours", "Warranty", "Dealers"]
+    pages = [[H1("The 2024 Sedan"), "Comfort, safety and style for every day."]]
+    for topic in topics:
+        text = (f"{topic} of the sedan: designed for drivers who value quiet cabins and long journeys."
+                if topic != "Technical data" else "The hybrid trim comes with 19-inch bronze wheels.")
+        pages.append([H2(topic), text])
+    brochure = ("sedan.pdf", make_pdf(pages))
+    assert all(r.status == "indexed" for r in e.library.add_many("Filings", reports))
+    assert all(r.status == "indexed" for r in e.library.add_many("Brochures", [brochure]))
+    a = e.ask_folder("Which wheels come with the hybrid trim?")
+    assert a.extra["folder"] == "Brochures" and a.extra["documents"] == ["sedan.pdf"]
+    assert a.doc_pages[0] == ("sedan.pdf", 10)

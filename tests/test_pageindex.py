@@ -10,7 +10,7 @@ import pytest
 
 from alphasearch import folder as folder_mod
 from alphasearch.config import Settings
-from alphasearch.pageindex import PageTerms, PassageIndex
+from alphasearch.pageindex import PageTerms, PassageIndex, PooledPassages
 from alphasearch.pipeline import Engine
 from alphasearch.text import terms
 from folder_helpers import build_library, topic_pdf
@@ -94,3 +94,20 @@ def test_phase_1_searches_a_shortlist_of_a_big_folder_and_still_finds_the_page(d
     assert len(a.trace.root.children) == 3  # the search saw the 3 best documents by score, not all 6
     assert a.extra["documents"][0] == "planets.pdf" and a.doc_pages[0] == ("planets.pdf", 3)
     assert set(a.folder_trace.doc_scores) == {c.section.title for c in a.trace.root.children}
+
+
+def test_pooled_folder_indexes_score_like_one_index_over_all_their_pages():
+    """Phase 0 reads every folder's page index at once: with one idf over all their pages, the
+    same as one index over every page (pages of equal length here, so the folders' average
+    page lengths agree too)."""
+    rng = random.Random(5)
+    folders = [[[" ".join(rng.choice(_WORDS) for _ in range(6)) for _ in range(rng.randint(1, 8))]
+                for _ in range(n)] for n in (9, 2, 4)]
+    pooled = PooledPassages([(PassageIndex.build(docs), len(docs)) for docs in folders])
+    one = PassageIndex.build([d for docs in folders for d in docs])
+    for question in ("budget of the harbour ferry", "flood", "clinic staff permit audit", "zebra"):
+        assert np.allclose(pooled.best(question), one.best(question), atol=1e-5), question
+    # a folder without its index scores 0 and keeps the others' positions
+    partial = PooledPassages([(None, 9), (PassageIndex.build(folders[1]), 2), (PassageIndex.build(folders[2]), 4)])
+    got = partial.best("flood budget")
+    assert got.shape == (15,) and not got[:9].any() and got[9:].max() == pytest.approx(1.0)

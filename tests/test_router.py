@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from alphasearch.router import (DocProfile, DocumentScorer, DocumentSignals, Emp
                                 OfflineRouter, PassageIndex, document_tree, looks_like_followup, make_router,
                                 profiles_from_library)
 from alphasearch.store import ChatTurn, Library
+from alphasearch.text import terms
 from folder_helpers import build_library
 
 
@@ -148,3 +150,33 @@ def test_a_saved_passage_index_scores_the_same_and_refuses_other_documents(tmp_p
         assert list(loaded.best(q)) == list(built.best(q))
     with pytest.raises(ValueError):
         PassageIndex.load(tmp_path / "p", 1)  # pages of documents that are not there
+
+
+def test_phase_0_finds_the_folder_whose_page_answers_even_when_a_bigger_folder_sounds_closer():
+    """The brochure's summary says little; its page names the wheels of the hybrid trim. The
+    filings' summaries share the question's words, and there are more of them."""
+    filing = "Annual report: results of the hybrid vehicle segment, trim of costs, wheels and tyres division."
+    filings = FolderProfile("f", "Filings", tuple(_doc(k, "f", f"{k}.pdf", filing) for k in "abcd"))
+    sedan = ["The 2024 sedan.", "The XSE hybrid trim comes with 19-inch bronze wheels."]
+    brochure = _doc("e", "b", "sedan.pdf", sedan[0])
+    brochures = FolderProfile("b", "Brochures", (replace(brochure, vocab=frozenset(terms(" ".join(sedan)))),))
+    pages = {"f": PassageIndex.build([["Net sales by segment.", "Costs of the tyres division."]] * 4),
+             "b": PassageIndex.build([sedan])}
+    question = "Which wheels come with the XSE hybrid trim?"
+    router = OfflineRouter()
+    assert router.route(question, [filings, brochures]).folder == "Filings"  # summaries alone mislead
+    routed = router.route(question, [filings, brochures], passages=pages)
+    assert routed.folder == "Brochures" and routed.scores["Brochures"] > routed.scores["Filings"]
+
+
+def test_a_word_of_a_folder_name_counts_by_how_rare_it_is_among_the_documents():
+    """"report" names the folder "Annual reports", but every document says it, so it barely
+    counts; "archive", in no document, counts in full."""
+    text = "Annual report: revenue, segments, outlook and risk factors."
+    annual = FolderProfile("a", "Annual reports", tuple(_doc(k, "a", f"{k}.pdf", text) for k in "ab"))
+    archive = FolderProfile("r", "Archive", tuple(_doc(k, "r", f"{k}.pdf", text) for k in "cd"))
+    router = OfflineRouter()
+    same = router.route("What does the report say about revenue?", [annual, archive]).scores
+    assert abs(same["Annual reports"] - same["Archive"]) < 0.05  # a word every document has: 0.1 × its idf share
+    named = router.route("What does the archive report say about revenue?", [annual, archive])
+    assert named.folder == "Archive" and named.scores["Archive"] > named.scores["Annual reports"]
