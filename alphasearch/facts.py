@@ -395,11 +395,14 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
     if q.years:
         top = max(q.years)
 
+        quarterly = set(patterns()["periods"]["quarter_only_kinds"])
+
         def year_fit(f: DocFacts | None) -> float:
             if f is None or f.year is None:
                 return 0.0
             if top in fiscal_years(f):
-                return 1.0
+                # a year without a quarter is a whole year: a quarterly report holds only part of it
+                return 0.5 if f.kind in quarterly and not q.quarter else 1.0
             # a filing of the next two years restates the year asked about; one named year among several
             return 0.5 if f.year in q.years or top < f.year <= top + 2 else 0.0
 

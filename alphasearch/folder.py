@@ -189,7 +189,8 @@ class FolderSearch:
         why = {d.key: {"facts": list(fm.matched[pos[d.key]]), "facts_score": round(fm.scores[pos[d.key]], 4),
                        "content": round(float(content[pos[d.key]]), 4), "score": round(scores[d.key], 4),
                        "label": d.facts.label() if d.facts else ""} for d in cand}
-        return trace, chosen, scores, why, [key for key in alternatives(question, docs, fm, all_scores, chosen)
+        content_of = {d.key: float(content[pos[d.key]]) for d in docs}
+        return trace, chosen, scores, why, [key for key in alternatives(question, docs, fm, content_of, chosen)
                                             if key in scores]
 
     def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
@@ -309,19 +310,21 @@ class FolderSearch:
         return answer
 
 
-def alternatives(question: str, docs: Sequence[DocProfile], fm: doc_facts.FactMatch, scores: dict[str, float],
+def alternatives(question: str, docs: Sequence[DocProfile], fm: doc_facts.FactMatch, content: dict[str, float],
                  chosen: Sequence[str]) -> list[str]:
     """Other documents a question may mean about as well as the best chosen one: when it names
     facts (a company without a year) or assumes one document ("this paper"), those whose named
-    facts fit as well as the best one's and whose score is within ``AMBIGUITY_MARGIN`` of it
-    (content hashes, best first, at most ``MAX_ALTERNATIVES``)."""
+    facts fit as well as the best one's and whose content score is within ``AMBIGUITY_MARGIN``
+    of its (the content, not the score the facts lead: with the facts equal, only the content
+    can say the question fits them about equally) — content hashes, best first, at most
+    ``MAX_ALTERNATIVES``."""
     if not chosen or not (fm.any or doc_facts.read_question(question).demonstrative):
         return []
     pos = {d.key: i for i, d in enumerate(docs)}
     best = chosen[0]
     near = [d.key for d in docs if d.key != best and abs(fm.scores[pos[d.key]] - fm.scores[pos[best]]) < 1e-6
-            and scores[d.key] >= scores[best] - AMBIGUITY_MARGIN]
-    return sorted(near, key=lambda key: -scores[key])[:MAX_ALTERNATIVES]
+            and content[d.key] >= content[best] - AMBIGUITY_MARGIN]
+    return sorted(near, key=lambda key: -content[key])[:MAX_ALTERNATIVES]
 
 
 def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:

@@ -93,3 +93,16 @@ def test_this_paper_in_a_folder_of_papers_answers_from_one_and_names_the_other(t
     assert "Also found in: " in a.text and "(paper)" in a.text
     b = e.ask_folder("How many marmots did this paper count?")  # the content says which one
     assert b.extra["documents"][0] == "marmots.pdf" and "also_found_in" not in b.extra
+
+
+def test_a_year_without_a_quarter_prefers_the_annual_report_to_a_10q_of_that_year(engine):
+    """FY2020 is a whole year: the 10-K for it fits; the 10-Q of a 2020 quarter holds only part of it,
+    so it is neither chosen first nor named as meant equally."""
+    a = engine.ask_folder("What were Harrow Instruments' FY2020 net sales?", folder="Harrow filings")
+    assert a.extra["documents"][0] == "filing-b.pdf"
+    why = a.folder_trace.why
+    assert why["filing-b.pdf"]["facts_score"] == 1.0 > why["filing-c.pdf"]["facts_score"]
+    assert "filing-c.pdf" not in [x["doc"] for x in a.extra.get("also_found_in", ())]
+    q = engine.ask_folder("What were Harrow Instruments' net sales in the second quarter of 2020?",
+                          folder="Harrow filings")
+    assert q.extra["documents"][0] == "filing-c.pdf" and q.folder_trace.why["filing-c.pdf"]["facts_score"] == 1.0
