@@ -7,7 +7,8 @@ endpoint fails, and it records every request (path, headers, JSON body) so tests
 can check what the engine sent and count HTTP requests.
 
 Modes (``server.mode = ...`` for every request, or ``server.script([...])`` for
-the next requests in order, then back to ``mode``):
+the next requests in order, then back to ``mode``; ``server.script_streams([...])`` for the
+next requests that stream):
 ``ok``, ``malformed`` (reply content is not JSON), ``empty`` (empty content),
 ``refusal`` (``message.refusal`` set), ``bad_body`` (HTTP 200, body not JSON),
 ``http400`` (any request), ``http500``, ``http429`` (with ``Retry-After``), ``http401`` (the body echoes the
@@ -138,6 +139,7 @@ class FakeLLMServer:
         self.stream_piece = 6  # characters per streamed chunk
         self.requests: list[dict[str, Any]] = []
         self._script: deque[str] = deque()
+        self._stream_script: deque[str] = deque()
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
@@ -163,10 +165,18 @@ class FakeLLMServer:
         with self._lock:
             self._script.extend(modes)
 
+    def script_streams(self, modes: list[str]) -> None:
+        """The next len(modes) requests that stream use these modes, in order (others are unaffected)."""
+        for m in modes:
+            assert m in MODES, m
+        with self._lock:
+            self._stream_script.extend(modes)
+
     def reset(self) -> None:
         with self._lock:
             self.requests.clear()
             self._script.clear()
+            self._stream_script.clear()
         self.mode = "ok"
 
     @property
@@ -178,8 +188,10 @@ class FakeLLMServer:
         with self._lock:
             return [request_kind(r["body"] or {}) for r in self.requests]
 
-    def _next_mode(self) -> str:
+    def _next_mode(self, streams: bool = False) -> str:
         with self._lock:
+            if streams and self._stream_script:
+                return self._stream_script.popleft()
             return self._script.popleft() if self._script else self.mode
 
     def _record(self, entry: dict[str, Any]) -> None:
@@ -270,7 +282,7 @@ def _handler(server: FakeLLMServer):
                 self._error(400, "Unsupported value: 'temperature' does not support 0 with this model. "
                                  "Only the default (1) value is supported.", "unsupported_value")
                 return
-            mode = server._next_mode()
+            mode = server._next_mode(bool(body.get("stream")))
             model = str(body.get("model", "fake-model"))
             key = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
             if mode == "http400":

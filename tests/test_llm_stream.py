@@ -13,7 +13,7 @@ from alphasearch.__main__ import main
 from alphasearch.pipeline import Engine
 from alphasearch.sample import sample_pdf_bytes
 from alphasearch.streaming import Cancelled, FieldText, Streamed
-from llm_server import llm_server, request_kind  # noqa: F401  (fixture)
+from llm_server import llm_server, request_kind, user_text  # noqa: F401  (fixture)
 from test_llm_pipeline import KEY, QUESTION, llm_settings
 
 
@@ -80,6 +80,23 @@ def test_a_broken_stream_degrades_and_is_not_cached(llm_server, data_dir, sample
     answer2 = Engine(llm_settings(data_dir, llm_server)).ask_document(doc, QUESTION, on_text=[].append)
     assert len(answer_requests(llm_server)) == 1  # the partial reply was not cached: asked again
     assert not answer2.degraded and "[northwind.pdf → " in answer2.text
+
+
+def test_the_sdk_retries_a_stream_that_failed_to_start(llm_server, data_dir, sample_bytes):
+    """HTTP 500 / 429 before the first chunk: the openai SDK retries the request, and the stream then
+    answers; after the retries are spent the answer degrades with the status."""
+    engine = Engine(llm_settings(data_dir, llm_server, max_retries=2))
+    doc = engine.index_bytes(sample_bytes, "northwind.pdf")
+    llm_server.reset()
+    llm_server.script_streams(["http500", "http429"])
+    answer = engine.ask_document(doc, QUESTION, on_text=[].append)
+    assert not answer.degraded and "[northwind.pdf → " in answer.text
+    assert len([b for b in answer_requests(llm_server) if b.get("stream")]) == 3  # two failures, then the stream
+
+    llm_server.reset()
+    llm_server.script_streams(["http500"] * 3)
+    answer = engine.ask_document(doc, "Where did the new factory open?", on_text=[].append)
+    assert "HTTP 500" in answer.degraded and len(answer_requests(llm_server)) == 3
 
 
 def test_a_cancelled_stream_degrades_and_is_not_cached(llm_server, data_dir, sample_bytes):
@@ -160,3 +177,12 @@ def test_cli_query_prints_the_draft_as_it_streams_and_json_prints_one_object(
     out = capsys.readouterr().out
     assert len(out.strip().splitlines()) == 1 and "412.6" in json.loads(out)["answer"]
     assert not any(b.get("stream") for b in answer_requests(llm_server))  # --json: nothing to stream
+
+    llm_server.reset()  # a knowledge-gap round: a line says what is searched for, then the new draft
+    llm_server.responder = lambda kind, body: (json.dumps({"missing": [] if "Tampere" in user_text(body)
+                                                           else ["renewable electricity in Tampere"]})
+                                               if kind == "gap" else None)
+    assert main(["--data-dir", str(tmp_path / "data4"), "query", str(pdf), QUESTION, "--engine", "openai"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "412.6" in lines[0] and lines[1] == "(Searching the document again for: renewable electricity in Tampere)"
+    assert "412.6" in lines[2] and "Checked answer" not in "\n".join(lines)
