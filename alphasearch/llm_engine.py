@@ -207,7 +207,8 @@ class LLMEngine:
         best pages not shown before (at most :data:`ROUND_PAGES`) join the pages read, and the
         question is answered again from all of them. Stops when nothing is missing or a round
         finds no new page. Returns the last answer and ``trace`` with every round; a model
-        failure in a round keeps the answer so far (the reason added to ``reasons``)."""
+        failure in a round, or a round's answer that finds nothing where the one before found
+        an answer, keeps the answer so far (the reason added to ``reasons``)."""
         s = self.settings
         meter = judges.state["meter"]
         res, rounds, shown = first, [], list(first.read)
@@ -225,8 +226,13 @@ class LLMEngine:
                 if not new:
                     break
                 shown += new
-                res = llm_answer(doc, question, shown, self.client(), model=s.answer_model, meter=meter,
-                                 read=len(shown), pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)
+                again = llm_answer(doc, question, shown, self.client(), model=s.answer_model, meter=meter,
+                                   read=len(shown), pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)
+                if again.fallback and not res.fallback:  # more pages muddled it: the answer found before stands
+                    reasons.append("The answer after the search for what was missing found nothing; the answer "
+                                   "written before it is kept.")
+                    break
+                res = again
         except LLMError as exc:
             reasons.append(f"The search for what the answer was missing stopped ({exc}); the answer is the one "
                            "written before it.")

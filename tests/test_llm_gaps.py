@@ -124,6 +124,25 @@ def test_a_failing_gap_check_keeps_the_first_answer(llm_server, data_dir, sample
     assert len(bodies(llm_server, "gap")) == 2  # a malformed reply is asked again once, as every JSON reply
 
 
+def test_a_round_whose_answer_finds_nothing_keeps_the_first_answer(llm_server, data_dir, sample_bytes):
+    engine = Engine(llm_settings(data_dir, llm_server))
+    doc = engine.index_bytes(sample_bytes, "northwind.pdf")
+    llm_server.reset()
+
+    def muddled_by_more_pages(kind, body):
+        if kind == "gap":
+            return json.dumps({"missing": [MISSING]})
+        if kind == "answer" and 8 in shown_pages(body):
+            return json.dumps({"answer": "", "citations": [], "confidence": 0.1, "found": False})
+        return None
+
+    llm_server.responder = muddled_by_more_pages
+    answer = engine.ask_document(doc, QUESTION)
+    assert len(bodies(llm_server, "answer")) == 2 and len(answer.trace.rounds) == 1
+    assert not answer.fallback and "412.6" in answer.text and 8 not in answer.pages[:4]
+    assert "answer written before it is kept" in answer.degraded
+
+
 def test_the_offline_engine_has_no_gap_loop(data_dir, sample_bytes):
     engine = Engine(Settings(data_dir=data_dir, engine="offline"))
     answer = engine.ask_document(engine.index_bytes(sample_bytes, "northwind.pdf"), QUESTION)
