@@ -135,6 +135,7 @@ class FakeLLMServer:
         self.slow_seconds = slow_seconds
         self.responder: Callable[[str, dict], str | None] | None = None
         self.reject_json_mode = False  # answer HTTP 400 to requests with response_format (like some local servers)
+        self.reject_stream_options = False  # answer HTTP 400 to stream_options (like some local servers)
         self.reasoning_model = False  # answer HTTP 400 to max_tokens and to a temperature other than 1 (like o1/gpt-5)
         self.stream_piece = 6  # characters per streamed chunk
         self.requests: list[dict[str, Any]] = []
@@ -273,6 +274,9 @@ def _handler(server: FakeLLMServer):
                 return
             if server.reject_json_mode and "response_format" in body:
                 self._error(400, "response_format is not supported", "invalid_request_error")
+                return
+            if server.reject_stream_options and "stream_options" in body:
+                self._error(400, "Unrecognized request argument supplied: stream_options", "invalid_request_error")
                 return
             if server.reasoning_model and "max_tokens" in body:
                 self._error(400, "Unsupported parameter: 'max_tokens' is not supported with this model. "

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from alphasearch.__main__ import main
+from alphasearch.llm import ChatRequest, OpenAIChat, text_message
 from alphasearch.pipeline import Engine
 from alphasearch.sample import sample_pdf_bytes
 from alphasearch.streaming import Cancelled, FieldText, Streamed
@@ -97,6 +98,19 @@ def test_the_sdk_retries_a_stream_that_failed_to_start(llm_server, data_dir, sam
     llm_server.script_streams(["http500"] * 3)
     answer = engine.ask_document(doc, "Where did the new factory open?", on_text=[].append)
     assert "HTTP 500" in answer.degraded and len(answer_requests(llm_server)) == 3
+
+
+def test_a_server_that_rejects_stream_options_is_asked_again_without_them(llm_server):
+    llm_server.reject_stream_options = True
+    client = OpenAIChat(base_url=llm_server.url, max_retries=0, timeout=2)
+    request = ChatRequest(model="local", messages=(text_message("user", "hello"),))
+    pieces: list[str] = []
+    done = client.stream(request, pieces.append)
+    assert "".join(pieces) == done.text == '{"ok": true}' and len(pieces) > 1
+    sent = [r["body"] for r in llm_server.requests]
+    assert "stream_options" in sent[0] and "stream_options" not in sent[1] and sent[1]["stream"] is True
+    client.stream(request, pieces.append)  # remembered for the model: one request
+    assert llm_server.count == 3
 
 
 def test_a_cancelled_stream_degrades_and_is_not_cached(llm_server, data_dir, sample_bytes):
