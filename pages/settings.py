@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from alphasearch.config import ENGINES, RULES
+from alphasearch.config import ENGINES, MAX_GAP_ROUNDS, RULES
 from alphasearch.errors import ConfigError
 from pages._common import base_settings, current_settings, engine_label, inert, overrides
 
@@ -34,10 +34,14 @@ with st.form("settings_form", clear_on_submit=True):
                         placeholder="set for this session" if s.api_key else "not set",
                         help="Kept in this browser session's memory only; never saved, never shown again. "
                              "Leave empty to keep the current key.")
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3, c3b = st.columns(4)
     index_model = c1.text_input("Indexing model", value=s.index_model)
     search_model = c2.text_input("Search (judge) model", value=s.search_model)
     answer_model = c3.text_input("Answer model", value=s.answer_model)
+    gap_rounds = c3b.number_input("Knowledge-gap rounds", min_value=0, max_value=MAX_GAP_ROUNDS,
+                                  value=min(MAX_GAP_ROUNDS, max(0, int(s.gap_rounds))), step=1,
+                                  help="After the first answer the model names what is missing and the document "
+                                       "is searched again for it, at most this many times (0: no check).")
     st.subheader("Search")
     c4, c5, c6, c7 = st.columns(4)
     iterations = c4.number_input("MCTS iterations", min_value=1, max_value=max(500, int(s.iterations)),
@@ -55,7 +59,7 @@ if submitted:
     changes = dict(engine=engine, base_url=base_url.strip(), index_model=index_model.strip() or s.index_model,
                    search_model=search_model.strip() or s.search_model,
                    answer_model=answer_model.strip() or s.answer_model, iterations=int(iterations),
-                   exploration=float(exploration), rule=rule, top_k_docs=int(top_k))
+                   exploration=float(exploration), rule=rule, top_k_docs=int(top_k), gap_rounds=int(gap_rounds))
     own_key = key.strip() or ss.get("session_api_key", "")
     try:  # validate before keeping: an endpoint the server does not allow, or the server's key elsewhere, is refused
         base_settings().replace(**changes, **({"api_key": own_key} if own_key else {}))

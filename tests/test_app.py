@@ -378,10 +378,12 @@ def test_evaluation_view_from_a_results_file(app):
 def test_settings_apply_and_key_stays_in_memory(app, data_dir):
     app.switch_page("pages/settings.py").run()
     next(n for n in app.number_input if n.label == "MCTS iterations").set_value(7)
+    next(n for n in app.number_input if n.label == "Knowledge-gap rounds").set_value(2)
     next(t for t in app.text_input if t.label == "API key").input(KEY)
     button(app, "Apply").click().run()
     ok(app)
     assert app.session_state["settings_overrides"]["iterations"] == 7
+    assert app.session_state["settings_overrides"]["gap_rounds"] == 2
     assert app.session_state["session_api_key"] == KEY
     assert all(KEY not in t.value for t in app.text_input)  # never shown back
     assert KEY not in texts(app)
