@@ -28,9 +28,9 @@ STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from fu
 _YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
                      r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
-_DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula)\s*:?\s*(?P<expr>[^?.;]+)",
-                      re.IGNORECASE)
-_OPERATOR = re.compile(r"\s(/|÷|divided by|minus|plus|[-–+])\s", re.IGNORECASE)
+_DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula|\bdefine [^.?;:]{1,60}? as)"
+                      r"\s*:?\s*(?P<expr>[^?.;]+)", re.IGNORECASE)
+_OPERATOR = re.compile(r"\s(/|÷|divided by|over|minus|less|plus|[-–+])\s", re.IGNORECASE)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
@@ -76,7 +76,8 @@ def sub_queries(question: str, limit: int = 4) -> list[str]:
     years = " ".join(dict.fromkeys(_YEAR.findall(question)))
     norm = _norm(question)
     asked = set(terms(question))
-    groups = concepts(question) + [g for name, ops in lex["ratios"].items() if _norm(name) in norm for g in ops]
+    groups = concepts(question) + [g.removeprefix(_AVERAGE) for name, ops in lex["ratios"].items()
+                                   if _norm(name) in norm for g in ops]
 
     def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
         return _norm(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
@@ -291,47 +292,103 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
                         f" ({pct:+.1f}%)")
             text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} (p. {f_b.page})"
             return Direct(text, (f_a, f_b), "change", min(f_a.score, f_b.score))
-    # 2. a ratio the lexicon names, or one the question defines
-    operands: list[tuple[str, list[str]]] = []  # (operator before, groups of the operand)
-    percent = False
-    m = _DEFINED.search(question)
-    if m:
-        parts = _OPERATOR.split(m.group("expr"))
-        if len(parts) >= 3:
-            op = ""
-            for k, part in enumerate(parts):
-                if k % 2:
-                    op = {"÷": "/", "divided by": "/", "minus": "-", "plus": "+", "–": "-"}.get(part.lower(), part)
-                    continue
-                g = concepts(part)
-                if not g:
-                    operands = []
-                    break
-                operands.append((op, g[:1]))
-    if not operands:
-        for name, (num, den) in lex["ratios"].items():
-            if _norm(name) in _norm(question):
-                operands = [("", [num]), ("/", [den])]
-                percent = "margin" in name
-                break
+    # 2. a ratio the question defines, one the lexicon names, or "A to B ratio"
+    operands, percent, name = _operands(question)
     if len(operands) < 2:
         return None
     rows = rows if rows is not None else _rows(doc, pages)
-    year = sorted(years)[-1:] if years else []
-    average = bool(re.search(r"\baverage\b", low)) and len(years) >= 2
+    if name and any(_norm(name) in _norm(r.label) for _, _, r in rows):
+        return None  # the ratio is printed: the figure lookup reads its row
+    span = _YEARS_AVERAGE.search(question)
+    if span and len(years) >= 2:  # "the FY2019 - FY2021 3 year average operating margin": one ratio per year
+        a, b = min(map(int, years)), max(map(int, years))
+        each = [_ratio(rows, operands, str(y), low, percent) for y in range(a, b + 1)]
+        if any(e is None for e in each) or not 2 <= len(each) <= 10:
+            return None
+        mean = sum(e[0] for e in each) / len(each)
+        figures = tuple(f for e in each for f in e[1])
+        text = (f"average {a}–{b} of " + ", ".join(f"{y}: {e[2]} = {_shown(e[0], percent, e[1], operands)}"
+                                               for y, e in zip(range(a, b + 1), each))
+                + f" → {_shown(mean, percent, figures, operands, decimals_asked(question))} — {_cites(figures)}")
+        return Direct(text, figures, "ratio", min(f.score for f in figures))
+    year = sorted(years)[-1] if years else ""
+    got = _ratio(rows, operands, year, low, percent, between=len(years) >= 2)
+    if got is None:
+        return None
+    value, figures, shown = got
+    text = f"{shown} = {_shown(value, percent, figures, operands, decimals_asked(question))} — {_cites(figures)}"
+    return Direct(text, figures, "ratio", min(f.score for f in figures))
+
+
+_YEARS_AVERAGE = re.compile(r"\b(?:\d{1,2}|two|three|four|five)[- ]year average\b", re.IGNORECASE)
+_TO_RATIO = (re.compile(r"\bratio of (?P<a>.+?) to (?P<b>.+?)(?:$|[?,;.]| for | in | of | at )", re.IGNORECASE),
+             re.compile(r"\b(?P<a>[\w&'’,. -]+?) to (?P<b>[\w&'’,. -]+?) ratio\b", re.IGNORECASE),
+             re.compile(r"\b(?P<a>[\w&'’,. -]+?) as an? (?:%|percent|percentage|share) of (?P<b>[\w&'’,. -]+)",
+                        re.IGNORECASE))
+_AVERAGE = "average "
+
+
+def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, str]:
+    """The figures a question asks to combine: [(operator before, [lexicon group])], whether the
+    result is a percentage (True: the question or the ratio's name, a margin, says so; "name": a
+    rate, shown both ways), and the lexicon's name of the ratio ("" when the question defines it
+    or says "A to B ratio"). A group written "average X" in the lexicon is X averaged over the
+    year asked and the one before."""
+    lex = lexicon()
+    low = question.lower()
+    percent = bool(re.search(r"\b(percent|percentage|in %|as a %)", low))
+    m = _DEFINED.search(question)
+    if m:
+        parts = _OPERATOR.split(m.group("expr"))
+        operands: list[tuple[str, list[str]]] = []
+        op = ""
+        for k, part in enumerate(parts):
+            if k % 2:
+                op = {"÷": "/", "divided by": "/", "over": "/", "minus": "-", "less": "-", "plus": "+",
+                      "–": "-"}.get(part.lower(), part)
+                continue
+            g = concepts(part)
+            if not g:
+                operands = []
+                break
+            average = bool(re.search(r"\baverage\b", part, re.IGNORECASE))
+            operands.append((op, [(_AVERAGE if average else "") + g[0]]))
+        if len(operands) >= 2:
+            return operands, percent, ""
+    for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
+        if _norm(name) in _norm(question):
+            num, den = lex["ratios"][name]
+            return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if "rate" in name else False), name
+    for pattern in _TO_RATIO:
+        for m in pattern.finditer(question):
+            a, b = concepts(m.group("a")), concepts(m.group("b"))
+            if a and b:
+                return [("", [a[-1]]), ("/", [b[0]])], percent or "%" in m.group(0) or "percent" in m.group(0), ""
+    return [], percent, ""
+
+
+def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = False):
+    """(value, figures, arithmetic shown) of ``operands`` in the ``year`` column, or None when a
+    figure is missing. An operand of an "average X" group, or the divisor of a question asking
+    for an average between two years (``between``), is averaged with the year before."""
     figures: list[Figure] = []
     values: list[float] = []
     shown: list[str] = []
+    wanted = [year] if year else []
     for k, (op, groups) in enumerate(operands):
-        best = _pick(rows, groups, set(), year)
+        group = groups[0]
+        average = group.startswith(_AVERAGE)
+        group = group[len(_AVERAGE):] if average else group
+        average = average or (between and "average" in low and op == "/" and k == len(operands) - 1)
+        best = _pick(rows, [group], set(), wanted)
         if not best:
             return None
         fig = best[0][1]
         value = abs(fig.value)
         text = _fmt(value)
-        if average and op == "/" and k == len(operands) - 1:  # "average total assets between FY2016 and FY2017"
-            prev = str(int(year[0]) - 1) if year else ""
-            other = next((f for _, f in _pick(rows, groups, set(), [prev]) if f.row == fig.row), None)
+        if average:
+            prev = str(int(fig.period or year) - 1) if (fig.period or year).isdigit() else ""
+            other = next((f for _, f in _pick(rows, [group], set(), [prev]) if f.row == fig.row), None)
             if other is not None:
                 value = (abs(fig.value) + abs(other.value)) / 2
                 text = f"avg({_fmt(abs(other.value))}, {_fmt(abs(fig.value))})"
@@ -351,14 +408,35 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
             result += v
         else:
             return None
-    if percent:
-        shown_result = f"{result * 100:.1f}%"
-    elif all(op in ("-", "+") for op, _ in operands[1:]):
+    return result, tuple(figures), "".join(shown)
+
+
+def _shown(result: float, percent: bool | str, figures, operands, decimals: int | None = None) -> str:
+    """The result as the question asks for it: an amount in the figures' unit for sums and
+    differences; a percentage when the question asks for one (``percent`` True; one decimal
+    unless ``decimals``; a margin always); a ratio that is a rate by its name ("effective tax
+    rate", ``percent`` "name") as both "0.202 (20.2%)"; else a number (two decimals unless ``decimals``)."""
+    if all(op in ("-", "+") for op, _ in operands[1:]):
         unit = figures[0].unit
-        shown_result = f"{figures[0].currency}{_fmt(result)}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
-    else:
-        shown_result = _fmt(result, 2)
-    cites = "; ".join(dict.fromkeys(f"{f.label}{', ' + f.period if f.period else ''}: {f.amount()} (p. {f.page})"
-                                    for f in figures))
-    text = f"{''.join(shown)} = {shown_result} — {cites}"
-    return Direct(text, tuple(figures), "ratio", min(f.score for f in figures))
+        return f"{figures[0].currency}{_fmt(result)}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
+    if percent is True:
+        return f"{result * 100:.{1 if decimals is None else decimals}f}%"
+    plain = f"{result:,.{2 if decimals is None else decimals}f}"
+    return f"{plain} ({result * 100:.1f}%)" if percent == "name" else plain
+
+
+_DECIMALS = re.compile(r"\b(one|two|three|four|[1-4]) decimals?\b", re.IGNORECASE)
+
+
+def decimals_asked(question: str) -> int | None:
+    """The rounding a question asks for ("round to three decimal places" → 3), None when none."""
+    m = _DECIMALS.search(question)
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1
+
+
+def _cites(figures) -> str:
+    return "; ".join(dict.fromkeys(f"{f.label}{', ' + f.period if f.period else ''}: {f.amount()} (p. {f.page})"
+                                   for f in figures))

@@ -404,13 +404,26 @@ def _cells(page, y: float, label: str, cells, xs) -> None:
         page.insert_text((x, y), cell, fontsize=10)
 
 
+RELEASE_STATEMENTS = [  # the full year's statements (page 5): (label, (2023, 2022))
+    ("Net sales", ("14,694", "14,544")),
+    ("Cost of sales", ("11,724", "11,909")),
+    ("Income before income taxes", ("1,335", "1,003")),
+    ("Income tax expense", ("(259)", "(193)")),
+    ("Net income", ("1,076", "810")),
+    ("Inventories", ("1,900", "1,700")),
+    ("Accounts payable", ("2,836", "2,248")),
+    ("Total shareholders' equity", ("4,100", "3,900")),
+]
+
+
 def earnings_release_pdf() -> bytes:
-    """4 pages of an earnings release, each cell a separate text object at its column's x:
+    """5 pages of an earnings release, each cell a separate text object at its column's x:
     1. a cover; 2. a reconciliation with quarter and full-year columns side by side ("Three
     Months Ended June 30," and "Twelve Months Ended June 30," over 2023 2022 2023 2022, "($
     million)"); 3. the quarter alone ("Three Months Ended June 30, 2023" per column); 4. the full
     year alone ("Fiscal Year Ended June 30, 2023" per column), with accrued liabilities whose
-    total carries a footnote mark "(1)" after its figures."""
+    total carries a footnote mark "(1)" after its figures; 5. the full year's income statement
+    and balance sheet (2023, 2022: figures for ratios on average balances)."""
     doc = pymupdf.open()
     doc.new_page(width=595, height=842).insert_text((72, 90), "Tidewater Packaging Fourth Quarter Results",
                                                     fontsize=18)
@@ -440,6 +453,14 @@ def earnings_release_pdf() -> bytes:
             _cells(page, 262, "Compensation and benefits", ("1,472", "1,248"), (330, 450))
             _cells(page, 284, "Total accrued liabilities", ("6,063", "5,184", "(1)"), (330, 450, 530))
             page.insert_text((72, 320), "(1) Includes sales-related reserves.", fontsize=8)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "Consolidated Statement of Income and Balance Sheet", fontsize=14)
+    page.insert_text((72, 100), "(in millions)", fontsize=9)
+    page.insert_text((330, 110), "Fiscal Year Ended June 30,", fontsize=9)
+    for x, year in zip((330, 450), ("2023", "2022")):
+        page.insert_text((x, 125), year, fontsize=10)
+    for k, (label, cells) in enumerate(RELEASE_STATEMENTS):
+        _cells(page, 150 + 22 * k, label, cells, (330, 450))
     data = doc.tobytes()
     doc.close()
     return data

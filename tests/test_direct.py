@@ -189,3 +189,27 @@ def test_a_quarter_page_read_first_gives_way_to_the_full_year_further_down(engin
     assert figure_answer(doc, q, [3, 1], further=[4]).text == "Adjusted EBITDA, 2023: $2,018 million — p. 4"
     # a row matching only the question's own words is not taken from further down
     assert figure_answer(doc, "What was Tidewater compensation in 2023?", [1], further=[4]) is None
+
+
+@pytest.mark.parametrize("question, start", [
+    ("What is the FY2023 inventory turnover?", "11,724 / avg(1,700, 1,900) = 6.51"),
+    ("What is the FY2023 payables turnover? Round to one decimal place.", "11,724 / avg(2,248, 2,836) = 4.6"),
+    ("What was the effective tax rate in fiscal 2023? Round to three decimal places.",
+     "259 / 1,335 = 0.194 (19.4%)"),
+    ("What is the after-tax return on average equity for FY2023?", "1,076 / avg(3,900, 4,100) = 0.27"),
+    ("What is the FY2023 net income to net sales ratio?", "1,076 / 14,694 = 0.07"),
+    ("What is FY2023 gross profit? Define gross profit as net sales less cost of sales.",
+     "14,694 - 11,724 = 2,970 million"),
+])
+def test_ratios_on_average_balances_rates_and_defined_differences(engine, release_bytes, question, start):
+    doc = engine.index_bytes(release_bytes, "release.pdf")
+    d = figure_answer(doc, question, [5])
+    assert d.kind == "ratio" and d.text.startswith(start), d.text
+    assert all(f.page == 5 for f in d.figures)
+
+
+def test_a_multi_year_average_is_the_mean_of_each_years_ratio(doc):
+    d = figure_answer(doc, "What is the FY2020 - FY2022 3 year average operating margin?", [2])
+    assert d.text.startswith("average 2020–2022 of 2020: 6,110 / 52,004 = 11.7%, 2021: 8,702 / 60,117 = 14.5%, "
+                             "2022: 9,954 / 66,608 = 14.9% → 13.7%")
+    assert [f.period for f in d.figures] == ["2020", "2020", "2021", "2021", "2022", "2022"]
