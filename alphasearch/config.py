@@ -44,7 +44,9 @@ class Settings:
     max_retries: int = 2
     # search
     iterations: int = 25
-    exploration: float = 1.41
+    # PUCT's c. Siblings are judged together, so every child has its own judgement before
+    # any is chosen: exploration only breaks near-ties (see alphasearch/mcts.py).
+    exploration: float = 0.2
     rule: str = "puct"
     confidence_threshold: float = 0.75
     seed: int = 0

@@ -28,6 +28,16 @@ V = the child's value; an unjudged child's V is its parent's own reward, the
   P mixes the normalised prior with a uniform share (``PRIOR_MIX``), as
   AlphaZero mixes noise into its root prior: a child the cheap prior scores 0
   would otherwise never be visited, however wrong the prior is about it.
+
+The engine's c is small (``Settings.exploration`` = 0.2): siblings are judged
+together, so every child already has its own judgement when one is chosen, and
+exploration is only needed to break near-ties. The search then goes down the best
+judged branch first (as greedy descent does) and, with max backup, turns to the
+runner-up siblings once the pages it read there score low. In the judge-budget
+simulation (σ = 0.2) c = 0.2 against 1.41: uniform judge 8 iterations hit@3 0.996
+with 16.1 calls (was 0.978 with 17.2), diluted 12 iterations 0.946 with 17.6 (was
+0.928 with 19.0); offline it reads 1.6 pages a question instead of 2.8 at the same
+hit@3.
 """
 from __future__ import annotations
 
