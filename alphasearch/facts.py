@@ -27,6 +27,7 @@ FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
 COMPONENT_WEIGHTS = {"org": 1.5, "year": 1.0, "kind": 0.75, "quarter": 0.5}
+OTHER_NAME_FIT = 0.75  # year fit of an off-calendar fiscal year asked about by the calendar year it mostly lies in
 
 
 @lru_cache(maxsize=1)
@@ -387,6 +388,10 @@ class FactMatch:
 
 
 def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> FactMatch:
+    """Which of the facts the question names each document has. A year fits in grades: the year
+    the document calls its own 1, the other name of an off-calendar fiscal year ``OTHER_NAME_FIT``,
+    a quarterly report for a question naming no quarter ½, a later filing that restates it ½;
+    the year counts when some document holds it, and the best fit there is counts in full."""
     q = read_question(question) if isinstance(question, str) else question
     per: dict[str, list[float]] = {}
     orgs = [1.0 if f is not None and org_named(q, f) else 0.0 for f in docs]
@@ -401,14 +406,17 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
             if f is None or f.year is None:
                 return 0.0
             if top in fiscal_years(f):
-                # a year without a quarter is a whole year: a quarterly report holds only part of it
-                return 0.5 if f.kind in quarterly and not q.quarter else 1.0
+                if f.kind in quarterly:  # a year without a quarter is a whole year: a quarter holds part of it
+                    return 1.0 if q.quarter else 0.5
+                # the year the document calls its own fits best; the other name of an off-calendar year less
+                return 1.0 if top == f.year else OTHER_NAME_FIT
             # a filing of the next two years restates the year asked about; one named year among several
             return 0.5 if f.year in q.years or top < f.year <= top + 2 else 0.0
 
         ys = [year_fit(f) for f in docs]
-        if any(y == 1.0 for y in ys):
-            per["year"] = ys
+        if any(f is not None and f.year is not None and top in fiscal_years(f) for f in docs):
+            best = max(ys)  # the best fit there is counts in full
+            per["year"] = [y / best for y in ys]
     if q.kinds:
         ks = [1.0 if f is not None and f.kind in q.kinds else 0.0 for f in docs]
         if any(ks):

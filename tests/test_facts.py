@@ -189,3 +189,24 @@ def test_cli_ask_names_the_other_filings_and_searches_a_picked_one(tmp_path):
     proc = run_cli("ask", "What were capital expenditures?", "--folder", "H", "--document", others[0], "--json",
                    data_dir=data)
     assert proc.returncode == 0 and json.loads(proc.stdout)["documents"] == [others[0]]
+
+
+def test_the_year_a_document_calls_its_own_fits_best():
+    """Fiscal years ending in May: "FY2019" is the 10-K that calls itself fiscal 2019, though the
+    FY2020 one (June 2019 - May 2020) also lies mostly in 2019; with only the FY2020 one at hand, it fits."""
+    fy19 = facts.DocFacts(org="Mills Inc.", kind="10-K", year=2019, period_end="2019-05-26")
+    fy20 = facts.DocFacts(org="Mills Inc.", kind="10-K", year=2020, period_end="2020-05-31")
+    m = facts.match("What was the FY2019 cash conversion cycle?", [fy19, fy20])
+    assert m.named == ("year",) and m.scores[0] == 1.0 > m.scores[1] > 0.5
+    alone = facts.match("What was the FY2019 cash conversion cycle?", [fy20])
+    assert alone.named == ("year",) and alone.scores == (1.0,)
+
+
+def test_a_year_asked_of_a_folder_with_only_a_10q_of_it_still_prefers_that_10q():
+    ten_q = facts.DocFacts(org="Harrow", kind="10-Q", year=2020, quarter=2, period_end="2020-06-30")
+    old = facts.DocFacts(org="Harrow", kind="10-K", year=2016, period_end="2016-12-31")
+    m = facts.match("What were FY2020 net sales?", [ten_q, old])
+    assert m.named == ("year",) and m.scores == (1.0, 0.0)
+    whole = facts.DocFacts(org="Harrow", kind="10-K", year=2020, period_end="2020-12-31")
+    m = facts.match("What were FY2020 net sales?", [ten_q, whole])
+    assert m.scores[1] == 1.0 > m.scores[0]
