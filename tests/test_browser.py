@@ -201,6 +201,40 @@ def test_structured_answer_and_a_fallback_that_lists_its_pages(page):
     shot(page, "06_fallback_pages_read")
 
 
+def test_tree_of_a_10k_shows_its_parts_and_a_search_across_them(page):
+    """A 10-K without an outline whose metadata title is an accession number: the tree visualizer
+    shows the company as the root and PART I / PART II (with the Items of the part it opened); the search visits both
+    parts (the "Visits per node" chart) before it reads the income statement's page."""
+    from pdf_factory import ACCESSION, ten_k_pdf
+
+    upload(page, [("orchard-10k.pdf", ten_k_pdf())])
+    page.get_by_text(re.compile(r"is ready: 12 pages")).wait_for(timeout=WAIT)
+    ask(page, "What was total revenue in 2022?")
+    page.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
+    page.get_by_text("Replay: state after iteration").wait_for(timeout=WAIT)
+    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    wait_idle(page)
+    shot(page, "11_tree_10k")
+    assert page.get_by_text(ACCESSION).count() == 0  # the identifier is not the document's title
+    page.get_by_test_id("stSelectbox").filter(has_text="Node (or click one in the graph)").first.click()
+    options = page.get_by_role("option")
+    options.first.wait_for(timeout=WAIT)
+    listed = [o.inner_text() for o in options.all()]
+    page.keyboard.press("Escape")
+    assert listed[0].startswith("Orchard Machines Corporation")
+    for title in ("FORM 10-K ·", "PART I ·", "PART II ·", "Item 7. Management", "Item 8. Financial Statements"):
+        assert any(o.startswith(title) for o in listed), (title, listed)
+    page.get_by_role("tab", name="Visits per node").click()
+    chart = page.get_by_test_id("stPlotlyChart").filter(visible=True).first
+    chart.locator("svg .ytick text").first.wait_for(timeout=WAIT)
+    visited = chart.locator("svg .ytick text").evaluate_all("els => els.map(e => e.textContent)")
+    for part in ("PART I (", "PART II ("):
+        assert any(t.startswith(part) for t in visited), (part, visited)
+    assert any(t.startswith("Consolidated Statements of Income") for t in visited), visited
+    shot(page, "12_tree_10k_visits")
+
+
 def test_hostile_upload_shows_one_sentence_and_app_stays_usable(page):
     files = hostile_files()
     data, expected = files["notes.pdf"]
