@@ -110,6 +110,22 @@ def test_a_section_read_to_the_end_is_worth_its_best_page():
     assert trace.stop_reason == "exhausted" and len(trace.steps) == 5 and judged_nothing_share([trace]) == 0.0
 
 
+def test_the_default_goes_down_the_best_judged_branch_then_the_runner_up():
+    """With the engine's c, the judges' values lead, not the cheap prior: the search reads the
+    best-judged section first (as greedy descent would), and its runner-up once those pages read low."""
+    from alphasearch.config import Settings
+
+    leafy = Section("R", "Root", (1, 3), children=(Section("A", "Alpha", (1, 2)), Section("B", "Beta", (3, 3))))
+    reader = Pages({1: 0.1, 2: 0.2, 3: 0.9}, priors={1: 0.6, 2: 0.4})
+    args = dict(prior=Fixed({"A": 0.1, "B": 0.9}), reader=reader, iterations=20, rng=random.Random(0))
+    trace = search(leafy, "q", Fixed({"A": 0.8, "B": 0.7}), c=Settings().exploration, **args)
+    assert [st.judged for st in trace.steps] == [("A", "B"), ("A/p1",), ("A/p2",), ("B/p3",)]
+    assert trace.stop_reason == "confident" and pages_read(trace)[0] == (3, 0.9)
+    # with c = 1.41 (the former default) the prior (B: 0.9) outweighs the judges' 0.8 against 0.7
+    old = search(leafy, "q", Fixed({"A": 0.8, "B": 0.7}), c=1.41, **args)
+    assert [st.judged for st in old.steps][:2] == [("A", "B"), ("B/p3",)]
+
+
 def test_the_search_stops_once_a_page_read_is_confident():
     leafy = Section("R", "Root", (1, 4), children=(Section("A", "Alpha", (1, 2)), Section("B", "Beta", (3, 4))))
     reader = Pages({1: 0.2, 2: 0.9, 3: 0.9, 4: 0.9}, priors={1: 0.9, 2: 0.1})
