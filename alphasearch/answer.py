@@ -28,6 +28,7 @@ FURTHER = 5  # pages past those read where the figure lookup looks when they hol
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 _UNIT = re.compile(r"\bin (?:(?:EUR|USD|GBP|US\$|\$|€|£)\s*)?(?:thousands|millions|billions)\b", re.IGNORECASE)
@@ -181,8 +182,15 @@ def extractive_answer(
             break
         if all(cand[4] != c[4] for c in chosen):
             chosen.append(cand)
-    best_page, best_sentence, best_ctx = chosen[0][3], chosen[0][4], chosen[0][5]
-    direct = figure or Direct(f"{shorten(best_sentence, 400)}{best_ctx} — p. {best_page}", kind="sentence",
+    lead = _lead(question, kind, candidates, best_score)
+    explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
+    if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header
+        lead = next((c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
+                     and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5), None)
+    if lead is not None and lead not in chosen:
+        chosen = [lead] + chosen[:max_sentences - 1]
+    best_page, best_sentence, best_ctx = (lead or chosen[0])[3:6]
+    direct = (not explain and figure) or Direct(f"{shorten(best_sentence, 400)}{best_ctx} — p. {best_page}", kind="sentence",
                               score=best_cov)
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
@@ -195,7 +203,7 @@ def extractive_answer(
                 citations.insert(0, Citation(doc=doc.name, section=section_of(doc.root, f.page).title,
                                              pages=(f.page, f.page), snippet=shorten(f.label, 300), doc_id=doc.doc_id))
                 cited.add((f.page, f.label))
-        text = f"{figure.text}\n\n{quotes}"
+        text = f"{quotes}\n\n{figure.text}" if explain else f"{figure.text}\n\n{quotes}"
     else:
         text = quotes
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
@@ -337,8 +345,59 @@ def _closeness(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float
     return min(1.0, max(0.0, (sim - 0.05) / 0.35))
 
 
+def asks(question: str, what: str) -> bool:
+    """The question's first sentence (its main ask: "Does X improve? If not, explain why." asks
+    no explanation) uses one of the lexicon's words for ``what`` ("phone", "explanation")."""
+    from .direct import lexicon
+
+    first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
+    return any(f" {w} " in low for w in lexicon()["asks"][what])
+
+
+def _counted(question: str) -> set[str]:
+    """What a "how many / how much" question counts, as terms with the abbreviations of units
+    ("how many grams" → gram, g, gr)."""
+    from .direct import lexicon
+
+    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
+    if not m:
+        return set()
+    counted = set(terms(m.group(1)))
+    for t in list(counted):
+        counted.update(lexicon()["count_units"].get(t, ()))
+    return counted
+
+
+def _counts(sentence: str, counted: set[str]) -> bool:
+    """A figure in ``sentence`` is followed within three words by what is counted ("18 data centers")."""
+    tokens = re.findall(r"[\w%°.,']+", sentence.lower())
+    for i, tok in enumerate(tokens):
+        if _NUM.fullmatch(tok.strip(".,")) and not _YEAR.fullmatch(tok.strip(".,")):
+            after = tokens[i + 1:i + 4]
+            if any(a in counted or set(terms(a)) & counted for a in after):
+                return True
+    return False
+
+
+def _lead(question: str, kind: str, candidates, best_score: float):
+    """The candidate sentence that should lead the answer when the best-covering one does not
+    hold what is asked: a telephone number for a phone question (the best scoring sentence
+    that has one), the figure next to what a "how many" question counts (among sentences
+    scoring at least half the best); None to keep the best."""
+    if kind == "phone":  # a sentence naming a telephone first ("Tel: 01983 873655")
+        phones = [c for c in candidates if _has_kind(c[4], "phone")]
+        return max(phones, key=lambda c: (asks(c[4], "phone"), c[0]), default=None)
+    counted = _counted(question) if kind == "number" else set()
+    if counted:
+        return next((c for c in candidates if c[0] >= 0.5 * best_score and _counts(c[4], counted)), None)
+    return None
+
+
 def answer_kind(question: str) -> str:
     q = question.lower()
+    if asks(question, "phone"):
+        return "phone"
     if re.search(r"\b(when|what year|which year|what date|which date)\b", q):
         return "date"
     if re.search(r"\b(who|whom|whose|which company|name of)\b", q):
@@ -349,6 +408,9 @@ def answer_kind(question: str) -> str:
 
 
 def _has_kind(sentence: str, kind: str) -> bool:
+    if kind == "phone":  # 8 digits or more, not a date
+        return any(len(re.sub(r"\D", "", m.group(0))) >= 8 and not re.search(r"\d[.-]\d{1,2}[.-]\d", m.group(0))
+                   for m in _PHONE.finditer(sentence))
     if kind == "number":
         return bool(_NUM.search(sentence))
     if kind == "date":

@@ -213,3 +213,40 @@ def test_a_multi_year_average_is_the_mean_of_each_years_ratio(doc):
     assert d.text.startswith("average 2020–2022 of 2020: 6,110 / 52,004 = 11.7%, 2021: 8,702 / 60,117 = 14.5%, "
                              "2022: 9,954 / 66,608 = 14.9% → 13.7%")
     assert [f.period for f in d.figures] == ["2020", "2020", "2021", "2021", "2022", "2022"]
+
+
+@pytest.fixture
+def home_doc(engine, make_pdf):
+    return engine.index_bytes(make_pdf([
+        ["Seaview Care Home", "Inspection report",
+         "Seaview Care Home is registered to provide accommodation for persons requiring nursing care.",
+         "Date of publication: 05/10/2015", "Tel: 01983 873655", "Seaview Care Home, 4 Cliff Road, Ventnor"],
+        ["Our services",
+         "Seaview Care Home serves residents across the island with a team of carers and nurses.",
+         "Every single room at Seaview Care Home has had its own bathroom since 1998.",
+         "Residents can bring their own furniture and the home provides 24 single rooms and 6 shared rooms.",
+         "The home's garden was redesigned last spring by volunteers from the village."],
+        ["Results", "Occupancy rose in 2022 because the new wing opened and two homes nearby closed.",
+         "Occupancy", "2022", "2021", "Occupancy rise (points)", "7", "3"],
+    ]), "seaview.pdf")
+
+
+def test_a_phone_question_leads_with_the_telephone_number_not_a_date(engine, home_doc):
+    answer = engine.ask_document(home_doc, "What is the telephone number of Seaview Care Home?")
+    assert answer.extra["direct_answer"] == "Tel: 01983 873655 — p. 1"
+
+
+def test_a_how_many_question_leads_with_the_figure_next_to_what_it_counts(home_doc):
+    from alphasearch.answer import extractive_answer
+
+    df = {}
+    for p in home_doc.pages:
+        for t in set(terms(p.text)):
+            df[t] = df.get(t, 0) + 1
+    ex = extractive_answer(home_doc, "How many single rooms does Seaview Care Home have?", [2, 1], df)
+    assert ex.direct.text.startswith("Residents can bring their own furniture and the home provides 24 single rooms")
+
+
+def test_a_why_question_leads_with_sentences(engine, home_doc):
+    answer = engine.ask_document(home_doc, "Why did occupancy rise in 2022?")
+    assert answer.extra["direct_answer"].startswith("Occupancy rose in 2022 because the new wing opened")
