@@ -660,24 +660,26 @@ def _cap_lines(lines: list[Line], limit: int) -> tuple[list[Line], bool]:
 
 
 def _page_lines(page: pymupdf.Page) -> list[Line]:
+    """The page's text lines: size = the largest span's, bold when half the characters are."""
     out: list[Line] = []
     d = page.get_text("dict", flags=_TEXT_FLAGS, sort=False)
     for block in d.get("blocks", ()):
         for line in block.get("lines", ()):
-            spans = [s for s in line.get("spans", ()) if s.get("text", "").strip()]
-            if not spans:
-                continue
-            text = " ".join(_clean("".join(s["text"] for s in spans)).split())
-            if not text:
-                continue
-            size = max(float(s.get("size", 0.0)) for s in spans)
-            bold_chars = sum(len(s["text"]) for s in spans if _is_bold(s))
-            out.append(Line(text, round(size, 1), bold_chars * 2 >= sum(len(s["text"]) for s in spans)))
+            texts: list[str] = []
+            size, bold, total = 0.0, 0, 0
+            for s in line.get("spans", ()):  # one pass: this loop runs for every span of every page
+                t = s.get("text", "")
+                if not t or t.isspace():
+                    continue
+                texts.append(t)
+                total += len(t)
+                size = max(size, float(s.get("size", 0.0)))
+                if s.get("flags", 0) & 16 or "bold" in str(s.get("font", "")).lower():
+                    bold += len(t)
+            text = " ".join(_clean("".join(texts)).split()) if texts else ""
+            if text:
+                out.append(Line(text, round(size, 1), bold * 2 >= total))
     return out
-
-
-def _is_bold(span: dict) -> bool:
-    return bool(span.get("flags", 0) & 16) or "bold" in str(span.get("font", "")).lower()
 
 
 def page_count(data: bytes, name: str = "document.pdf") -> int:
