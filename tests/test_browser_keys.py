@@ -88,6 +88,7 @@ def test_a_visitor_endpoint_with_the_visitor_key(page, endpoints):
     page.get_by_test_id("stSidebar").get_by_text(where(b)).wait_for(timeout=WAIT)
     ask_the_sample(page)
     assert page.get_by_text("412.6").first.is_visible()
+    assert any(r["body"].get("stream") for r in b.requests)  # the answer on the page came through a stream
     assert b.count > 0 and keys_seen(b) == {f"Bearer {VISITOR_KEY}"}
     assert not any(OPERATOR_KEY.encode() in r["raw"] for r in b.requests)
     assert VISITOR_KEY not in page.content()
