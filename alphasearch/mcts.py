@@ -206,7 +206,7 @@ def search(
     prior: Scorer | None = None,
     reader: Reader | None = None,
     iterations: int = 25,
-    c: float = 1.41,
+    c: float = 0.2,
     rule: str = "puct",
     prior_mix: float = PRIOR_MIX,
     rng: random.Random | None = None,
