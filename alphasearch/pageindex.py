@@ -12,8 +12,9 @@ A question costs the postings of its own terms (plus one array over the folder's
 never a pass over every page.
 
 Phase 0 compares the best pages of documents in different folders: :class:`PooledPassages`
-reads several folders' indexes as one, each term weighted by its idf over the pages of them
-all (a folder's own idf is divided out of its stored weights), so no second index is built.
+reads several folders' indexes as one — each posting's term count is recovered from its weight
+and the page's length, then weighed again with the idf and average page length of all their
+pages — so it scores as one index over every page would, and no second index is built.
 """
 from __future__ import annotations
 
@@ -113,9 +114,11 @@ class PassageIndex(_BestPages):
     ``page_doc[i]``: the document (position in the list) of indexed page ``i``. Thread-safe."""
 
     def __init__(self, vocab: dict[str, int], indptr: np.ndarray, pages: np.ndarray, weights: np.ndarray,
-                 page_doc: np.ndarray, n_docs: int):
+                 page_doc: np.ndarray, n_docs: int, lengths: np.ndarray):
+        """``lengths[i]``: the number of terms on indexed page ``i``."""
         self.vocab, self.indptr, self.pages, self.weights = vocab, indptr, pages, weights
-        self.page_doc, self.n_docs = page_doc, n_docs
+        self.page_doc, self.n_docs, self.lengths = page_doc, n_docs, lengths
+        self.avg = float(lengths.mean()) if lengths.size else 0.0
         self._cache: dict[str, np.ndarray] = {}  # question -> best(question): Phase 1 asks once per iteration
         self._lock = threading.Lock()
 
@@ -148,7 +151,8 @@ class PassageIndex(_BestPages):
             offset += len(used)
         if not offset:
             empty = np.zeros(0, np.int64)
-            return cls({}, np.zeros(1, np.int64), empty, np.zeros(0, np.float32), empty, len(docs))
+            return cls({}, np.zeros(1, np.int64), empty, np.zeros(0, np.float32), empty, len(docs),
+                       np.zeros(0, np.float32))
         term = np.concatenate(glob_term)
         page = np.concatenate(glob_page)
         tf = np.concatenate(counts).astype(np.float32)
@@ -160,7 +164,8 @@ class PassageIndex(_BestPages):
         order = np.argsort(term, kind="stable")
         indptr = np.zeros(len(vocab) + 1, np.int64)
         np.cumsum(np.bincount(term, minlength=len(vocab)), out=indptr[1:])
-        return cls(vocab, indptr, page[order].astype(np.int32), weights[order], np.concatenate(page_doc), len(docs))
+        return cls(vocab, indptr, page[order].astype(np.int32), weights[order], np.concatenate(page_doc), len(docs),
+                   length.astype(np.float32))
 
     @property
     def n_pages(self) -> int:
@@ -176,23 +181,34 @@ class PassageIndex(_BestPages):
         """The term's idf over this index's pages (as in its stored weights)."""
         return _idf(self.n_pages, self.doc_freq(term))
 
-    def page_scores(self, query_terms: Sequence[str], scale: dict[str, float] | None = None
+    def page_scores(self, query_terms: Sequence[str], pooled: tuple[dict[str, float], float] | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
         """(indexed pages holding any query term, their BM25 scores); each distinct term counts once.
-        ``scale``: term → factor on its weights (default 1)."""
-        ids = sorted({self.vocab[t] for t in query_terms if t in self.vocab})
-        if not ids:
+        ``pooled``: (term → idf, average page length) of a bigger set of pages to score with instead."""
+        found = sorted({(self.vocab[t], t) for t in query_terms if t in self.vocab})
+        if not found:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        factor = {self.vocab[t]: f for t, f in (scale or {}).items() if t in self.vocab}
-        pages = np.concatenate([self.pages[self.indptr[i]:self.indptr[i + 1]] for i in ids])
-        weights = np.concatenate([self.weights[self.indptr[i]:self.indptr[i + 1]] * factor.get(i, 1.0) for i in ids])
+        spans = [(t, slice(self.indptr[i], self.indptr[i + 1])) for i, t in found]
+        pages = np.concatenate([self.pages[span] for _, span in spans])
+        if pooled is None:
+            weights = np.concatenate([self.weights[span] for _, span in spans])
+        else:
+            idf, avg = pooled
+            parts = []
+            for t, span in spans:
+                length = self.lengths[self.pages[span]].astype(np.float64)
+                x = np.minimum(self.weights[span] / self.idf(t), 1 - 1e-6)  # = tf / (tf + k), k by this page's length
+                tf = K1 * (1 - B + B * length / self.avg) * x / (1 - x)  # the count behind the weight
+                parts.append(idf[t] * tf / (tf + K1 * (1 - B + B * length / avg)))
+            weights = np.concatenate(parts)
         hit, where = np.unique(pages, return_inverse=True)
         return hit, np.bincount(where, weights=weights).astype(np.float32)
 
-    def best_pages(self, query_terms: Sequence[str], scale: dict[str, float] | None = None) -> np.ndarray:
+    def best_pages(self, query_terms: Sequence[str], pooled: tuple[dict[str, float], float] | None = None
+                   ) -> np.ndarray:
         """Per document: its best page's BM25 for the terms (not normalised; see :meth:`page_scores`)."""
         best = np.zeros(self.n_docs, dtype=np.float32)
-        pages, scores = self.page_scores(query_terms, scale)
+        pages, scores = self.page_scores(query_terms, pooled)
         if pages.size:
             np.maximum.at(best, self.page_doc[pages], scores)
         return best
@@ -206,21 +222,21 @@ class PassageIndex(_BestPages):
 
         directory.mkdir(parents=True)
         np.savez(directory / "postings.npz", vocab=np.asarray(list(self.vocab), dtype=str), indptr=self.indptr,
-                 pages=self.pages, weights=self.weights, page_doc=self.page_doc)
+                 pages=self.pages, weights=self.weights, page_doc=self.page_doc, lengths=self.lengths)
         (directory / "docs.json").write_text(json.dumps(list(doc_keys)), "utf-8")
 
     @classmethod
     def load(cls, directory: Path, n_docs: int) -> PassageIndex:
         """ValueError (or OSError) when the saved index is damaged or belongs to other documents."""
         with np.load(directory / "postings.npz", allow_pickle=False) as z:
-            vocab, indptr, pages, weights, page_doc = (z["vocab"], z["indptr"], z["pages"], z["weights"],
-                                                       z["page_doc"])
+            vocab, indptr, pages, weights, page_doc, lengths = (z["vocab"], z["indptr"], z["pages"], z["weights"],
+                                                                z["page_doc"], z["lengths"])
         if (len(indptr) != len(vocab) + 1 or int(indptr[-1]) != len(pages) or len(pages) != len(weights)
                 or (page_doc.size and (page_doc.min() < 0 or page_doc.max() >= n_docs))
-                or (pages.size and (pages.min() < 0 or pages.max() >= page_doc.size))):
+                or (pages.size and (pages.min() < 0 or pages.max() >= page_doc.size)) or len(lengths) != page_doc.size):
             raise ValueError("saved passage index does not match the documents")
         return cls({str(t): i for i, t in enumerate(vocab)}, indptr.astype(np.int64), pages.astype(np.int32),
-                   weights.astype(np.float32), page_doc.astype(np.int32), n_docs)
+                   weights.astype(np.float32), page_doc.astype(np.int32), n_docs, lengths.astype(np.float32))
 
 
 def _idf(n_pages: int, df: int) -> float:
@@ -229,8 +245,8 @@ def _idf(n_pages: int, df: int) -> float:
 
 class PooledPassages(_BestPages):
     """Several page indexes (one per folder) read as one over their documents in order: a
-    document's best page scored with each term's idf over the pages of every index (the
-    folders' own average page lengths stay as they are). ``None`` stands for a folder of
+    document's best page scored with each term's idf and the average page length over the
+    pages of every index, as one index over them all would. ``None`` stands for a folder of
     ``n_docs`` documents without a page index (they score 0). Same ``best`` as a
     :class:`PassageIndex`; a question costs the postings of its terms in each index."""
 
@@ -248,11 +264,11 @@ class PooledPassages(_BestPages):
         indexes = [index for index, _ in self.parts if index is not None]
         n_pages = sum(index.n_pages for index in indexes)
         idf = {t: _idf(n_pages, sum(index.doc_freq(t) for index in indexes)) for t in q}
+        avg = sum(float(index.lengths.sum()) for index in indexes) / n_pages if n_pages else 0.0
         out = []
         for index, n in self.parts:
             if index is None:
                 out.append(np.zeros(n, np.float32))
                 continue
-            scale = {t: idf[t] / own for t in q if (own := index.idf(t)) > 0}
-            out.append(index.best_pages(q, scale))
+            out.append(index.best_pages(q, (idf, avg)))
         return np.concatenate(out) if out else np.zeros(0, np.float32)

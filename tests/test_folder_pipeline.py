@@ -300,7 +300,8 @@ def test_a_brochure_question_reaches_the_brochures_though_the_bigger_filings_fol
     e.library.create_folder("Brochures")
     reports = [(f"report-{year}.pdf", make_pdf([
         [H1(f"Kestrel Motors Annual Report {year}"), f"Results of fiscal {year} for shareholders."],
-        [H2("Hybrid vehicle segment"), f"Hybrid vehicle sales grew {year - 2000} percent; the segment's margin improved."],
+        [H2("Hybrid vehicle segment"),
+         f"Hybrid vehicle sales grew {year - 2000} percent; the segment's margin improved."],
         [H2("Cost programme"), "A programme to trim costs closed two plants and renegotiated freight contracts."],
         [H2("Wheels and tyres division"), "The division supplies wheels and tyres to dealers across the region."]]))
         for year in range(2015, 2021)]

@@ -97,12 +97,11 @@ def test_phase_1_searches_a_shortlist_of_a_big_folder_and_still_finds_the_page(d
 
 
 def test_pooled_folder_indexes_score_like_one_index_over_all_their_pages():
-    """Phase 0 reads every folder's page index at once: with one idf over all their pages, the
-    same as one index over every page (pages of equal length here, so the folders' average
-    page lengths agree too)."""
+    """Phase 0 reads every folder's page index at once, with the idf and average page length of
+    all their pages: the same scores as one index over every page (folders of short and long pages)."""
     rng = random.Random(5)
-    folders = [[[" ".join(rng.choice(_WORDS) for _ in range(6)) for _ in range(rng.randint(1, 8))]
-                for _ in range(n)] for n in (9, 2, 4)]
+    folders = [[_pages(rng, rng.randint(1, 8)) for _ in range(n)] for n in (9, 2, 4)]
+    folders[1] = [[" ".join(rng.choice(_WORDS) for _ in range(3)) for _ in range(4)] for _ in range(2)]
     pooled = PooledPassages([(PassageIndex.build(docs), len(docs)) for docs in folders])
     one = PassageIndex.build([d for docs in folders for d in docs])
     for question in ("budget of the harbour ferry", "flood", "clinic staff permit audit", "zebra"):
