@@ -25,7 +25,8 @@ sys.path.insert(0, str(REPO))
 from alphasearch import calibration  # noqa: E402
 from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
 
-FEATURES = ("meaning", "coverage", "in_document", "margin", "figure", "agree")
+FEATURES = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
+            "computed", "ahead")
 METHOD = "mcts_puct"
 
 

@@ -100,8 +100,9 @@ def test_a_page_that_stands_out_raises_confidence():
     clear = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.1, 0.2, 1.0]))
     tied = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.95, 0.9, 1.0]))
     unknown = extractive_answer(d, q, [3, 1, 2], df_of(d))
-    assert tied.confidence < unknown.confidence < clear.confidence
+    assert tied.confidence < clear.confidence and unknown.confidence < clear.confidence
     assert (clear.parts["margin"], tied.parts["margin"], unknown.parts["margin"]) == (0.8, 0.05, 0.5)
+    assert (clear.parts["ahead"], tied.parts["ahead"], unknown.parts["top_agree"]) == (0.9, 0.05, 0.5)
 
 
 def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
@@ -111,8 +112,10 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     ex = extractive_answer(d, "How much does a young apple tree cost at the nursery?", [3, 1, 2], df_of(d),
                            page_scores=np.array([0.2, 0.5, 1.0]))
     m = calibration.model()
-    assert m["features"] == ["meaning", "coverage", "in_document", "margin", "figure", "agree"] and m["fitted"]
+    assert m["features"] == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
+                             "first_meaning", "fig_first", "computed", "ahead"] and m["fitted"]
     assert list(ex.parts) == m["features"] and ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
+    assert ex.parts["top_agree"] == 1.0 and ex.parts["ahead"] == 0.8  # page 3 is the ranker's best, ahead of page 1
     assert calibration.predict(ex.parts) == pytest.approx(ex.confidence, abs=1e-3)
     line = explain_confidence(ex.parts, 0.25)
     w = dict(zip(m["features"], m["weights"]))["margin"]
