@@ -24,6 +24,7 @@ from .text import sentences, shorten, terms
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
 CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
 LEXICAL_WEIGHTS = (0.85, 0.15)
+INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
@@ -151,6 +152,7 @@ def extractive_answer(
             near = sum(idf[t] for t in q_terms if t in window) / total
             coverage = 0.7 * own + 0.3 * near
             bonus = 0.15 if _has_kind(s + context[i], kind) else 0.0
+            bonus -= INSTRUCTION_PENALTY if _instruction(s) else 0.0
             score = coverage + bonus - rank_penalty * rank
             candidates.append((score, coverage, rank, page, s, context[i]))
     if not candidates:
@@ -367,6 +369,18 @@ def asks(question: str, what: str) -> bool:
     first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
     low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
     return any(f" {w} " in low for w in lexicon()["asks"][what])
+
+
+def _instruction(sentence: str) -> bool:
+    """The sentence is addressed to the reader of a form: "please" anywhere, or it starts (or its
+    clause after a comma does) with one of the lexicon's ``instructions`` ("List the …")."""
+    from .direct import lexicon
+
+    low = " ".join(re.findall(r"[a-z0-9']+", sentence.lower()))
+    if re.search(r"\bplease\b", low):
+        return True
+    clauses = [" ".join(re.findall(r"[a-z0-9']+", c.lower())) for c in re.split(r"[,;:]", sentence)]
+    return any(c.startswith(w) for c in clauses[:2] for w in lexicon()["instructions"] if w != "please")
 
 
 def _counted(question: str) -> set[str]:

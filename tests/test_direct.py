@@ -250,3 +250,15 @@ def test_a_how_many_question_leads_with_the_figure_next_to_what_it_counts(home_d
 def test_a_why_question_leads_with_sentences(engine, home_doc):
     answer = engine.ask_document(home_doc, "Why did occupancy rise in 2022?")
     assert answer.extra["direct_answer"].startswith("Occupancy rose in 2022 because the new wing opened")
+
+
+def test_a_forms_instruction_to_its_reader_is_not_the_answer(engine, make_pdf):
+    doc = engine.index_bytes(make_pdf([[
+        "Exhibit 300: Capital Asset Plan",
+        "To show how the investment aligns with the reference model, please list the service areas and the "
+        "service specifications for test management.",
+        "The service specifications for test management are functional testing, load testing and usability "
+        "testing by Mercury Interactive.",
+        "The plan was approved by the investment review board in March."]]), "exhibit.pdf")
+    answer = engine.ask_document(doc, "Name the list of service specifications that comes under test management?")
+    assert answer.extra["direct_answer"].startswith("The service specifications for test management are functional")
