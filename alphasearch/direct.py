@@ -325,11 +325,13 @@ _TO_RATIO = (re.compile(r"\bratio of (?P<a>.+?) to (?P<b>.+?)(?:$|[?,;.]| for | 
              re.compile(r"\b(?P<a>[\w&'’,. -]+?) to (?P<b>[\w&'’,. -]+?) ratio\b", re.IGNORECASE),
              re.compile(r"\b(?P<a>[\w&'’,. -]+?) as an? (?:%|percent|percentage|share) of (?P<b>[\w&'’,. -]+)",
                         re.IGNORECASE))
+_MARGIN = re.compile(r"\b(?P<a>[\w&'’,. -]+?)\s*(?:%|percent|percentage)?\s*margins?\b", re.IGNORECASE)
 _AVERAGE = "average "
 
 
 def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, str]:
-    """The figures a question asks to combine: [(operator before, [lexicon group])], whether the
+    """The figures a question asks to combine (a definition in the question, a ratio the lexicon
+    names, "X % margin" = X / revenue, "A to B ratio"): [(operator before, [lexicon group])], whether the
     result is a percentage (True: the question or the ratio's name, a margin, says so; "name": a
     rate, shown both ways), and the lexicon's name of the ratio ("" when the question defines it
     or says "A to B ratio"). A group written "average X" in the lexicon is X averaged over the
@@ -359,6 +361,10 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
         if _norm(name) in _norm(question):
             num, den = lex["ratios"][name]
             return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if "rate" in name else False), name
+    for m in _MARGIN.finditer(question):  # "operating income % margin": a line item over revenue
+        a = [g for g in concepts(m.group("a")) if g != "revenue"]
+        if a:
+            return [("", [a[-1]]), ("/", ["revenue"])], True, ""
     for pattern in _TO_RATIO:
         for m in pattern.finditer(question):
             a, b = concepts(m.group("a")), concepts(m.group("b"))

@@ -262,3 +262,9 @@ def test_a_forms_instruction_to_its_reader_is_not_the_answer(engine, make_pdf):
         "The plan was approved by the investment review board in March."]]), "exhibit.pdf")
     answer = engine.ask_document(doc, "Name the list of service specifications that comes under test management?")
     assert answer.extra["direct_answer"].startswith("The service specifications for test management are functional")
+
+
+def test_a_line_items_percent_margin_is_over_revenue(doc):
+    d = figure_answer(doc, "What is the FY2020 - FY2022 3 year average unadjusted operating income % margin?", [2])
+    assert d.text.startswith("average 2020–2022 of 2020: 6,110 / 52,004 = 11.7%")
+    assert "→ 13.7%" in d.text
