@@ -390,14 +390,15 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         if not best:
             return None
         fig = best[0][1]
-        value = abs(fig.value)
+        sign = (lambda v: v) if group in lexicon()["signed"] else abs  # a loss stays a loss; an outflow counts as spent
+        value = sign(fig.value)
         text = _fmt(value)
         if average:
             prev = str(int(fig.period or year) - 1) if (fig.period or year).isdigit() else ""
             other = next((f for _, f in _pick(rows, [group], set(), [prev]) if f.row == fig.row), None)
             if other is not None:
-                value = (abs(fig.value) + abs(other.value)) / 2
-                text = f"avg({_fmt(abs(other.value))}, {_fmt(abs(fig.value))})"
+                value = (sign(fig.value) + sign(other.value)) / 2
+                text = f"avg({_fmt(sign(other.value))}, {_fmt(sign(fig.value))})"
                 figures.append(other)
         figures.append(fig)
         values.append(value)

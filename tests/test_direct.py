@@ -268,3 +268,11 @@ def test_a_line_items_percent_margin_is_over_revenue(doc):
     d = figure_answer(doc, "What is the FY2020 - FY2022 3 year average unadjusted operating income % margin?", [2])
     assert d.text.startswith("average 2020–2022 of 2020: 6,110 / 52,004 = 11.7%")
     assert "→ 13.7%" in d.text
+
+
+def test_a_net_loss_keeps_its_sign_in_a_margin_while_capex_counts_as_spent(doc):
+    margin = figure_answer(doc, "What was the net profit margin in 2022?", [2])
+    assert margin.text.startswith("-1,204 / 66,608 = -1.8%")
+    capex = figure_answer(doc, "What is the capital expenditure to revenue ratio in 2022? Round to three decimal places.",
+                          [2])
+    assert capex.text.startswith("1,577 / 66,608 = 0.024")
