@@ -14,7 +14,7 @@ import pytest
 import pdf_factory
 from alphasearch.pdf import TextBlock, write_pdf
 from app_helpers import streamlit_server, topic_pdf
-from test_browser import WAIT, ask, browser, go, page, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
+from test_browser import WAIT, ask, browser, go, page, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -169,3 +169,70 @@ def test_run_this_search_again_refuses_a_pdf_outside_the_labelled_set(page, data
     assert page.get_by_role("heading", name="Evaluation").count() == 1  # still here, nothing opened
     go(page, "Tree visualizer", "Tree visualizer")
     assert page.get_by_text("Secret Outside Title").count() == 0
+
+
+# --- a hostile model: the streamed draft, the answer and the gap round's query ----------------------
+HOSTILE_REPLY = ("[click](javascript:document.title='pwned') ![p](https://evil.example/p.png) "
+                 "<img src=x onerror=\"document.title='pwned'\"> <a href=\"https://evil.example/a\">open me</a> "
+                 "https://evil.example/r")
+# records every element the page ever gets (the draft is cleared once the answer is finished)
+WATCH_INJECTED = """() => {
+  window.__bad = [];
+  const check = (el) => {
+    if (!(el instanceof Element)) return;
+    for (const e of [el, ...el.querySelectorAll('img, a, script, [onerror]')]) {
+      const tag = e.tagName.toLowerCase();
+      const src = e.getAttribute('src') || '', href = e.getAttribute('href') || '';
+      if (e.hasAttribute('onerror') || src === 'x' || src.includes('evil') || href.includes('evil')
+          || href.toLowerCase().startsWith('javascript') || (tag === 'a' && /evil|open me|click/.test(e.textContent))
+          || (tag === 'script' && (e.textContent || '').includes('pwned'))) window.__bad.push(e.outerHTML.slice(0, 200));
+    }
+  };
+  new MutationObserver((muts) => muts.forEach((m) => m.addedNodes.forEach(check)))
+    .observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+@pytest.fixture(scope="module")
+def hostile_model():
+    """A model whose answers (streamed) and gap queries are markup."""
+    from llm_server import FakeLLMServer, fake_reply
+
+    model = FakeLLMServer()
+    model.stream_piece = 5  # addresses and tags split across pieces
+
+    def respond(kind, body):
+        if kind == "answer":
+            reply = json.loads(fake_reply(kind, body))
+            reply["answer"] = f"{HOSTILE_REPLY} {reply['answer']}"
+            return json.dumps(reply)
+        if kind == "gap":
+            return json.dumps({"missing": [f"fuel costs {IMG} ![q](https://evil.example/q.png) [l](javascript:x)"]})
+        return None
+
+    model.responder = respond
+    model.start()
+    try:
+        yield model
+    finally:
+        model.stop()
+
+
+def test_a_hostile_model_reply_streams_and_shows_inert(browser, tmp_path_factory, hostile_model):
+    env = {"OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": hostile_model.url, "ALPHASEARCH_ENGINE": "openai",
+           "ALPHASEARCH_MAX_RETRIES": "0"}
+    with streamlit_server(tmp_path_factory.mktemp("browser-hostile-model"), env=env) as url, \
+            session(browser, url) as pg:
+        pg.evaluate(WATCH_INJECTED)
+        upload(pg, [("harbour.pdf", hostile_pdf())])
+        pg.get_by_text(re.compile(r"is ready: 6 pages")).first.wait_for(timeout=WAIT)
+        ask(pg, QUESTION)
+        pg.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
+        assert any(r["body"].get("stream") for r in hostile_model.requests)
+        assert "gap" in hostile_model.kinds()
+        assert_inert(pg, "answer of a hostile model")
+        assert "evil.example/p.png" in pg.inner_text("body").replace("\u2060", "")  # shown as text
+        pg.get_by_role("button", name="Open the latest search in the tree visualizer").click()
+        pg.get_by_text("Search rounds").first.wait_for(timeout=WAIT)
+        assert_inert(pg, "tree visualizer: the gap round's query")
+        assert pg.evaluate("window.__bad") == [], "a draft streamed markup"
