@@ -282,9 +282,9 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
                 continue
             diff = f_b.value - f_a.value
             n_years = int(b) - int(a)
-            if "cagr" in low or "compound" in low:
-                ratio = f_b.value / f_a.value
-                rate = (ratio ** (1 / n_years) - 1) * 100 if ratio > 0 and n_years > 0 else float("nan")
+            ratio = f_b.value / f_a.value
+            if ("cagr" in low or "compound" in low) and ratio > 0 and n_years > 0:  # else no compound rate exists
+                rate = (ratio ** (1 / n_years) - 1) * 100
                 what = f"CAGR {a}–{b}: ({_fmt(f_b.value)} / {_fmt(f_a.value)})^(1/{n_years}) - 1 = {rate:.1f}%"
             else:
                 pct = diff / abs(f_a.value) * 100

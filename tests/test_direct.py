@@ -276,3 +276,11 @@ def test_a_net_loss_keeps_its_sign_in_a_margin_while_capex_counts_as_spent(doc):
     capex = figure_answer(doc, "What is the capital expenditure to revenue ratio in 2022? Round to three decimal places.",
                           [2])
     assert capex.text.startswith("1,577 / 66,608 = 0.024")
+
+
+def test_a_growth_rate_across_a_sign_change_is_not_shown_as_nan(doc):
+    """Net earnings 4,006 (2020) -> (1,204) (2022): no compound rate exists; the change is shown."""
+    got = figure_answer(doc, "What was the CAGR of net income from 2020 to 2022?", [2])
+    assert got is not None and got.kind == "change"
+    assert "nan" not in got.text.lower()
+    assert "-5,210" in got.text  # -1,204 - 4,006
