@@ -275,8 +275,9 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
         rows = _rows(doc, pages)
         groups = concepts(question)
         a, b = sorted(years[:2])
-        first = [f for _, f in _pick(rows, groups, q_terms, [a]) if f.period == a]
-        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b]) if f.period == b):  # both columns found
+        period = period_asked(question)  # "the fourth quarter of 2023 compared with 2022": the quarters' columns
+        first = [f for _, f in _pick(rows, groups, q_terms, [a], period=period) if f.period == a]
+        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b], period=period) if f.period == b):  # both found
             f_a = next((f for f in first if f.page == f_b.page and f.row == f_b.row), None)
             if f_a is None or not f_a.value:
                 continue
@@ -386,7 +387,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         average = group.startswith(_AVERAGE)
         group = group[len(_AVERAGE):] if average else group
         average = average or (between and "average" in low and op == "/" and k == len(operands) - 1)
-        best = _pick(rows, [group], set(), wanted)
+        best = _pick(rows, [group], set(), wanted, period=period_asked(low))
         if not best:
             return None
         fig = best[0][1]
@@ -395,7 +396,8 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         text = _fmt(value)
         if average:
             prev = str(int(fig.period or year) - 1) if (fig.period or year).isdigit() else ""
-            other = next((f for _, f in _pick(rows, [group], set(), [prev]) if f.row == fig.row), None)
+            other = next((f for _, f in _pick(rows, [group], set(), [prev], period=period_asked(low))
+                          if f.row == fig.row), None)
             if other is not None:
                 value = (sign(fig.value) + sign(other.value)) / 2
                 text = f"avg({_fmt(sign(other.value))}, {_fmt(sign(fig.value))})"

@@ -284,3 +284,17 @@ def test_a_growth_rate_across_a_sign_change_is_not_shown_as_nan(doc):
     assert got is not None and got.kind == "change"
     assert "nan" not in got.text.lower()
     assert "-5,210" in got.text  # -1,204 - 4,006
+
+
+@pytest.mark.parametrize("question, start", [
+    ("How much did adjusted EBITDA change in the fourth quarter of 2023 compared with 2022?",
+     "Adjusted EBITDA: change 2022→2023: 540 - 609 = -69"),
+    ("How did adjusted EBITDA change from 2022 to 2023?", "Adjusted EBITDA: change 2022→2023: 2,018 - 2,090 = -72"),
+    ("What was the Q4 2023 net income to adjusted EBITDA ratio?", "181 / 540 = 0.34"),
+    ("What was the FY2023 net income to adjusted EBITDA ratio?", "1,048 / 2,018 = 0.52"),
+])
+def test_computations_read_the_columns_of_the_period_asked(engine, release_bytes, question, start):
+    """A quarter's change or ratio is computed from the quarter's columns (was the full year's)."""
+    doc = engine.index_bytes(release_bytes, "release.pdf")
+    d = figure_answer(doc, question, [2])
+    assert d.text.startswith(start), d.text
