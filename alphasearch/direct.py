@@ -382,12 +382,13 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
     values: list[float] = []
     shown: list[str] = []
     wanted = [year] if year else []
+    period = period_asked(low)  # a quarter's ratio from the quarter's columns
     for k, (op, groups) in enumerate(operands):
         group = groups[0]
         average = group.startswith(_AVERAGE)
         group = group[len(_AVERAGE):] if average else group
         average = average or (between and "average" in low and op == "/" and k == len(operands) - 1)
-        best = _pick(rows, [group], set(), wanted, period=period_asked(low))
+        best = _pick(rows, [group], set(), wanted, period=period)
         if not best:
             return None
         fig = best[0][1]
@@ -396,8 +397,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         text = _fmt(value)
         if average:
             prev = str(int(fig.period or year) - 1) if (fig.period or year).isdigit() else ""
-            other = next((f for _, f in _pick(rows, [group], set(), [prev], period=period_asked(low))
-                          if f.row == fig.row), None)
+            other = next((f for _, f in _pick(rows, [group], set(), [prev], period=period) if f.row == fig.row), None)
             if other is not None:
                 value = (sign(fig.value) + sign(other.value)) / 2
                 text = f"avg({_fmt(sign(other.value))}, {_fmt(sign(fig.value))})"
