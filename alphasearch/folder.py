@@ -378,7 +378,9 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
         seen.add(tuple(said))
         texts.append(_name_pages(a.text, name))
         citations.extend(c if c.doc else Citation(name, c.section, c.pages, c.snippet, c.doc_id) for c in a.citations)
-    extra = {"confidence_parts": top.extra["confidence_parts"]} if "confidence_parts" in top.extra else {}
+    extra = {key: top.extra[key] for key in ("confidence_parts", "direct_answer") if key in top.extra}
+    if top.extra.get("structured"):  # the chosen document's structured answer, the document named
+        extra["structured"] = {**top.extra["structured"], "doc": top_name}
     return Answer(text="\n\n".join(texts), confidence=top.confidence, fallback=False, citations=citations, pages=[],
                   doc_pages=doc_pages, usage=usage, doc=top_name, degraded=degraded, extra=extra)
 

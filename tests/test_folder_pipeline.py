@@ -57,6 +57,8 @@ def test_json_shape(engine):
     assert all(set(p) == {"doc", "page"} for p in d["pages"])
     assert d["pages"][0] == {"doc": "annual-report-2024.pdf", "page": 4}
     assert d["citations"] and all(c["doc"] for c in d["citations"])
+    # the chosen document's structured answer comes through, the document named
+    assert d["structured"]["doc"] == "annual-report-2024.pdf" and "direct" in d["structured"]
     for key in ("answer", "confidence", "fallback", "trace", "stats", "folder_trace"):
         assert key in d
 
