@@ -146,8 +146,9 @@ def saved_searches() -> list[SearchRecord]:
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&\"'])")
 # Where an automatic link would start: a scheme's "://", "www.", an e-mail's "@". The
 # Markdown renderer links these after escapes are resolved, so escaping cannot stop it;
-# an invisible word joiner (U+2060) placed there does.
-_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(?=://)|(?<=\bwww)(?=\.)|(?<=@)(?=[\w-]+\.\w)")
+# an invisible word joiner (U+2060) placed there does. Every "www." gets one, wherever it
+# stands: the renderer links "_www.x" ("_" counts as a word's start there; "\_" still is "_").
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(?=://)|(?<=www)(?=\.)|(?<=@)(?=[\w-]+\.\w)")
 _JOINER = "\u2060"
 _LOOKALIKE = str.maketrans({"<": "\u2039", ">": "\u203a", "&": "\uff06"})  # ‹ › ＆: no HTML markup left
 

@@ -553,6 +553,8 @@ def test_md_escape_makes_markup_inert():
         escaped = md_escape(raw)
         assert escaped.replace("\\", "").replace("\u2060", "") == raw  # a word joiner stops automatic links
         assert all(escaped[i - 1] == "\\" for i, ch in enumerate(escaped) if ch in "<>[]()!*$:" and i)
+    for raw in ("www.e.x", "_www.e.x", "~www.e.x", "(www.e.x", "*www.e.x", "awww.e.x"):  # no automatic link
+        assert "www\u2060\\." in md_escape(raw), raw
 
 
 

@@ -174,7 +174,7 @@ def test_run_this_search_again_refuses_a_pdf_outside_the_labelled_set(page, data
 # --- a hostile model: the streamed draft, the answer and the gap round's query ----------------------
 HOSTILE_REPLY = ("[click](javascript:document.title='pwned') ![p](https://evil.example/p.png) "
                  "<img src=x onerror=\"document.title='pwned'\"> <a href=\"https://evil.example/a\">open me</a> "
-                 "https://evil.example/r")
+                 "https://evil.example/r _www.evil.example/u")
 # records every element the page ever gets (the draft is cleared once the answer is finished)
 WATCH_INJECTED = """() => {
   window.__bad = [];
