@@ -235,4 +235,8 @@ def test_a_hostile_model_reply_streams_and_shows_inert(browser, tmp_path_factory
         pg.get_by_role("button", name="Open the latest search in the tree visualizer").click()
         pg.get_by_text("Search rounds").first.wait_for(timeout=WAIT)
         assert_inert(pg, "tree visualizer: the gap round's query")
+        pg.get_by_test_id("stSelectbox").filter(has_text="Tree").click()  # the rounds to pick from
+        pg.get_by_role("option", name=re.compile("round 2")).click()
+        pg.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+        assert_inert(pg, "tree visualizer: the gap round's tree")
         assert pg.evaluate("window.__bad") == [], "a draft streamed markup"
