@@ -323,10 +323,10 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
 
 _YEARS_AVERAGE = re.compile(r"\b(?:\d{1,2}|two|three|four|five)[- ]year average\b", re.IGNORECASE)
 _TO_RATIO = (re.compile(r"\bratio of (?P<a>.+?) to (?P<b>.+?)(?:$|[?,;.]| for | in | of | at )", re.IGNORECASE),
-             re.compile(r"\b(?P<a>[\w&'’,. -]+?) to (?P<b>[\w&'’,. -]+?) ratio\b", re.IGNORECASE),
-             re.compile(r"\b(?P<a>[\w&'’,. -]+?) as an? (?:%|percent|percentage|share) of (?P<b>[\w&'’,. -]+)",
+             re.compile(r"\b(?P<a>[\w&'’,. -]{1,80}?) to (?P<b>[\w&'’,. -]{1,80}?) ratio\b", re.IGNORECASE),
+             re.compile(r"\b(?P<a>[\w&'’,. -]{1,80}?) as an? (?:%|percent|percentage|share) of (?P<b>[\w&'’,. -]+)",
                         re.IGNORECASE))
-_MARGIN = re.compile(r"\b(?P<a>[\w&'’,. -]+?)\s*(?:%|percent|percentage)?\s*margins?\b", re.IGNORECASE)
+_MARGIN = re.compile(r"\b(?P<a>[\w&'’,. -]{1,80}?)\s*(?:%|percent|percentage)?\s*margins?\b", re.IGNORECASE)
 _AVERAGE = "average "
 
 
