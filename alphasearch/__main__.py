@@ -10,6 +10,7 @@ from pathlib import Path
 from .config import Settings
 from .errors import AlphaSearchError
 from .models import Section
+from .terminal import Printable
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -236,6 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    stdout = sys.stdout
+    sys.stdout = Printable(stdout)  # model and PDF text never reach the terminal as control sequences
     try:
         code = args.func(args)
         sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
@@ -251,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
         return 141  # 128 + SIGPIPE, like other command-line tools
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -200,3 +200,22 @@ def test_cli_query_prints_the_draft_as_it_streams_and_json_prints_one_object(
     lines = capsys.readouterr().out.splitlines()
     assert "412.6" in lines[0] and lines[1] == "(Searching the document again for: renewable electricity in Tampere)"
     assert "412.6" in lines[2] and "Checked answer" not in "\n".join(lines)
+
+
+def test_cli_prints_a_hostile_model_reply_without_terminal_control(llm_server, monkeypatch, capsys, tmp_path,
+                                                                   sample_bytes):
+    """Escape sequences in a model's reply (retitle the window, clear the screen, an 8-bit CSI,
+    a carriage return) are dropped from what the CLI prints, streamed draft and answer alike."""
+    pdf = tmp_path / "northwind.pdf"
+    pdf.write_bytes(sample_bytes)
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("ALPHASEARCH_MAX_RETRIES", "0")
+    hostile = "\x1b]0;pwned\x07\x1b[2J\x9b31m\rRevenue was EUR 412.6 million in 2025 [p. 4]."
+    llm_server.responder = lambda kind, body: (json.dumps({
+        "answer": hostile, "confidence": 0.9, "found": True,
+        "citations": [{"page": 4, "quote": "412.6"}]}) if kind == "answer" else None)
+    assert main(["--data-dir", str(tmp_path / "data"), "query", str(pdf), QUESTION, "--engine", "openai"]) == 0
+    out = capsys.readouterr().out
+    assert "412.6 million" in out and "]0;pwned" in out  # the words are kept; the controls are not
+    assert not any(ch in out for ch in "\x1b\x07\x9b\r")
