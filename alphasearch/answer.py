@@ -222,13 +222,14 @@ def extractive_answer(
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
 
 
-def expanded_pages(question: str, scores, per_query: int = 2) -> list[int]:
-    """The best ``per_query`` pages (1-based) for each sub-query of :func:`direct.sub_queries`;
-    ``scores(text)`` gives one score per page (index 0 = page 1)."""
+def expanded_pages(question: str, scores, per_query: int = 2, more: Sequence[str] = ()) -> list[int]:
+    """The best ``per_query`` pages (1-based) for each sub-query of :func:`direct.sub_queries`
+    and each of ``more`` (e.g. :func:`expansion.neighbour_queries`); ``scores(text)`` gives one
+    score per page (index 0 = page 1)."""
     from .direct import sub_queries
 
     out: list[int] = []
-    for q in sub_queries(question):
+    for q in [*sub_queries(question), *more]:
         s = np.asarray(scores(q))
         for i in np.argsort(-s, kind="stable")[:per_query]:
             if s[i] > 0 and int(i) + 1 not in out:

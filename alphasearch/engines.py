@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from . import indexer, isolation, pdf
 from .answer import expanded_pages, extractive_answer, rank_pages
 from .config import Settings
+from .expansion import expansion_field, neighbour_queries
 from .facts import DocFacts
 from .mcts import Reader, Scorer, confirmed_first
 from .models import Answer, DocumentIndex, SearchTrace
@@ -142,7 +143,8 @@ class OfflineEngine:
         ranker = self.tools(doc).ranker
         return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
                                  page_scores=ranker.scores(question),
-                                 more_pages=expanded_pages(question, ranker.scores))
+                                 more_pages=expanded_pages(question, ranker.scores,
+                                                           more=neighbour_queries(doc, question)))
 
     def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges,
                on_text: OnText | None = None) -> Answer:
@@ -151,7 +153,7 @@ class OfflineEngine:
         ex = self.extract(doc, question, pages)
         return Answer(text=ex.text, confidence=ex.confidence, fallback=ex.fallback, citations=ex.citations,
                       pages=pages, trace=trace, doc=doc.name,
-                      extra=ex.extra())
+                      extra={**ex.extra(), **expansion_field(doc, question)})
 
     def library_build(self) -> Build | None:
         return None
