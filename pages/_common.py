@@ -349,6 +349,8 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         "Confidence as the model stated it, in [0, 1]."))
     if answer.degraded:
         st.warning(f"Degraded answer: {inert(answer.degraded)}", icon=":material/error:")
+    if answer.extra.get("sub_queries"):  # query expansion (alphasearch/expansion.py)
+        st.caption("Also searched for: " + "; ".join(f"“{inert(q)}”" for q in answer.extra["sub_queries"]))
     for i, c in enumerate(answer.citations):
         label = f"[{i + 1}] {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
         with st.expander(md_escape(label), expanded=False):
@@ -367,6 +369,7 @@ def answer_meta(answer: Answer) -> dict[str, Any]:
             "llm_calls": answer.usage.llm_calls, "cache_hits": answer.usage.cache_hits,
             "nodes_scored": answer.trace.nodes_scored if answer.trace else 0, "degraded": answer.degraded,
             "confidence_parts": answer.extra.get("confidence_parts"), "structured": answer.extra.get("structured"),
+            "sub_queries": answer.extra.get("sub_queries"),
             "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
 
 
@@ -380,6 +383,8 @@ def stored_answer(text: str, meta: dict) -> Answer:
         extra["confidence_parts"] = {str(k): float(v) for k, v in meta["confidence_parts"].items()}
     if isinstance(meta.get("structured"), dict):
         extra["structured"] = meta["structured"]
+    if isinstance(meta.get("sub_queries"), list):
+        extra["sub_queries"] = [str(q) for q in meta["sub_queries"]]
     return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
                   citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
                   usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),

@@ -92,6 +92,7 @@ def test_sample_question_gives_cited_answer_with_page_preview(app):
     answer = texts(app)
     assert "412\\.6" in answer  # escaped Markdown: the literal figure
     assert "sections scored" in answer and "LLM call" in answer
+    assert "“net sales 2025”" in answer and "Also searched for: " in answer  # the expansion's sub-queries, briefly
     why = [c.proto.help for c in app.caption if "sections scored" in c.value]
     assert why and "closeness in meaning" in why[0] and "runner-up" in why[0]  # the confidence explained
     cites = [x for x in labels(app) if x.startswith("[1]")]
@@ -310,6 +311,7 @@ def test_single_pdf_document_and_chat_survive_a_reload(app):
     assert any(plain(s.value) == "northwind-annual-report-2025.pdf" for s in again.subheader)
     body = texts(again)
     assert "What was the total revenue in 2025?" in plain(body) and "412\\.6" in body
+    assert "Also searched for" in body
     assert [x for x in labels(again) if x.startswith("[1]")] and again.image  # citations still open their page
 
 
