@@ -59,6 +59,8 @@ class Settings:
     # LLM engine: after the first answer the model names what is missing; at most this many more
     # search rounds for it (0: no check, no extra call)
     gap_rounds: int = 1
+    # LLM engine: the model writes up to 3 sub-queries (one more call); each one's best page is read too
+    llm_sub_queries: bool = False
     # input limits
     max_pages: int = 5000
     warn_pages: int = 1000

@@ -30,6 +30,7 @@ from .llm import LLM, Meter, OpenAIChat, load_prices
 from .gaps import missing_items
 from .llm_facts import fill_facts
 from .llm_index import build_llm_index
+from .llm_queries import sub_queries as llm_sub_queries
 from .models import Answer, DocumentIndex, GapRound, SearchTrace, Usage
 from .reading import PageReader
 from .streaming import Notice
@@ -171,10 +172,23 @@ class LLMEngine:
         page_scores = self.offline.tools(doc).ranker.scores(question)
         ranked = self.offline.ranked_pages(doc, question, trace)
         read = pages_to_read(trace, page_scores, ranked)
+        extra: dict = {}
+        if s.llm_sub_queries:  # the model writes sub-queries; each one's best page not read yet is read too
+            try:
+                subs, by = llm_sub_queries(doc, question, self.client(), meter, model=s.search_model)
+            except Exception:  # anything unexpected: the answer goes on without them
+                subs, by = [], ""
+            if subs:
+                scores = self.offline.tools(doc).ranker.scores
+                for q in subs:
+                    best = np.asarray(scores(q))
+                    page = int(np.argmax(best)) + 1 if best.size and best.max() > 0 else 0
+                    if page and page not in read:
+                        read = read + [page]
+                extra.update(sub_queries=subs, sub_queries_by=by)
         with self._lock:
             reasons = [r for r in (self._notes.get(doc.doc_id, ""), scorer.degraded) if r]
             pdf_bytes = self._pdf_bytes.get(doc.doc_id)
-        extra: dict = {}
         try:
             res = llm_answer(doc, question, read, self.client(), model=s.answer_model, meter=meter, read=len(read),
                              pdf_bytes=pdf_bytes, vision=s.vision, on_text=on_text)

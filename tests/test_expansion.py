@@ -5,10 +5,20 @@ import json
 
 from alphasearch.answer import expanded_pages
 from alphasearch.expansion import neighbour_queries, vocabulary
+from alphasearch.pipeline import Engine
+from alphasearch.sample import sample_pdf_bytes
+from llm_server import llm_server, user_text  # noqa: F401  (fixture)
+from test_llm_pipeline import QUESTION, llm_settings
+
+import pdf_factory
 
 
 def _doc(engine, make_pdf):
-    return engine.index_bytes(make_pdf([
+    return engine.index_bytes(make_pdf_bytes(), "harbour.pdf")
+
+
+def make_pdf_bytes() -> bytes:
+    return pdf_factory.make_pdf([
         ["Harbour Logistics annual review", "Harbour Logistics moves containers between the northern ports.",
          "The board met eleven times during the year to review the port contracts."],
         ["Operations", "Cranes at the northern ports handled more containers than in any previous year.",
@@ -17,7 +27,7 @@ def _doc(engine, make_pdf):
          "The cars are shared by the depot managers and serviced every spring."],
         ["Outlook", "The company expects container volumes to keep growing next year.",
          "New contracts with two shipping lines begin in the spring."],
-    ]), "harbour.pdf")
+    ])
 
 
 def test_a_word_the_document_does_not_use_is_reworded_with_its_nearest_document_word(engine, make_pdf):
@@ -43,3 +53,40 @@ def test_the_sub_queries_appear_in_the_json_answer(engine, make_pdf):
     d = json.loads(json.dumps(answer.to_dict()))
     assert any("cars" in q.lower() for q in d["sub_queries"])
     assert "312" in answer.text
+
+
+# --- sub-queries written by the model (LLM engine), through the test server and the real client ---
+def _writer_requests(server) -> list[dict]:
+    return [r["body"] for r in server.requests if "query writer" in json.dumps(r["body"]["messages"][0])]
+
+
+def _answer_requests(server) -> list[dict]:
+    return [r["body"] for r in server.requests if "answer writer" in json.dumps(r["body"]["messages"][0])]
+
+
+def test_the_model_writes_sub_queries_and_their_best_pages_are_read(llm_server, data_dir):  # noqa: F811
+    engine = Engine(llm_settings(data_dir, llm_server, llm_sub_queries=True, gap_rounds=0))
+    doc = engine.index_bytes(sample_pdf_bytes(), "northwind.pdf")
+    tampere = next(p.number for p in doc.pages if "Tampere" in p.text)
+    llm_server.reset()
+    llm_server.responder = lambda kind, body: (json.dumps({"queries": ["Tampere office"]})
+                                               if "query writer" in json.dumps(body["messages"][0]) else None)
+    answer = engine.ask_document(doc, QUESTION)
+    assert answer.extra["sub_queries"] == ["Tampere office"] and answer.extra["sub_queries_by"] == "model"
+    assert len(_writer_requests(llm_server)) == 1 and not answer.degraded
+    # the sub-query's page was read (without the sub-queries it is not: checked by hand)
+    assert f"[Page {tampere}:" in user_text(_answer_requests(llm_server)[0])
+    llm_server.reset()
+    engine.ask_document(doc, QUESTION)
+    assert _writer_requests(llm_server) == []  # the second time from the cache
+
+
+def test_a_malformed_reply_falls_back_to_the_offline_sub_queries(llm_server, data_dir):  # noqa: F811
+    engine = Engine(llm_settings(data_dir, llm_server, llm_sub_queries=True, gap_rounds=0))
+    doc = engine.index_bytes(make_pdf_bytes(), "harbour.pdf")
+    llm_server.reset()
+    llm_server.responder = lambda kind, body: ("not json at all" if "query writer" in json.dumps(body["messages"][0])
+                                               else None)
+    answer = engine.ask_document(doc, "How many vehicles did Harbour Logistics have?")
+    assert len(_writer_requests(llm_server)) == 2  # asked, retried once, then given up
+    assert answer.extra["sub_queries_by"] == "offline" and any("cars" in q for q in answer.extra["sub_queries"])
