@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .llm import LLM, ChatRequest, Meter, complete_json, defuse, fence_code, require_dict, text_message
+from .llm import LLM, ChatRequest, Meter, complete_json, defuse, fence_code, short_strings, text_message
 
 GAP_RULES = (
     "You are AlphaSearch's gap finder. You get a question and the answer written so far from some pages "
@@ -24,15 +24,7 @@ MAX_CHARS = 200  # per item
 
 
 def _validate(value: Any) -> list[str]:
-    items = require_dict(value).get("missing", [])
-    if items is None:
-        return []
-    if isinstance(items, str):
-        items = [items]
-    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-        raise ValueError('"missing" must be a list of short strings')
-    clean = [" ".join(i.split())[:MAX_CHARS] for i in items]
-    return [i for i in dict.fromkeys(clean) if i][:MAX_ITEMS]
+    return short_strings(value, "missing", limit=MAX_ITEMS, max_chars=MAX_CHARS)
 
 
 def missing_items(question: str, answer: str, llm: LLM, meter: Meter, *, model: str) -> list[str]:

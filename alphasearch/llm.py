@@ -464,6 +464,20 @@ def require_dict(value: Any, what: str = "reply") -> dict[str, Any]:
     return value
 
 
+def short_strings(value: Any, key: str, *, limit: int, max_chars: int) -> list[str]:
+    """``value[key]`` as at most ``limit`` distinct, whitespace-normalised strings of at most
+    ``max_chars`` (a lone string counts as a list of one; missing or null: empty)."""
+    items = require_dict(value).get(key, [])
+    if items is None:
+        return []
+    if isinstance(items, str):
+        items = [items]
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise ValueError(f'"{key}" must be a list of short strings')
+    clean = [" ".join(i.split())[:max_chars] for i in items]
+    return [i for i in dict.fromkeys(clean) if i][:limit]
+
+
 def require_int(value: Any, what: str) -> int:
     if isinstance(value, bool):
         raise ValueError(f"{what} must be an integer")
@@ -499,6 +513,6 @@ def scrub(text: str, secrets: Sequence[str]) -> str:
     return text
 
 
-__all__ = ["LLM", "ChatRequest", "Completion", "OpenAIChat", "Meter", "PRICES", "load_prices", "price_of",
+__all__ = ["short_strings", "LLM", "ChatRequest", "Completion", "OpenAIChat", "Meter", "PRICES", "load_prices", "price_of",
            "cost_usd", "complete_json", "respond", "parse_json", "text_message", "image_part", "fence_code", "defuse",
            "DEFAULT_BASE_URL"]

@@ -5,11 +5,9 @@ offline sub-queries (:func:`expansion.neighbour_queries`).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .errors import LLMError
 from .expansion import neighbour_queries
-from .llm import LLM, ChatRequest, Meter, complete_json, defuse, fence_code, require_dict, text_message
+from .llm import LLM, ChatRequest, Meter, complete_json, defuse, fence_code, short_strings, text_message
 from .models import DocumentIndex
 
 QUERY_RULES = (
@@ -20,15 +18,6 @@ QUERY_RULES = (
     '{"queries": ["short search query"]}'
 )
 MAX_QUERIES = 3
-MAX_CHARS = 200  # per query
-
-
-def _validate(value: Any) -> list[str]:
-    items = require_dict(value).get("queries")
-    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-        raise ValueError('"queries" must be a list of short strings')
-    clean = [" ".join(i.split())[:MAX_CHARS] for i in items]
-    return [i for i in dict.fromkeys(clean) if i][:MAX_QUERIES]
 
 
 def written_queries(question: str, llm: LLM, meter: Meter, *, model: str) -> list[str]:
@@ -38,7 +27,8 @@ def written_queries(question: str, llm: LLM, meter: Meter, *, model: str) -> lis
     user = f"<<<DOCUMENT {code}>>>\nQuestion: {body}\n<<<END DOCUMENT {code}>>>\n\nReply with the JSON object."
     request = ChatRequest(model=model, max_tokens=150,
                           messages=(text_message("system", QUERY_RULES), text_message("user", user)))
-    return complete_json(llm, meter, request, _validate)
+    return complete_json(llm, meter, request,
+                         lambda value: short_strings(value, "queries", limit=MAX_QUERIES, max_chars=200))
 
 
 def sub_queries(doc: DocumentIndex, question: str, llm: LLM, meter: Meter, *, model: str) -> tuple[list[str], str]:
