@@ -151,9 +151,11 @@ class OfflineEngine:
         """The extractive answer; it is whole at once, so nothing streams (``on_text`` is not called)."""
         pages = self.ranked_pages(doc, question, trace)
         ex = self.extract(doc, question, pages)
+        expanded = expansion_field(doc, question)
+        if trace is not None and expanded:
+            trace = replace(trace, sub_queries=tuple(expanded["sub_queries"]))
         return Answer(text=ex.text, confidence=ex.confidence, fallback=ex.fallback, citations=ex.citations,
-                      pages=pages, trace=trace, doc=doc.name,
-                      extra={**ex.extra(), **expansion_field(doc, question)})
+                      pages=pages, trace=trace, doc=doc.name, extra={**ex.extra(), **expanded})
 
     def library_build(self) -> Build | None:
         return None

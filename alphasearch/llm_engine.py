@@ -211,6 +211,8 @@ class LLMEngine:
             extra.update(ex.extra())
             why = str(exc) if isinstance(exc, LLMError) else f"an unexpected error ({type(exc).__name__})."
             reasons.append(f"The answer was extracted without the model: {why}")
+        if trace is not None and extra.get("sub_queries"):
+            trace = replace(trace, sub_queries=tuple(extra["sub_queries"]))
         return Answer(text=text, confidence=confidence, fallback=fallback, citations=citations, pages=pages,
                       trace=trace, usage=meter.usage, degraded=" ".join(reasons), doc=doc.name, extra=extra)
 

@@ -235,6 +235,7 @@ class SearchTrace:
     backup: str = "mean"  # "max": Q is the best evidence below (mcts.search); "mean": Q = mean reward
     stop_reason: str = ""  # "confident", "exhausted", or "" (the iteration budget ran out)
     rounds: tuple["GapRound", ...] = ()  # the knowledge-gap rounds after the first answer (LLM engine)
+    sub_queries: tuple[str, ...] = ()  # the query expansion's sub-queries the answer used (expansion.py)
 
     def nodes(self) -> list[SearchNode]:
         return list(self.root.walk())
@@ -269,6 +270,7 @@ class SearchTrace:
             "steps": [s.to_dict() for s in self.steps],
             "best": [s.node_id for s in self.best],
             "rounds": [r.to_dict() for r in self.rounds],
+            "sub_queries": list(self.sub_queries),
         }
 
     @classmethod
@@ -295,7 +297,8 @@ class SearchTrace:
                    nodes_scored=int(d.get("nodes_scored", 0)), stopped_early=bool(d.get("stopped_early", False)),
                    label=str(d.get("label", "")), prior_mix=float(d.get("prior_mix", 0.0)),
                    backup=str(d.get("backup", "mean")), stop_reason=str(d.get("stop_reason", "")),
-                   rounds=tuple(GapRound.from_dict(r) for r in d.get("rounds", ())))
+                   rounds=tuple(GapRound.from_dict(r) for r in d.get("rounds", ())),
+                   sub_queries=tuple(str(q) for q in d.get("sub_queries", ())))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ import json
 
 from alphasearch.answer import expanded_pages
 from alphasearch.expansion import neighbour_queries, vocabulary
+from alphasearch.models import SearchTrace
 from alphasearch.pipeline import Engine
 from alphasearch.sample import sample_pdf_bytes
 from llm_server import llm_server, user_text  # noqa: F401  (fixture)
@@ -52,6 +53,8 @@ def test_the_sub_queries_appear_in_the_json_answer(engine, make_pdf):
     answer = engine.ask_document(doc, "How many vehicles did Harbour Logistics have?")
     d = json.loads(json.dumps(answer.to_dict()))
     assert any("cars" in q.lower() for q in d["sub_queries"])
+    assert d["trace"]["sub_queries"] == d["sub_queries"]  # the trace keeps them too
+    assert SearchTrace.from_dict(d["trace"]).sub_queries == tuple(d["sub_queries"])
     assert "312" in answer.text
 
 
@@ -73,6 +76,7 @@ def test_the_model_writes_sub_queries_and_their_best_pages_are_read(llm_server, 
                                                if "query writer" in json.dumps(body["messages"][0]) else None)
     answer = engine.ask_document(doc, QUESTION)
     assert answer.extra["sub_queries"] == ["Tampere office"] and answer.extra["sub_queries_by"] == "model"
+    assert answer.trace.sub_queries == ("Tampere office",)
     assert len(_writer_requests(llm_server)) == 1 and not answer.degraded
     # the sub-query's page was read (without the sub-queries it is not: checked by hand)
     assert f"[Page {tampere}:" in user_text(_answer_requests(llm_server)[0])
