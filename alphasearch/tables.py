@@ -129,11 +129,18 @@ def _split_cells(line: str) -> tuple[str, list[Cell], str]:
             currency = currency or "$"
         cells.append(cell)
         k -= 1
-    label = " ".join(tokens[:k])
+    label = _without_leaders(" ".join(tokens[:k]))
     if label.endswith(("$", "€", "£")):  # "…noncontrolling interests$"
         currency = currency or label[-1]
-        label = label[:-1].rstrip()
+        label = _without_leaders(label[:-1].rstrip())
     return label, cells[::-1], currency
+
+
+def _without_leaders(label: str) -> str:
+    """The label without the dot leaders that run to its figures ("Net cash provided ......")."""
+    kept = label.rstrip(" .…_")
+    tail = label[len(kept):]
+    return kept if tail.count(".") + tail.count("…") + tail.count("_") >= 3 else label
 
 
 def _header_years(line: str) -> list[str] | None:

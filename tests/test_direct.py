@@ -45,12 +45,14 @@ def test_rows_of_a_generated_statement_have_columns_unit_and_signs(table_bytes):
 def test_rows_split_one_line_per_cell_and_label_with_figures_on_one_line():
     text = "\n".join(["(in thousands)", "2019", "2018", "Net sales", "$", "34,229 $", "35,355",
                       "Changes in assets and liabilities, excluding the effects of acquisitions",
-                      "and divestitures", "793.9", "(7.5)", "Total revenue 5,854,430 4,795,511"])
+                      "and divestitures", "793.9", "(7.5)", "Total revenue 5,854,430 4,795,511",
+                      "Net cash provided by operating activities................... $ 1,469,502 $ 1,287,482"])
     rows = parse_rows(text)
     assert [(r.label, [c.value for c in r.cells]) for r in rows] == [
         ("Net sales", [34229, 35355]),
         ("Changes in assets and liabilities, excluding the effects of acquisitions and divestitures", [793.9, -7.5]),
-        ("Total revenue", [5854430, 4795511])]
+        ("Total revenue", [5854430, 4795511]),
+        ("Net cash provided by operating activities", [1469502, 1287482])]  # dot leaders are not the label
     assert all(r.columns == ("2019", "2018") and r.unit == "thousands" for r in rows)
 
 
