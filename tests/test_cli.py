@@ -44,7 +44,7 @@ def test_query_json_shape(sample_file, data_dir):
     assert isinstance(out["answer"], str) and "412.6" in out["answer"]
     assert 0.0 <= out["confidence"] <= 1.0 and out["fallback"] is False
     parts = out["confidence_parts"]  # what the confidence is made of: the calibrated model's inputs
-    assert list(parts) == calibration.model()["features"]
+    assert set(parts) >= set(calibration.model()["features"])
     assert calibration.predict(parts) == pytest.approx(out["confidence"], abs=1e-3)
     assert out["direct_answer"] and out["structured"]["direct"]["text"] == out["direct_answer"]
     assert out["citations"]
