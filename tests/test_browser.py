@@ -54,6 +54,7 @@ def session(browser, url: str, height: int = 2200):
     ctx = browser.new_context(viewport={"width": 1400, "height": height})
     try:
         pg = ctx.new_page()
+        pg.set_default_timeout(WAIT)  # clicks wait as long as the explicit waits (a loaded CI machine is slow)
         pg.goto(url)
         pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
         yield pg
