@@ -25,8 +25,10 @@ sys.path.insert(0, str(REPO))
 from alphasearch import calibration  # noqa: E402
 from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
 
-FEATURES = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
-            "computed", "ahead")
+PARTS = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
+         "computed", "ahead")  # every part an answer reports
+_SHIPPED = calibration.model()
+FEATURES = tuple(_SHIPPED["features"]) if _SHIPPED else PARTS  # by default: the parts the shipped model uses
 METHOD = "mcts_puct"
 
 
@@ -68,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("results", help="an eval --off-topic --out results.jsonl")
     p.add_argument("--method", default=METHOD)
-    p.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
-    p.add_argument("--features", default=",".join(FEATURES), help="comma list of confidence parts to use")
+    p.add_argument("--l2", type=float, default=0.3, help="L2 penalty of the logistic fit (the shipped model's)")
+    p.add_argument("--features", default=",".join(FEATURES),
+                   help=f"comma list of confidence parts to use (default: the shipped model's; all: {','.join(PARTS)})")
     p.add_argument("--fit", action="store_true", help="write alphasearch/data/confidence.json fitted on every row")
     args = p.parse_args(argv)
     names = tuple(f.strip() for f in args.features.split(",") if f.strip())
