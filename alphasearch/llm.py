@@ -113,6 +113,10 @@ def image_part(png: bytes) -> dict[str, Any]:
 
 
 # --- the OpenAI-compatible client ----------------------------------------------------------------
+class _ReaderCancelled(Exception):
+    """``on_text`` raised while a reply streamed: the reader went away, the model did not fail."""
+
+
 class OpenAIChat:
     """Chat completions on the ``openai`` SDK (its own retries with backoff,
     honouring ``Retry-After``). Temperature comes from the request (0 by default)."""
@@ -169,15 +173,18 @@ class OpenAIChat:
                     piece = getattr(delta, "content", None)
                     if piece:
                         pieces.append(piece)
-                        on_text(piece)
+                        try:
+                            on_text(piece)
+                        except Exception as exc:  # the reader went away
+                            raise _ReaderCancelled(type(exc).__name__) from None
                     finished = getattr(choice, "finish_reason", None) or finished
+        except _ReaderCancelled as exc:
+            raise LLMUnavailableError(f"The answer stream was cancelled ({exc}).") from None
         except openai.APITimeoutError:
             raise LLMUnavailableError(f"The model's reply stopped for more than {self.timeout:g} s "
                                       "mid-stream.") from None
-        except openai.APIError:
-            raise LLMUnavailableError("The model's reply broke off mid-stream.") from None
-        except Exception as exc:  # on_text raised: the reader went away
-            raise LLMUnavailableError(f"The answer stream was cancelled ({type(exc).__name__}).") from None
+        except Exception as exc:  # the SDK's errors and the transport's (httpx) mid-stream
+            raise LLMUnavailableError(f"The model's reply broke off mid-stream ({type(exc).__name__}).") from None
         finally:
             stream.close()
         if refused or finished == "content_filter":
