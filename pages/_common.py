@@ -323,7 +323,7 @@ def ask_streaming(ask: Callable[[Callable[[str], None]], Answer], doing: str = "
     a script stopped mid-stream cancels the model's stream (it is then not cached)."""
     run = Streamed(ask)
     draft = st.empty()
-    with st.spinner(doing), draft.container():
+    with st.spinner(doing, show_time=True), draft.container():
         st.write_stream(inert_words(run.pieces()))
     draft.empty()
     return run.result
