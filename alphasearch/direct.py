@@ -342,26 +342,24 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     percent = bool(re.search(r"\b(percent|percentage|in %|as a %)", low))
     m = _DEFINED.search(question)
     if m:
-        parts = _OPERATOR.split(m.group("expr"))
-        operands: list[tuple[str, list[str]]] = []
-        op = ""
-        for k, part in enumerate(parts):
-            if k % 2:
-                op = {"÷": "/", "divided by": "/", "over": "/", "minus": "-", "less": "-", "plus": "+",
-                      "–": "-"}.get(part.lower(), part)
-                continue
-            g = concepts(part)
-            if not g:
-                operands = []
-                break
-            average = bool(re.search(r"\baverage\b", part, re.IGNORECASE))
-            operands.append((op, [(_AVERAGE if average else "") + g[0]]))
+        operands = _expression(m.group("expr"))
         if len(operands) >= 2:
+            term = _defined_term(question, m)
+            asked = _expression(question[:m.start()].split("?")[0], {term: operands} if term else {})
+            if len(asked) > len(operands):
+                return asked, percent, ""  # "EBITDA less capex", EBITDA defined as a sum: its terms, then "- capex"
             return operands, percent, ""
+    formulas = {name: _expression(text) for name, text in lex.get("formulas", {}).items()}
+    asked = _expression(question.split("?")[0], {n: ops for n, ops in formulas.items() if ops})
+    if asked:  # "EBITDA less capex", "free cash flow minus dividends"
+        return asked, percent, ""
     for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
         if _norm(name) in _norm(question):
             num, den = lex["ratios"][name]
             return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if "rate" in name else False), name
+    for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
+        if formulas[name] and _norm(name) in _norm(question):
+            return formulas[name], percent, name
     for m in _MARGIN.finditer(question):  # "operating income % margin": a line item over revenue
         a = [g for g in concepts(m.group("a")) if g != "revenue"]
         if a:
@@ -372,6 +370,53 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
             if a and b:
                 return [("", [a[-1]]), ("/", [b[0]])], percent or "%" in m.group(0) or "percent" in m.group(0), ""
     return [], percent, ""
+
+
+_OPS = {"÷": "/", "divided by": "/", "over": "/", "minus": "-", "less": "-", "plus": "+", "–": "-"}
+
+
+def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple[str, list[str]]]:
+    """The operands of "A + B - C" (operators as words or signs) as [(operator before, [lexicon group])];
+    empty unless every part names a line item. A part naming a ``defined`` term (the question's own
+    definition, first operand only: the terms are read left to right) stands for its operands."""
+    parts = _OPERATOR.split(text)
+    if len(parts) < 3:  # no operator: a name alone ("working capital ratio") is not an expression
+        return []
+    operands: list[tuple[str, list[str]]] = []
+    op = ""
+    for k, part in enumerate(parts):
+        if k % 2:
+            op = _OPS.get(part.lower(), part)
+            continue
+        part = part.strip().strip("()[]")  # "(cash from operations - capex)"
+        term = next((t for t in defined or {} if _norm(t) in _norm(part)), None)
+        if term is not None and k == 0:
+            operands.extend(defined[term])
+            continue
+        g = concepts(part)
+        if not g:
+            return []
+        average = bool(re.search(r"\baverage\b", part, re.IGNORECASE))
+        operands.append((op, [(_AVERAGE if average else "") + g[0]]))
+    return operands if len(operands) >= 2 else []
+
+
+_TERM_BEFORE = re.compile(r"(?P<term>[\w&'’ -]{2,60}?)\s*,?\s*(?:is |are |being )?(?:defined|calculated|computed) as\s*:?\s*$",
+                          re.IGNORECASE)
+
+
+def _defined_term(question: str, m: re.Match) -> str:
+    """The name a question defines ("Define unadjusted EBITDA as …" → "unadjusted EBITDA";
+    "… where EBITDA is defined as …" → "EBITDA"), "" when none can be read."""
+    head = question[m.start():m.start("expr")]
+    d = re.match(r"\s*define (?P<term>.+?) as\b", head, re.IGNORECASE)
+    if d:
+        return d.group("term").strip()
+    b = _TERM_BEFORE.search(question[max(0, m.start() - 60):m.start("expr")].split(".")[-1])
+    if not b:
+        return ""
+    words = b.group("term").split()
+    return " ".join(w for w in words[-3:] if w.lower() not in ("where", "and", "with", "the", "is"))
 
 
 def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = False):
@@ -427,7 +472,8 @@ def _shown(result: float, percent: bool | str, figures, operands, decimals: int 
     rate", ``percent`` "name") as both "0.202 (20.2%)"; else a number (two decimals unless ``decimals``)."""
     if all(op in ("-", "+") for op, _ in operands[1:]):
         unit = figures[0].unit
-        return f"{figures[0].currency}{_fmt(result)}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
+        sign = "-" if result < 0 else ""  # "-$1,561 million", not "$-1,561 million"
+        return f"{sign}{figures[0].currency}{_fmt(abs(result))}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
     if percent is True:
         return f"{result * 100:.{1 if decimals is None else decimals}f}%"
     plain = f"{result:,.{2 if decimals is None else decimals}f}"

@@ -310,3 +310,42 @@ def test_a_long_question_is_read_in_linear_time(doc):
     started = time.perf_counter()
     figure_answer(doc, ("How much is the " + "a to " * 400)[:2000] + "?", [2])
     assert time.perf_counter() - started < 1.5
+
+
+@pytest.fixture
+def cash_doc(engine, make_pdf):
+    """A balance sheet and cash-flow statement, one line per label and per cell, like filings."""
+    return engine.index_bytes(make_pdf([
+        ["Northwind Utilities Annual Report 2022", "We serve 3 million customers."],
+        ["Consolidated Balance Sheets and Cash Flows", "(in millions of dollars)", "2022", "2021",
+         "Total current assets", "1,250", "1,300", "Total current liabilities", "2,811", "2,500",
+         "Net cash provided by operating activities", "3,676", "3,000",
+         "Purchases of property and equipment", "(461)", "(400)", "Dividends paid", "(520)", "(480)"],
+    ]), "northwind.pdf")
+
+
+@pytest.mark.parametrize("question, start", [
+    ("What is Northwind's FY2022 working capital?", "1,250 - 2,811 = -$1,561 million"),
+    ("What was the FY2022 free cash flow?", "3,676 - 461 = $3,215 million"),
+    ("What is the operating cash flow ratio for FY2022?", "3,676 / 2,811 = 1.31"),
+    ("What was free cash flow less dividends in 2021?", "3,000 - 400 - 480 = $2,120 million"),
+    ("What was the 2022 working capital ratio?", "1,250 / 2,811 = 0.44"),
+])
+def test_metrics_the_lexicon_defines_are_computed(cash_doc, question, start):
+    """Formulas of ``data/lexicon.json`` (free cash flow, working capital) and an expression the
+    question writes out ("A less B") are computed with each figure's citation."""
+    d = figure_answer(cash_doc, question, [2])
+    assert d is not None and d.kind == "ratio" and d.text.startswith(start), d and d.text
+    assert all(f.page == 2 for f in d.figures)
+
+
+@pytest.mark.parametrize("question, start", [
+    ("What is the FY2023 unadjusted EBITDA less capex? Define unadjusted EBITDA as net income + depreciation and "
+     "amortization. Answer in USD millions.", "1,048 + 577 - 590 = $1,035 million"),
+    ("What was adjusted EBITDA less capex in 2023?", "2,018 - 590 = $1,428 million"),
+])
+def test_a_defined_term_inside_the_expression_asked_is_replaced_by_its_definition(engine, release_bytes, question,
+                                                                                  start):
+    doc = engine.index_bytes(release_bytes, "release.pdf")
+    d = figure_answer(doc, question, [2])
+    assert d.text.startswith(start), d.text
