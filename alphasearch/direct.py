@@ -20,10 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from .models import DocumentIndex
-from .tables import Cell, TableRow, parse_rows, period_asked
+from .prose import prose_rows
+from .tables import Cell, TableRow, parse_rows, period_asked, without_period_words
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
+PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
 STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
 _YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
@@ -190,7 +192,8 @@ def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, Tabl
     out = []
     for rank, page in enumerate(pages):
         if 1 <= page <= doc.page_count:
-            out.extend((rank, page, r) for r in parse_rows(doc.page(page).text))
+            text = doc.page(page).text
+            out.extend((rank, page, r) for r in parse_rows(text) + prose_rows(text))
     return out
 
 
@@ -208,7 +211,8 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
     (the year asked, of the kind of period asked: a full year unless a quarter… is named)."""
     out = []
     for rank, page, row in rows:
-        s = row_score(row.label, groups, q_terms)
+        s = row_score(without_period_words(row.label) if row.prose else row.label, groups, q_terms)
+        s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
             continue
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)

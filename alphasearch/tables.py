@@ -23,6 +23,7 @@ _VALUE = re.compile(r"^(?P<neg>\()?[-−]?(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?
 _DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM"}
 _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
+_HEADER_CHARS = 60  # a header line is short; a longer line is prose
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
@@ -53,6 +54,7 @@ class TableRow:
     text: str
     line: int  # index of the row's first label line in the page's lines
     kinds: tuple[str, ...] = ()  # the period kind of each column ("quarter", "year", … or ""), as ``columns``
+    prose: bool = False  # read from a sentence ("… was $4.9 billion, $6.4 billion and $8.8 billion for 2015, 2016 and 2017")
 
     def cell_for(self, year: str) -> Cell | None:
         """The first cell under the column ``year``; None when no column has it."""
@@ -81,6 +83,14 @@ def period_kinds(text: str) -> list[str]:
             out.append(kind)
             end = stop
     return out
+
+
+def without_period_words(text: str) -> str:
+    """``text`` without the period words of ``data/periods.json`` ("Quarterly cash dividend" → "cash dividend")."""
+    low = text.lower()
+    for _, pat in _period_patterns():
+        low = pat.sub(" ", low)
+    return " ".join(low.split())
 
 
 def period_asked(question: str) -> str:
@@ -147,7 +157,7 @@ def _header_years(line: str) -> list[str] | None:
     """The years of a column-header line ("2022", "February 2, 2019", "2017 2018 2019",
     "Fiscal 2021"), or None when the line is not a header line."""
     years = _YEAR.findall(line)
-    if not years or len(line) > 60:
+    if not years or len(line) > _HEADER_CHARS:
         return None
     rest = _YEAR.sub(" ", line).replace(",", " ").split()
     if all(_HEADER_WORDS.match(w) for w in rest):
@@ -198,7 +208,8 @@ def parse_rows(text: str) -> list[TableRow]:
         if not cells:
             if label:
                 label_lines.append((i, label))
-                context.append(label)
+                if len(label) <= _HEADER_CHARS:  # a column's period words, not a sentence of prose above the table
+                    context.append(label)
             i += 1
             continue
         if not label:  # figures under a label printed on the line above

@@ -349,3 +349,46 @@ def test_a_defined_term_inside_the_expression_asked_is_replaced_by_its_definitio
     doc = engine.index_bytes(release_bytes, "release.pdf")
     d = figure_answer(doc, question, [2])
     assert d.text.startswith(start), d.text
+
+
+def test_figures_a_sentence_states_for_a_list_of_years_become_rows():
+    from alphasearch.prose import prose_rows
+
+    text = ("Depreciation expense on property and equipment was $4.9 billion , $6.4 billion , and $8.8 billion which "
+            "includes amortization of property and equipment\nacquired under capital leases of $2.7 billion , $3.8 "
+            "billion , and $5.4 billion for 2015 , 2016 , and 2017 . As of December 31, 2016 and 2017, our liabilities "
+            "for unredeemed gift cards was $2.4 billion and $3.0 billion. During 2022, 2021 and 2020, the quarterly cash "
+            "dividend was $0.55, $0.50 and $0.50 per share, respectively. Revenue in 2022 was $5 million.")
+    rows = [(r.label, r.columns, [c.value for c in r.cells], r.unit, r.kinds[0]) for r in prose_rows(text)]
+    assert rows == [
+        ("Depreciation expense on property and equipment", ("2015", "2016", "2017"), [4.9, 6.4, 8.8], "billions", ""),
+        ("Which includes amortization of property and equipment acquired under capital leases",
+         ("2015", "2016", "2017"), [2.7, 3.8, 5.4], "billions", ""),
+        ("Our liabilities for unredeemed gift cards", ("2016", "2017"), [2.4, 3.0], "billions", ""),
+        ("Quarterly cash dividend", ("2022", "2021", "2020"), [0.55, 0.5, 0.5], "", "quarter")]
+
+
+@pytest.fixture
+def prose_doc(engine, make_pdf):
+    return engine.index_bytes(make_pdf([
+        ["Cedar Retail Annual Report 2017", "A letter to our shareholders about a year of growth."],
+        ["Property, Dividends and Sales",
+         "Depreciation expense on property and equipment was $4.9 billion, $6.4 billion, and $8.8 billion which "
+         "includes amortization of property and equipment acquired under capital leases of $2.7 billion, "
+         "$3.8 billion, and $5.4 billion for 2015, 2016, and 2017.",
+         "During 2017, 2016 and 2015, the quarterly cash dividend was $0.55, $0.50 and $0.45 per share, respectively.",
+         "Net sales were $136.0 billion and $177.9 billion in 2016 and 2017.",
+         "Consolidated Statements of Cash Flows", "($ in millions)", "Years Ended December 31,", "2017", "2016",
+         "Net sales", "177,866", "135,987", "Dividends paid", "(2,907)", "(2,625)"],
+    ]), "cedar.pdf")
+
+
+@pytest.mark.parametrize("question, line", [
+    ("What was depreciation expense on property and equipment in 2016?",
+     "Depreciation expense on property and equipment, 2016: $6.4 billion — p. 2"),
+    ("Did the company pay a dividend in Q2 of FY2017?", "Quarterly cash dividend, 2017: $0.55 — p. 2"),
+    ("What were dividends paid in 2017?", "Dividends paid, 2017: -$2,907 million (printed (2,907)) — p. 2"),
+    ("What were net sales in 2016?", "Net sales, 2016: $135,987 million — p. 2"),  # the table's row first
+])
+def test_a_figure_stated_in_a_sentence_answers_when_it_names_the_item_best(prose_doc, question, line):
+    assert figure_answer(prose_doc, question, [2]).text == line

@@ -1,0 +1,85 @@
+"""Figures a sentence states for a list of years, read back as table rows (no I/O).
+
+Filings state many figures in prose rather than tables: "Depreciation expense on property
+and equipment was $4.9 billion, $6.4 billion, and $8.8 billion … for 2015, 2016, and 2017";
+"During 2022, 2021 and 2020, the quarterly cash dividend was $0.55, $0.50 and $0.50 per share,
+respectively." A sentence with one list of two or more years and a run of as many amounts
+(each with a currency sign, a unit word or a percent sign) pairs them in order; the words
+before the run name the line item. Each run becomes a :class:`~alphasearch.tables.TableRow`
+(``prose=True``) whose columns are the years, so the direct answer's row matching and column
+choice read it like any table row.
+"""
+from __future__ import annotations
+
+import re
+
+from .tables import Cell, TableRow, period_kinds
+from .text import sentences
+
+_YEAR = r"(?:19[89]|20[0-4])\d"
+_YEARS = re.compile(rf"(?<![\d$.,]){_YEAR}(?:\s*,\s*(?:and\s+)?{_YEAR}|\s*,?\s+and\s+{_YEAR})+(?![\d,]\d)")
+_AMOUNT = re.compile(r"(?<![\w.])(?P<neg>\()?(?P<cur>[$€£])\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?"
+                     r"(?:\s*(?P<unit>billion|million|thousand)s?\b)?"
+                     r"|(?<![\w.$])(?P<num2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                     r"(?:\s*(?P<unit2>billion|million|thousand)s?\b|\s?(?P<pct>%))", re.IGNORECASE)
+_BETWEEN = re.compile(r"^\s*,?\s*(?:and\s+)?$", re.IGNORECASE)  # what separates the amounts of one run
+_LEAD = re.compile(r"^(?:[\s,;:]|(?:during|in|for|as of|at|of|the)\b)+", re.IGNORECASE)
+_TAIL = re.compile(r"(?:[\s,;:]|\b(?:was|were|is|are|of|totaled|totalled|amounted to|to|at|approximately|about|"
+                   r"by|in|for|during|as of)\b)+$", re.IGNORECASE)
+MAX_LABEL_WORDS = 14
+
+
+def _label(text: str) -> str:
+    words = " ".join(text.split()).split()[-MAX_LABEL_WORDS:]
+    label = _TAIL.sub("", _LEAD.sub("", " ".join(words)))
+    return label[:1].upper() + label[1:]
+
+
+def prose_rows(text: str) -> list[TableRow]:
+    """Rows of the figures the sentences of ``text`` state for a list of years (module docstring)."""
+    rows: list[TableRow] = []
+    for sent in sentences(text):
+        if len(sent) > 1200:
+            continue
+        years_m = _YEARS.search(sent)
+        if not years_m:
+            continue
+        years = tuple(re.findall(_YEAR, years_m.group(0)))
+        if len(set(years)) != len(years):
+            continue
+        amounts = [m for m in _AMOUNT.finditer(sent) if not (years_m.start() <= m.start() < years_m.end())]
+        runs: list[list[re.Match]] = []
+        for m in amounts:
+            if runs and _BETWEEN.match(sent[runs[-1][-1].end():m.start()]):
+                runs[-1].append(m)
+            else:
+                runs.append([m])
+        start = 0
+        for run in runs:
+            if len(run) == len(years):
+                label = _label(sent[start:run[0].start()])
+                if years_m.start() >= start and years_m.end() <= run[0].start():  # "During 2022, 2021 and 2020, the …"
+                    label = _label(sent[years_m.end():run[0].start()]) or _label(sent[start:years_m.start()])
+                unit = next((((m.group("unit") or m.group("unit2") or "").lower() + "s") for m in run
+                             if m.group("unit") or m.group("unit2")), "")
+                cells = tuple(Cell(_printed(m), _value(m), bool(m.group("pct"))) for m in run)
+                currency = next((m.group("cur") for m in run if m.group("cur")), "")
+                kind = next(iter(period_kinds(label)), "")
+                if label and len(label) >= 4:
+                    rows.append(TableRow(label=label, cells=cells, columns=years, unit=unit, currency=currency,
+                                         text=sent, line=-1, kinds=(kind,) * len(years), prose=True))
+            start = run[-1].end()
+    return rows
+
+
+def _value(m: re.Match) -> float:
+    value = float((m.group("num") or m.group("num2")).replace(",", ""))
+    return -value if m.group("neg") else value
+
+
+def _printed(m: re.Match) -> str:
+    """The figure as a table would print it: "$8.8" (the unit word goes to the row), "3.0%"."""
+    if m.group("num2"):
+        return m.group("num2") + ("%" if m.group("pct") else "")
+    number = f"{m.group('cur')}{m.group('num')}"
+    return f"({number})" if m.group("neg") else number
