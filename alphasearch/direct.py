@@ -25,6 +25,7 @@ from .tables import Cell, TableRow, parse_rows, period_asked, without_period_wor
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
+LATER_ITEM = 0.75  # a row naming only a line item the question names after the first one (a qualifier)
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
 STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
 _YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
@@ -129,7 +130,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
                 recall = 1.0
             else:
                 recall = len(want & lab) / len(want) * 0.8 if want else 0.0
-            best = max(best, recall * precision * 0.9 ** rank)
+            best = max(best, recall * precision * LATER_ITEM ** rank)
     if not groups:
         asked = question_terms - _neutral()
         if asked:
@@ -354,7 +355,7 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
                 return asked, percent, ""  # "EBITDA less capex", EBITDA defined as a sum: its terms, then "- capex"
             return operands, percent, ""
     formulas = {name: _expression(text) for name, text in lex.get("formulas", {}).items()}
-    asked = _expression(question.split("?")[0], {n: ops for n, ops in formulas.items() if ops})
+    asked = _expression(question.split("?")[0], {n: ops for n, ops in formulas.items() if ops and n not in lex["groups"]})
     if asked:  # "EBITDA less capex", "free cash flow minus dividends"
         return asked, percent, ""
     for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
@@ -362,7 +363,7 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
             num, den = lex["ratios"][name]
             return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if "rate" in name else False), name
     for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
-        if formulas[name] and _norm(name) in _norm(question):
+        if formulas[name] and name not in lex["groups"] and _norm(name) in _norm(question):  # (a group's own rows first)
             return formulas[name], percent, name
     for m in _MARGIN.finditer(question):  # "operating income % margin": a line item over revenue
         a = [g for g in concepts(m.group("a")) if g != "revenue"]
@@ -438,6 +439,15 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         group = group[len(_AVERAGE):] if average else group
         average = average or (between and "average" in low and op == "/" and k == len(operands) - 1)
         best = _pick(rows, [group], set(), wanted, period=period)
+        formula = _expression(lexicon().get("formulas", {}).get(group, ""))
+        if not best and formula and not average and formula != operands:  # EBITDA printed nowhere: OI + D&A
+            sub = _ratio(rows, formula, year, low, percent)
+            if sub is None:
+                return None
+            figures.extend(sub[1])
+            values.append(sub[0])
+            shown.append((f" {op} " if op else "") + (f"({sub[2]})" if len(operands) > 1 else sub[2]))
+            continue
         if not best:
             return None
         fig = best[0][1]

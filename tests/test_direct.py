@@ -320,7 +320,9 @@ def cash_doc(engine, make_pdf):
         ["Consolidated Balance Sheets and Cash Flows", "(in millions of dollars)", "2022", "2021",
          "Total current assets", "1,250", "1,300", "Total current liabilities", "2,811", "2,500",
          "Net cash provided by operating activities", "3,676", "3,000",
-         "Purchases of property and equipment", "(461)", "(400)", "Dividends paid", "(520)", "(480)"],
+         "Purchases of property and equipment", "(461)", "(400)", "Dividends paid", "(520)", "(480)",
+         "Net sales", "20,000", "18,000", "Operating income", "2,500", "2,200",
+         "Depreciation and amortization", "700", "650"],
     ]), "northwind.pdf")
 
 
@@ -330,6 +332,8 @@ def cash_doc(engine, make_pdf):
     ("What is the operating cash flow ratio for FY2022?", "3,676 / 2,811 = 1.31"),
     ("What was free cash flow less dividends in 2021?", "3,000 - 400 - 480 = $2,120 million"),
     ("What was the 2022 working capital ratio?", "1,250 / 2,811 = 0.44"),
+    ("What was the EBITDA margin in 2022?", "(2,500 + 700) / 20,000 = 16.0%"),  # no EBITDA row: OI + D&A
+    ("What was EBITDA less capex in 2022?", "(2,500 + 700) - 461 = $2,739 million"),
 ])
 def test_metrics_the_lexicon_defines_are_computed(cash_doc, question, start):
     """Formulas of ``data/lexicon.json`` (free cash flow, working capital) and an expression the
