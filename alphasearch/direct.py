@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from .models import DocumentIndex
 from .prose import prose_rows
-from .tables import Cell, TableRow, parse_rows, period_asked, without_period_words
+from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, without_period_words
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
@@ -228,8 +228,8 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         elif years:
             (col, fit, cell), col = cells[0], ""
             s *= 0.8  # the column cannot be checked against the year asked
-        elif row.columns and any(col for col, _, _ in cells):
-            col, fit, cell = max(((col, fit, c) for col, fit, c in cells if col), key=lambda cc: (cc[1], cc[0]))
+        elif row.columns and any(col.isdigit() for col, _, _ in cells):
+            col, fit, cell = max(((col, fit, c) for col, fit, c in cells if col.isdigit()), key=lambda cc: (cc[1], cc[0]))
         else:
             col, fit, cell = cells[0]
         s *= fit
@@ -275,7 +275,15 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
     rows = None
     lex = lexicon()
     low = question.lower()
-    # 1. a change between two years of one line item
+    # 1. a change between two years of one line item (one year named: from the year before; a
+    # "% Change" column printed beside it first)
+    if len(years) == 1 and _CHANGE.search(question) and "cagr" not in low:
+        rows = _rows(doc, pages)
+        printed = _printed_change(rows, concepts(question), q_terms, years[0], period_asked(question),
+                                  bool(re.search(r"%|percent|rate|growth|grow|grew", low)))
+        if printed is not None:
+            return printed
+        years = [str(int(years[0]) - 1), years[0]]
     if len(years) >= 2 and _CHANGE.search(question):
         rows = _rows(doc, pages)
         groups = concepts(question)
@@ -324,6 +332,31 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
     value, figures, shown = got
     text = f"{shown} = {_shown(value, percent, figures, operands, decimals_asked(question))} — {_cites(figures)}"
     return Direct(text, figures, "ratio", min(f.score for f in figures))
+
+
+def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool) -> Direct | None:
+    """The change a table prints for ``year`` (the "% Change" or "$ Change" column after the year's
+    column, in the same kind of period), from the best matching row; None when none is printed."""
+    best = None
+    for score, fig in _pick(rows, groups, q_terms, [year], period=period):
+        row = next(r for _, p, r in rows if p == fig.page and r.text == fig.row and r.label == fig.label)
+        at = next((k for k, (c, cell) in enumerate(zip(row.columns, row.cells)) if c == year and cell is fig.cell), None)
+        if at is None:
+            continue
+        kind = row.kinds[at] if row.kinds else ""
+        after = [(k, row.cells[k]) for k in range(at + 1, len(row.cells)) if row.columns[k] == CHANGE
+                 and (not row.kinds or row.kinds[k] == kind) and row.cells[k].value is not None]
+        if not after:
+            continue
+        k, cell = next(((k, c) for k, c in after if c.percent), after[0]) if percent else after[0]
+        prev = next((c for c in row.columns[at + 1:k] if c.isdigit()), str(int(year) - 1))
+        got = replace(fig, period=f"{prev}→{year} change", cell=cell)
+        if best is None or score > best[0]:
+            best = (score, got)
+        break
+    if best is None:
+        return None
+    return Direct(best[1].line(), (best[1],), "change", best[1].score)
 
 
 _YEARS_AVERAGE = re.compile(r"\b(?:\d{1,2}|two|three|four|five)[- ]year average\b", re.IGNORECASE)

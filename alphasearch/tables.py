@@ -41,8 +41,8 @@ class Cell:
 @dataclass(frozen=True)
 class TableRow:
     """One row of a table on a page. ``columns``: the header label of each cell
-    (a year, e.g. "2022"), empty when the header could not be aligned with the
-    cells; ``unit``: "thousands", "millions", "billions" or ""; ``currency``: the
+    (a year, e.g. "2022", or ``CHANGE`` under "% Change" / "2022 vs. 2021"), empty when the
+    header could not be aligned with the cells; ``unit``: "thousands", "millions", "billions" or ""; ``currency``: the
     symbol printed on the row or in the unit line ("" when none); ``text``: the
     row's lines joined with spaces, as printed."""
 
@@ -108,6 +108,8 @@ def parse_number(token: str) -> Cell | None:
     m = _VALUE.match(t)
     if not m and t[:1] in "$€£" and (inner := parse_number(t[1:])) is not None and inner.value is not None:
         return Cell(t, inner.value, inner.percent)  # "$(1,204)"
+    if not m and t.startswith("(") and t.endswith(")%") and (inner := parse_number(t[:-1])) is not None:
+        return Cell(t, inner.value, True) if inner.value is not None else None  # "(4.4)%"
     if not m:
         return None
     value = float(m.group("num").replace(",", ""))
@@ -153,9 +155,17 @@ def _without_leaders(label: str) -> str:
     return kept if tail.count(".") + tail.count("…") + tail.count("_") >= 3 else label
 
 
+CHANGE = "change"  # the header of a column of changes between the years beside it
+_SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)
+_CHANGE_COLUMN = re.compile(r"^[$%(]*\s*(?:(?:19|20)\d\d\s*(?:vs\.?|versus|v\.|compared (?:to|with))\s*(?:19|20)\d\d|"
+                            r"(?:\$|%|percent(?:age)?)?\s*(?:change|chg\.?|variance|increase|decrease|"
+                            r"increase\s*/?\s*\(?decrease\)?|\(?decrease\)?)|(?:\$|%))[\s%)]*$", re.IGNORECASE)
+
+
 def _header_years(line: str) -> list[str] | None:
     """The years of a column-header line ("2022", "February 2, 2019", "2017 2018 2019",
-    "Fiscal 2021"), or None when the line is not a header line."""
+    "Fiscal 2021", "FY22"), or None when the line is not a header line."""
+    line = _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", line)
     years = _YEAR.findall(line)
     if not years or len(line) > _HEADER_CHARS:
         return None
@@ -178,6 +188,13 @@ def parse_rows(text: str) -> list[TableRow]:
     while i < len(lines):
         line = lines[i]
         if not line:
+            i += 1
+            continue
+        if run and _CHANGE_COLUMN.match(line):  # "% Change", "2022 vs. 2021": a column without a year of its own
+            run.append((CHANGE, ""))
+            i += 1
+            continue
+        if _YEAR.search(line) and _CHANGE_COLUMN.match(line):  # "2022 vs. 2021" above the header: not a row
             i += 1
             continue
         years = _header_years(line)

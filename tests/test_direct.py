@@ -27,6 +27,7 @@ def test_parse_number_reads_negatives_dashes_and_percentages():
     assert parse_number("(1,577)").value == -1577
     assert parse_number("$(1,204)").value == -1204
     assert parse_number("12.5%").value == 12.5 and parse_number("12.5%").percent
+    assert parse_number("(4.4)%").value == -4.4 and parse_number("(4.4)%").percent
     assert parse_number("—").value is None
     assert parse_number("Note") is None and parse_number("13)") is None
 
@@ -396,3 +397,36 @@ def prose_doc(engine, make_pdf):
 ])
 def test_a_figure_stated_in_a_sentence_answers_when_it_names_the_item_best(prose_doc, question, line):
     assert figure_answer(prose_doc, question, [2]).text == line
+
+
+def test_change_columns_and_short_fiscal_years_in_headers():
+    """"% Change" / "$ Change" / "2022 vs. 2021" head columns without a year of their own; "FY22" is 2022."""
+    text = "\n".join(["Q4", "Full Year", "($ in Millions, except EPS)", "2022", "2021", "% Change", "2022", "2021",
+                      "% Change", "Reported Sales", "$23,706", "$24,804", "(4.4)%", "$94,943", "$93,775", "1.3%"])
+    sales = parse_rows(text)[0]
+    assert sales.columns == ("2022", "2021", "change") * 2
+    assert sales.kinds == ("quarter",) * 3 + ("year",) * 3
+    text = "\n".join(["(in millions)", "2022 vs. 2021", "FY22", "FY21", "$ Change", "Net sales", "100", "90", "10"])
+    assert [(r.label, r.columns) for r in parse_rows(text)] == [("Net sales", ("2022", "2021", "change"))]
+
+
+@pytest.fixture
+def growth_doc(engine, make_pdf):
+    return engine.index_bytes(make_pdf([
+        ["Juniper Health Fourth-Quarter Results", "Results for the fourth quarter and the full year 2022."],
+        ["OVERALL FINANCIAL RESULTS", "Q4", "Full Year", "($ in Millions, except EPS)", "2022", "2021", "% Change",
+         "2022", "2021", "% Change", "Reported Sales", "$23,706", "$24,804", "(4.4)%", "$94,943", "$93,775", "1.3%",
+         "Net Earnings", "$3,520", "$4,736", "(25.7)%", "$17,941", "$20,878", "(14.1)%"],
+        ["Balance sheet", "(in millions)", "2022", "2021", "Total assets", "187,378", "182,018"],
+    ]), "juniper.pdf")
+
+
+@pytest.mark.parametrize("question, pages, line", [
+    ("What was the sales growth in FY2022?", [2], "Reported Sales, 2021→2022 change: 1.3% — p. 2"),
+    ("How much did net earnings decline in the fourth quarter of 2022?", [2],
+     "Net Earnings, 2021→2022 change: -25.7% (printed (25.7)%) — p. 2"),
+    ("How much did total assets grow in 2022?", [3], "Total assets: change 2021→2022: 187,378 - 182,018 = 5,360 (+2.9%)"),
+])
+def test_a_change_in_one_year_is_the_printed_change_or_computed_from_the_year_before(growth_doc, question, pages, line):
+    d = figure_answer(growth_doc, question, pages)
+    assert d.kind == "change" and d.text.startswith(line), d.text
