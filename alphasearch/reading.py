@@ -88,6 +88,13 @@ class PageReader:
         a, b = self.weights
         return min(1.0, a * float(self.ranker.scores(question)[page - 1]) + b * self._passage(question, page)[0])
 
+    def read_evidence(self, question: str, page: int) -> float:
+        """What the offline deep read found on one page, on the page ranker's scale: the
+        ranker's score plus the passage coverage weighed as the deep read weighs it (so a
+        page read ranks against unread pages, which carry the ranker's score alone)."""
+        a, b = self.weights
+        return float(self.ranker.scores(question)[page - 1]) + (b / a) * self._passage(question, page)[0]
+
     def score(self, question: str, pages: Sequence[Section]) -> list[float]:
         if self.judge is not None:
             return self.judge.score(question, pages)

@@ -183,3 +183,23 @@ def test_engine_saves_rankers_and_a_new_process_loads_instead_of_rebuilding(data
     repaired = Engine(Settings(data_dir=data_dir, engine="offline")).ask_document(doc, q, seed=1)
     assert repaired.pages == expected.pages
     assert PageRanker.load(doc, saved).scores(q).shape == (doc.page_count,)
+
+
+def test_a_section_titled_for_the_question_outranks_one_that_mentions_it_more():
+    """The section judge gives the section's own title weight 0.3: the page evidence favours
+    'Service visits' (its page repeats the words), the title 'Warranty terms' names the
+    question; with the former weight 0.15 the service visits won."""
+    texts = ["Service visits. The warranty terms are printed on the back of the invoice; ask the service desk "
+             "about warranty terms and repair times. Warranty terms differ by region.",
+             "Coverage lasts two years from delivery and includes parts and labour. The warranty ends if the seal "
+             "is broken."]
+    root = Section("0000", "Doc", (1, 2), children=(Section("0001", "Service visits", (1, 1)),
+                                                   Section("0002", "Warranty terms", (2, 2))))
+    doc = make_doc(texts, root=root)
+    question = "What are the warranty terms?"
+    lexical = LexicalScorer(doc).score(question, root.children)
+    assert lexical[0] > lexical[1]  # the pages alone point at the service visits
+    service, warranty = HybridScorer(doc).score(question, root.children)
+    assert warranty > service
+    old_service, old_warranty = HybridScorer(doc, weights=(0.85, 0.15, 0.0)).score(question, root.children)
+    assert old_service > old_warranty
