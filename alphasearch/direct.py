@@ -51,6 +51,8 @@ def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too)."""
     norm = _norm(text)
+    for statement in lexicon().get("statements", ()):  # "the cash flow statement" is where to look, not "cash"
+        norm = norm.replace(_norm(statement), " " * (len(_norm(statement)) - 1) + " ")
     found: list[tuple[int, int, str]] = []
     for group, phrases in lexicon()["groups"].items():
         for phrase in phrases:
@@ -212,7 +214,8 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
     (the year asked, of the kind of period asked: a full year unless a quarter… is named)."""
     out = []
     for rank, page, row in rows:
-        s = row_score(without_period_words(row.label) if row.prose else row.label, groups, q_terms)
+        named = row.caption or row.label  # a row headed by a year names what its table lists
+        s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
             continue
@@ -234,7 +237,7 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             col, fit, cell = cells[0]
         s *= fit
         unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
-        out.append((s - rank_penalty * rank, Figure(row.label, col, cell, unit, row.currency, page, row.text, s)))
+        out.append((s - rank_penalty * rank, Figure(named, col, cell, unit, row.currency, page, row.text, s)))
     out.sort(key=lambda sf: -sf[0])
     return out
 
@@ -339,7 +342,7 @@ def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool
     column, in the same kind of period), from the best matching row; None when none is printed."""
     best = None
     for score, fig in _pick(rows, groups, q_terms, [year], period=period):
-        row = next(r for _, p, r in rows if p == fig.page and r.text == fig.row and r.label == fig.label)
+        row = next(r for _, p, r in rows if p == fig.page and r.text == fig.row and (r.caption or r.label) == fig.label)
         at = next((k for k, (c, cell) in enumerate(zip(row.columns, row.cells)) if c == year and cell is fig.cell), None)
         if at is None:
             continue

@@ -24,6 +24,7 @@ _DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM"}
 _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose
+_UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)\b[^()]{0,40}\)", re.IGNORECASE)  # "… as follows (in millions):"
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
@@ -54,6 +55,7 @@ class TableRow:
     text: str
     line: int  # index of the row's first label line in the page's lines
     kinds: tuple[str, ...] = ()  # the period kind of each column ("quarter", "year", … or ""), as ``columns``
+    caption: str = ""  # a row headed by a year: what its table lists ("Expected future amortization expense")
     prose: bool = False  # read from a sentence ("… was $4.9 billion, $6.4 billion and $8.8 billion for 2015, 2016 and 2017")
 
     def cell_for(self, year: str) -> Cell | None:
@@ -184,6 +186,8 @@ def parse_rows(text: str) -> list[TableRow]:
     context: list[str] = []  # lines since the last row that are neither figures nor header (period words)
     unit, unit_currency = "", ""
     label_lines: list[tuple[int, str]] = []
+    caption = ""  # what a table whose years are rows lists (the text above its first year)
+    in_year_rows = False  # the last row was headed by a year
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -198,6 +202,16 @@ def parse_rows(text: str) -> list[TableRow]:
             i += 1
             continue
         years = _header_years(line)
+        if years is not None and len(years) == 1 and not run and _year_row(lines, i, in_year_rows):
+            # a year that heads a row, not a column ("2019", "$", "337"): a table whose years are rows
+            caption = caption or _caption([t for _, t in label_lines])
+            cells, currency, j = _more_cells(lines, i + 1, [], "")
+            rows.append(TableRow(label=years[0], cells=tuple(cells), columns=(years[0],) + ("",) * (len(cells) - 1),
+                                 unit=unit, currency=currency or unit_currency, text=" ".join(lines[i:j]), line=i,
+                                 kinds=("",) * len(cells), caption=caption))
+            label_lines, context, in_year_rows = [], [], True
+            i = j
+            continue
         if years is not None:
             kind = next(iter(period_kinds(line)), "")
             run.extend((y, kind) for y in years)
@@ -207,21 +221,15 @@ def parse_rows(text: str) -> list[TableRow]:
             if len(run) >= 2:
                 header = _period_columns(run, context[-6:])
             run = []
-        if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)):
+        if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
+                                          or _UNIT_ASIDE.search(line)):
             unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
             unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or (
                 "$" if re.search(r"\b(?:dollars|usd)\b", line, re.IGNORECASE) else "")
         label, cells, currency = _split_cells(line)
         start = i
         # figures continue on the following lines ("$", "34,229 $", "35,355 $", …)
-        j = i + 1
-        while j < len(lines) and _header_years(lines[j]) is None:
-            more_label, more, cur = _split_cells(lines[j])
-            if more_label or not (more or cur):
-                break
-            cells.extend(more)
-            currency = currency or cur
-            j += 1
+        cells, currency, j = _more_cells(lines, i + 1, cells, currency)
         if not cells:
             if label:
                 label_lines.append((i, label))
@@ -237,7 +245,7 @@ def parse_rows(text: str) -> list[TableRow]:
         while label[:1].islower() and label_lines and label_lines[-1][0] == start - 1:  # a continued label
             start, above = label_lines.pop()
             label = f"{above} {label}"
-        label_lines, context = [], []
+        label_lines, context, caption, in_year_rows = [], [], "", False
         cells, aligned = _align(header, cells)
         rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=tuple(y for y, _ in aligned),
                              unit=unit, currency=currency or unit_currency, text=" ".join(lines[start:j]),
@@ -246,17 +254,79 @@ def parse_rows(text: str) -> list[TableRow]:
     return _shared_currency(rows)
 
 
+def _more_cells(lines: list[str], j: int, cells: list[Cell], currency: str) -> tuple[list[Cell], str, int]:
+    """``cells`` with the figures of the lines from ``j`` on that hold figures only; (cells,
+    currency, the first line after them)."""
+    while j < len(lines) and _header_years(lines[j]) is None:
+        more_label, more, cur = _split_cells(lines[j])
+        if more_label or not (more or cur):
+            break
+        cells = cells + more
+        currency = currency or cur
+        j += 1
+    return cells, currency, j
+
+
+def _figures_follow(lines: list[str], j: int) -> bool:
+    """The lines from ``j`` start with figures (a "$" line may come first), not a label or a year."""
+    cells, _, _ = _more_cells(lines, j, [], "")
+    return bool(cells) and all(c.value is not None for c in cells[:1])
+
+
+def _year_row(lines: list[str], i: int, continued: bool) -> bool:
+    """Line ``i`` (one year) heads a row: figures follow it, and it continues a table of year
+    rows or the next year heads a row too (a lone year over a figure is a chart's axis)."""
+    if not _figures_follow(lines, i + 1):
+        return False
+    if continued:
+        return True
+    _, _, j = _more_cells(lines, i + 1, [], "")
+    while j < len(lines) and not lines[j]:
+        j += 1
+    return j < len(lines) and (y := _header_years(lines[j])) is not None and len(y) == 1 and _figures_follow(lines, j + 1)
+
+
+_AS_FOLLOWS = re.compile(r"\s*(?:\([^)]*\)|\b(?:is|are|were|was) as follows|\bconsists? of the following|"
+                         r"\bthe following)\s*:?\s*$", re.IGNORECASE)
+
+
+_AS_OF = re.compile(r"\s*,?\s*\b(?:as of|at|for the (?:fiscal )?years? ended|ended|on)?\s*"
+                    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b.*$",
+                    re.IGNORECASE)
+
+
+def _caption(texts: list[str]) -> str:
+    """What a year-rows table lists, from the text lines above it: the last sentence, without
+    header words ("Year Ended December 31,"), "(in millions)" or "is as follows:"."""
+    kept = [t for t in texts if not all(_HEADER_WORDS.match(w) for w in t.replace(",", " ").split())
+            and _clean_caption(t)]  # not "Year Ended December 31," nor "(in millions):" alone
+    text = kept[-1] if kept else ""
+    for above in reversed(kept[:-1]):  # a sentence that runs over lines
+        if not text[:1].islower():
+            break
+        text = f"{above} {text}"
+    return _clean_caption(re.split(r"(?<=[a-z0-9)])\s?\.\s+(?=[A-Z])", text)[-1])
+
+
+def _clean_caption(text: str) -> str:
+    while (cut := _AS_FOLLOWS.sub("", text)) != text:
+        text = cut
+    return _AS_OF.sub("", text).strip(" :,")
+
+
 def _shared_currency(rows: list[TableRow]) -> list[TableRow]:
     """A table prints its currency on a few rows only ("$" beside the first and the total
     rows): give it to every row under the same header and unit."""
     from dataclasses import replace
 
+    def table(r: TableRow) -> tuple:  # rows of one table: one header (or one caption, for year rows) and unit
+        return (r.caption, r.unit) if r.caption else (r.columns, r.unit)
+
     seen: dict[tuple, str] = {}
     for r in rows:
         if r.currency:
-            seen.setdefault((r.columns, r.unit), r.currency)
-    return [r if r.currency or (r.columns, r.unit) not in seen else replace(r, currency=seen[(r.columns, r.unit)])
-            for r in rows]
+            seen.setdefault(table(r), r.currency)
+    return [r if r.currency or table(r) not in seen else replace(r, currency=seen[table(r)]) for r in rows]
 
 
 def _period_columns(run: list[tuple[str, str]], above: list[str]) -> list[tuple[str, str]]:

@@ -430,3 +430,25 @@ def growth_doc(engine, make_pdf):
 def test_a_change_in_one_year_is_the_printed_change_or_computed_from_the_year_before(growth_doc, question, pages, line):
     d = figure_answer(growth_doc, question, pages)
     assert d.kind == "change" and d.text.startswith(line), d.text
+
+
+def test_a_table_whose_years_are_rows(engine, make_pdf):
+    """Lease and amortization schedules list years down the page: each year heads a row, and the
+    text above names what the table lists. A lone year over a figure (a chart's axis) is not a row."""
+    page = ["Leases", "Future minimum lease payments under operating leases as of December 31, 2022 are as follows "
+            "(in millions):", "Year Ending December 31,", "2023", "$", "1,204", "2024", "1,100", "2025", "950",
+            "Thereafter", "3,400", "Daily VaR", "Second Quarter", "2023", "85"]
+    rows = parse_rows("\n".join(page))
+    years = [(r.label, r.cells[0].value, r.currency, r.unit) for r in rows if r.caption]
+    assert years == [("2023", 1204, "$", "millions"), ("2024", 1100, "$", "millions"), ("2025", 950, "$", "millions")]
+    assert {r.caption for r in rows if r.caption} == {"Future minimum lease payments under operating leases"}
+    doc = engine.index_bytes(make_pdf([["Cobalt Freight Annual Report 2022"], page]), "cobalt.pdf")
+    d = figure_answer(doc, "What are the future minimum lease payments under operating leases for 2024?", [2])
+    assert d.text == "Future minimum lease payments under operating leases, 2024: $1,100 million — p. 2"
+
+
+def test_a_statements_name_is_where_to_look_not_the_line_item():
+    assert concepts("Using the cash flow statement, how much cash flow from operating activities was generated in "
+                    "FY2020?") == ["operating cash flow"]
+    assert concepts("Based on the balance sheet, what were total assets?") == ["total assets"]
+    assert concepts("What was cash and cash equivalents in the statement of cash flows?") == ["cash"]
