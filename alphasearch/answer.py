@@ -26,6 +26,7 @@ CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
 LEXICAL_WEIGHTS = (0.85, 0.15)
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
+ROBUST_WORDS = 30  # at most this many leave-one-word-out rankings for the "robust" part of the confidence
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
@@ -107,26 +108,27 @@ def extractive_answer(
     rank_penalty: float = 0.03,
     page_scores: np.ndarray | None = None,
     more_pages: Sequence[int] = (),
+    rescore: Callable[[str], np.ndarray] | None = None,
 ) -> Extract:
     """Quote the sentences of the top ``read`` pages that best cover the question; for a
     figure question, lead with the direct answer read from the matching table row
     (:mod:`alphasearch.direct`), for others with the best sentence.
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
-    (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over eleven parts:
-    how close in meaning the question is to the pages read and to the first page alone (static
-    embeddings), the share of the question's idf-weighted terms in the best sentence and its
-    neighbours, the share of those terms the document uses at all, how clearly the best page
-    stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without scores) and how far the
-    first page's score is ahead of the second page's, whether the first page is the page ranker's
-    best, how well a table row matches the figure asked (0 when none), whether that figure is on
-    the first page and whether the answer is a computation, and whether the best sentence is on
-    the first page. Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
-    Held-out AUROC for "the first page is right" on the development set (fitted on one half of
-    the documents, scored on the other): 0.664 / 0.797 (six parts before: 0.625 / 0.745 on the
-    same answers); for "the direct answer carries the gold figure": 0.772 / 0.756. Below
-    ``threshold`` the answer is the fallback, unless a table row matches
-    the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
+    (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
+    names, of thirteen reported: how close in meaning the question is to the pages read and to the
+    first page alone (static embeddings), the share of the question's idf-weighted terms in the
+    best sentence and its neighbours, the share of those terms the document uses at all, how
+    clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
+    scores) and how far the first page's score is ahead of the second page's, whether the first
+    page is the page ranker's best, how well a table row matches the figure asked (0 when none),
+    whether that figure is on the first page and whether the answer is a computation, whether the
+    best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
+    leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
+    page has). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
+    ``threshold``, or when the document uses none of the question's terms, the answer is the
+    fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
     the sentence coverage, raised when the kind of answer asked for is present.
     ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
     the best pages for other names of the line item, see :func:`expanded_pages`).
@@ -175,6 +177,7 @@ def extractive_answer(
         parts["fig_first"] = 1.0 if figure is not None and figure.figures and figure.figures[0].page == first else 0.0
         parts["computed"] = 1.0 if figure is not None and figure.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
+        parts.update(first_page_parts(doc, question, first, page_scores, rescore))
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
             w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
@@ -185,7 +188,8 @@ def extractive_answer(
     parts = {k: round(v, 4) for k, v in parts.items()}
     closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
     strong_figure = figure is not None and figure.score >= FIGURE_ANSWERS  # a table row names what is asked
-    if confidence < threshold and not strong_figure:
+    unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
+    if (confidence < threshold or unknown_words) and not strong_figure:
         return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
@@ -220,6 +224,31 @@ def extractive_answer(
         text = quotes
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
+
+
+def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores: np.ndarray | None = None,
+                     rescore: Callable[[str], np.ndarray] | None = None) -> dict[str, float]:
+    """Two parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
+    that, left out one at a time, leave the page ranker's best page (of ``page_scores``) its best
+    page under ``rescore`` (0.5 when unknown) — a ranking that one word decides is fragile (a
+    query-performance signal; it does not compare the ranker with the search, so a page the
+    search found and the ranker missed is not marked down for that); ``first_words``: how much
+    text the first page has (words / 300, at most 1: on a dense page of tables and text, the
+    first page and the row quoted are more often wrong than on a sparse one)."""
+    text = doc.page(first).text if 1 <= first <= doc.page_count else ""
+    out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300)}
+    if rescore is None or page_scores is None or not page_scores.size or page_scores.max() <= 0:
+        return out
+    best = int(np.argmax(page_scores))
+    words = question.split()
+    drop = [i for i, w in enumerate(words) if terms(w)][:ROBUST_WORDS]
+    if len(drop) > 1:
+        kept = 0
+        for i in drop:
+            s = rescore(" ".join(words[:i] + words[i + 1:]))
+            kept += bool(s.size > best and s.max() > 0 and int(np.argmax(s)) == best)
+        out["robust"] = kept / len(drop)
+    return out
 
 
 def expanded_pages(question: str, scores, per_query: int = 2, more: Sequence[str] = ()) -> list[int]:

@@ -157,7 +157,7 @@ class OfflineEngine:
     def extract(self, doc: DocumentIndex, question: str, pages: list[int]):
         ranker = self.tools(doc).ranker
         return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
-                                 page_scores=ranker.scores(question),
+                                 page_scores=ranker.scores(question), rescore=ranker.scores,
                                  more_pages=expanded_pages(question, ranker.scores,
                                                            more=neighbour_queries(doc, question)))
 

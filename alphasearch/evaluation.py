@@ -223,7 +223,7 @@ def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes:
 
     tools = engine.tools(doc)
     ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold,
-                            page_scores=tools.ranker.scores(question))
+                            page_scores=tools.ranker.scores(question), rescore=tools.ranker.scores)
     return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes, extra=ex.extra())
 
 

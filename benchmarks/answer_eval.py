@@ -26,7 +26,7 @@ from alphasearch import calibration  # noqa: E402
 from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
 
 PARTS = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
-         "computed", "ahead")  # every part an answer reports
+         "computed", "ahead", "robust", "first_words")  # every part an answer reports
 _SHIPPED = calibration.model()
 FEATURES = tuple(_SHIPPED["features"]) if _SHIPPED else PARTS  # by default: the parts the shipped model uses
 METHOD = "mcts_puct"
@@ -50,19 +50,31 @@ def label(r: Row) -> float:
     return 0.0 if r.off_topic else hit_at_k(r.pages, r.evidence_pages, 1)
 
 
-def held_out(rows: list[Row], l2: float, names: tuple[str, ...]) -> dict:
-    """AUROC on each half of the documents of weights fitted on the other half."""
+def held_out(rows: list[Row], l2: float, names: tuple[str, ...], seed: int = 0) -> dict:
+    """AUROC on each half of the documents (split ``seed``) of weights fitted on the other half."""
     out = {"hit1": [], "figure": [], "weights": []}
     for test in (0, 1):
-        train = [r for r in rows if calibration.half_of(r.doc) != test]
+        train = [r for r in rows if calibration.half_of(r.doc, seed) != test]
         w, b = calibration.fit(features(train, names), np.array([label(r) for r in train]), l2=l2)
         m = {"features": list(names), "weights": w.tolist(), "bias": b}
-        tested = [r for r in rows if calibration.half_of(r.doc) == test and not r.off_topic]
+        tested = [r for r in rows if calibration.half_of(r.doc, seed) == test and not r.off_topic]
         scores = [calibration.predict(r.confidence_parts, m) for r in tested]
         out["hit1"].append(calibration.auroc(scores, [label(r) > 0 for r in tested]))
         printed = [(s, r) for s, r in zip(scores, tested) if r.gold_printed]
         out["figure"].append(calibration.auroc([s for s, _ in printed], [r.direct_carries for _, r in printed]))
         out["weights"].append([round(x, 3) for x in w.tolist()] + [round(b, 3)])
+    return out
+
+
+def spread(rows: list[Row], l2: float, names: tuple[str, ...], seeds: int) -> dict:
+    """Held-out AUROC over ``seeds`` other splits of the documents (seeds 1…N, each both ways):
+    mean, 10th percentile and least, for 'first page right' and 'carries the figure'."""
+    runs = [held_out(rows, l2, names, seed) for seed in range(1, seeds + 1)]
+    out: dict = {"splits": seeds}
+    for key in ("hit1", "figure"):
+        xs = np.array([x for run in runs for x in run[key] if x is not None])
+        out[key] = {"mean": round(float(xs.mean()), 3), "p10": round(float(np.percentile(xs, 10)), 3),
+                    "min": round(float(xs.min()), 3)} if xs.size else None
     return out
 
 
@@ -73,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--l2", type=float, default=0.3, help="L2 penalty of the logistic fit (the shipped model's)")
     p.add_argument("--features", default=",".join(FEATURES),
                    help=f"comma list of confidence parts to use (default: the shipped model's; all: {','.join(PARTS)})")
+    p.add_argument("--seeds", type=int, default=20, help="other splits of the documents for the spread (0: none)")
     p.add_argument("--fit", action="store_true", help="write alphasearch/data/confidence.json fitted on every row")
     args = p.parse_args(argv)
     names = tuple(f.strip() for f in args.features.split(",") if f.strip())
@@ -85,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         print("These rows carry no confidence parts (an older eval); nothing to calibrate.")
         return 0
     summary = answer_summary(rows)[args.method]
-    report = {"method": args.method, "rows": len(rows), "answers": summary, "held_out": held_out(rows, args.l2, names)}
+    report = {"method": args.method, "rows": len(rows), "answers": summary, "held_out": held_out(rows, args.l2, names),
+              "features": list(names), "l2": args.l2}
+    if args.seeds > 0:
+        report["held_out_splits"] = spread(rows, args.l2, names, args.seeds)
     if args.fit:
         w, b = calibration.fit(features(rows, names), np.array([label(r) for r in rows]), l2=args.l2)
         model = {
@@ -96,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
                        f"questions of ../shared/eval and as many asked of another source's document), "
                        f"{dt.date.today().isoformat()}; held-out AUROC for the first page, fitted on one half of "
                        f"the documents and scored on the other: "
-                       + " / ".join(f"{x:.3f}" for x in report["held_out"]["hit1"] if x is not None)),
+                       + " / ".join(f"{x:.3f}" for x in report["held_out"]["hit1"] if x is not None)
+                       + (f" (mean over {args.seeds} other splits, both ways: "
+                          f"{report['held_out_splits']['hit1']['mean']:.3f})" if args.seeds > 0 else "")),
         }
         calibration.WEIGHTS_FILE.write_text(json.dumps(model, indent=2) + "\n", "utf-8")
         report["written"] = str(calibration.WEIGHTS_FILE.relative_to(REPO))

@@ -85,7 +85,7 @@ def test_fallback_for_a_question_the_document_cannot_answer():
     d = doc()
     ex = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
     assert ex.fallback and ex.text == FALLBACK_ANSWER and ex.citations == []
-    assert 0.0 <= ex.confidence < 0.25
+    assert 0.0 <= ex.confidence < 0.5
 
 
 def test_fallback_when_nothing_to_read():
@@ -113,10 +113,11 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
                            page_scores=np.array([0.2, 0.5, 1.0]))
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
-                              "first_meaning", "fig_first", "computed", "ahead"]
+                              "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words"]
     # the shipped model leaves out the two parts that only say whether the search agreed with the page
     # ranker: they would mark down every answer where the search found a page the ranker missed
     assert m["features"] == [f for f in ex.parts if f not in ("top_agree", "ahead")] and m["fitted"]
+    assert ex.parts["robust"] == 0.5  # no ranker to rescore with: unknown
     assert ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
     assert ex.parts["top_agree"] == 1.0 and ex.parts["ahead"] == 0.8  # page 3 is the ranker's best, ahead of page 1
     assert calibration.predict(ex.parts) == pytest.approx(ex.confidence, abs=1e-3)
@@ -141,6 +142,44 @@ def test_without_the_model_file_the_fixed_weights_apply(monkeypatch, tmp_path):
         assert "0.20 × best page ahead of the runner-up 50%" in explain_confidence(ex.parts)
     finally:
         calibration.model.cache_clear()
+
+
+def test_robust_counts_the_words_whose_absence_keeps_the_best_page():
+    from alphasearch.answer import first_page_parts
+
+    d = doc()
+
+    def rescore(q: str) -> np.ndarray:  # page 3 is best only while "nursery" or "euros" is asked
+        low = q.lower()
+        return np.array([0.2, 0.1, 1.0 if ("nursery" in low or "euros" in low) else 0.0, 0.0])
+
+    both = first_page_parts(d, "tree cost nursery euros", 3, rescore("nursery"), rescore)
+    one = first_page_parts(d, "tree cost nursery", 3, rescore("nursery"), rescore)
+    assert both["robust"] == 1.0  # leaving out any one word keeps page 3 best
+    assert one["robust"] == pytest.approx(2 / 3)  # leaving out "nursery" makes page 1 best
+    assert first_page_parts(d, "nursery", 3, rescore("nursery"), rescore)["robust"] == 0.5  # one word: unknown
+    assert first_page_parts(d, "tree cost", 3, np.zeros(4), rescore)["robust"] == 0.5  # nothing scored: unknown
+    # the search's first page does not enter: a page the ranker missed is not marked down for it
+    assert first_page_parts(d, "tree cost nursery euros", 1, rescore("nursery"), rescore)["robust"] == 1.0
+    assert both["first_words"] == pytest.approx(len(TEXTS[2].split()) / 300)
+
+
+def test_confidence_orders_a_matching_table_row_above_an_off_topic_question(engine):
+    from pdf_factory import table_pdf
+
+    d = engine.index_bytes(table_pdf(), "harbor.pdf")
+    row = engine.ask_document(d, "What were total revenues in 2022?", seed=0)
+    off = engine.ask_document(d, "Which glaciers did the seismometers record melt events on?", seed=0)
+    assert row.pages[0] == 2 and not row.fallback and "66,608" in row.text
+    assert row.extra["confidence_parts"]["robust"] == 1.0  # no single word decides the statement page
+    assert off.fallback and off.confidence < 0.25 < row.confidence
+
+
+def test_no_question_term_in_the_document_is_a_fallback_whatever_the_page():
+    d = doc()  # four one-line pages: little text on the first page raises the model's confidence
+    ex = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
+    assert ex.parts["in_document"] == 0 and ex.parts["first_words"] < 0.1
+    assert ex.fallback and ex.text == FALLBACK_ANSWER and ex.structured["looked_at"]["pages"] == [1, 2, 3]
 
 
 def test_lexical_confidence_without_the_model():

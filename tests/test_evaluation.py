@@ -221,3 +221,8 @@ def test_auroc_and_logistic_fit_are_exact_on_literal_data():
     m = {"features": ["f"], "weights": w.tolist(), "bias": b}
     assert w[0] > 0 and calibration.predict({"f": 1.0}, m) > 0.8 > 0.2 > calibration.predict({"f": 0.0}, m)
     assert {calibration.half_of(f"doc{i}.pdf") for i in range(20)} == {0, 1}
+    # another seed is another split (seed 0: the first byte of the name's SHA-256, kept)
+    names = [f"doc{i}.pdf" for i in range(40)]
+    assert [calibration.half_of(n, 0) for n in names] == [calibration.half_of(n) for n in names]
+    assert [calibration.half_of(n, 1) for n in names] != [calibration.half_of(n) for n in names]
+    assert calibration.half_of("a.pdf", 3) == calibration.half_of("a.pdf", 3)
