@@ -22,7 +22,7 @@ from typing import Any
 from .models import DocumentIndex
 
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
-FACTS_VERSION = 2  # bump when the extraction changes: stored facts are then read again (user edits kept)
+FACTS_VERSION = 3  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
@@ -46,7 +46,9 @@ class DocFacts:
     or the year the document itself names for a fiscal year ending early in the next
     one); ``quarter`` 1-4; ``period_end`` an ISO date; ``kind`` one of ``facts.json``'s
     kinds or what the user typed; ``edited``: the fields a user set (kept when the
-    facts are read again)."""
+    facts are read again). ``landscape``: the share of its pages that are slide-shaped
+    (wider than tall); ``pictures``: the mean share of a page covered by images (both
+    from the PDF, :func:`alphasearch.pdf.page_layout`; 0 when unknown)."""
 
     org: str = ""
     year: int | None = None
@@ -56,6 +58,8 @@ class DocFacts:
     title: str = ""
     tickers: tuple[str, ...] = ()
     edited: tuple[str, ...] = ()
+    landscape: float = 0.0
+    pictures: float = 0.0
 
     def label(self) -> str:
         """A short name: "3M Company · 10-K · FY2018" (empty when nothing is known)."""
@@ -71,6 +75,12 @@ class DocFacts:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> DocFacts:
+        def share(v: Any) -> float:
+            try:
+                return min(1.0, max(0.0, float(v or 0.0)))
+            except (TypeError, ValueError):
+                return 0.0
+
         def num(v: Any) -> int | None:
             try:
                 return int(v) if v not in (None, "") else None
@@ -80,7 +90,8 @@ class DocFacts:
         return cls(org=str(d.get("org") or ""), year=num(d.get("year")), quarter=num(d.get("quarter")),
                    period_end=str(d.get("period_end") or ""), kind=str(d.get("kind") or ""),
                    title=str(d.get("title") or ""), tickers=tuple(map(str, d.get("tickers") or ())),
-                   edited=tuple(f for f in d.get("edited") or () if f in FIELDS))
+                   edited=tuple(f for f in d.get("edited") or () if f in FIELDS),
+                   landscape=share(d.get("landscape")), pictures=share(d.get("pictures")))
 
     def edit(self, **changes: Any) -> DocFacts:
         """These facts with the user's ``changes`` (field → value; '' or None clears it).
@@ -102,6 +113,14 @@ class DocFacts:
                 v = " ".join(str(v or "").split())[:200]
             clean[k] = v
         return replace(self, **clean, edited=tuple(sorted(set(self.edited) | set(clean))))
+
+    def with_layout(self, layout: tuple[float, float]) -> DocFacts:
+        """These facts with the page layout read from the PDF: (landscape share, picture share)."""
+        return replace(self, landscape=float(layout[0]), pictures=float(layout[1]))
+
+    def slides(self) -> bool:
+        """Mostly slide-shaped pages and no other kind known: taken for ``layout.landscape_kind``."""
+        return not self.kind and self.landscape >= float(patterns()["layout"]["landscape_share"])
 
     def merged(self, user: DocFacts) -> DocFacts:
         """These (extracted) facts with the fields the user edited in ``user`` on top."""
@@ -280,7 +299,8 @@ def _tickers(lines: list[str], meta_title: str, not_tickers: list[str]) -> tuple
 class QuestionFacts:
     """The facts a question names: ``years`` (fiscal years, or any year it mentions),
     ``quarter`` 1-4, ``kinds``; ``demonstrative``: it says "this paper", "the report"…,
-    so it assumes one document. Organisations are matched per document (:func:`org_named`)."""
+    so it assumes one document; ``pictures``: it asks what pages show (an image, a colour, the
+    cover). Organisations are matched per document (:func:`org_named`)."""
 
     text: str
     years: tuple[int, ...] = ()
@@ -288,6 +308,7 @@ class QuestionFacts:
     kinds: tuple[str, ...] = ()
     demonstrative: bool = False
     words: tuple[str, ...] = field(default=(), repr=False)
+    pictures: bool = False
 
 
 def _norm_words(text: str) -> list[str]:
@@ -312,7 +333,8 @@ def read_question(question: str) -> QuestionFacts:
     kinds = tuple(k for k, ws in p["kind_words"].items() if not k.startswith("_")
                   and any(f" {w} " in padded for w in ws))
     return QuestionFacts(question, tuple(dict.fromkeys(years)), quarter, kinds,
-                         bool(_re(p["question"]["demonstrative"]).search(q)), tuple(_norm_words(question)))
+                         bool(_re(p["question"]["demonstrative"]).search(q)), tuple(_norm_words(question)),
+                         bool(_re(p["question"]["pictures"]).search(q)))
 
 
 def org_words(org: str) -> list[str]:
@@ -418,7 +440,8 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
             best = max(ys)  # the best fit there is counts in full
             per["year"] = [y / best for y in ys]
     if q.kinds:
-        ks = [1.0 if f is not None and f.kind in q.kinds else 0.0 for f in docs]
+        slides = patterns()["layout"]["landscape_kind"] in q.kinds  # a deck without a text layer has no kind
+        ks = [1.0 if f is not None and (f.kind in q.kinds or (slides and f.slides())) else 0.0 for f in docs]
         if any(ks):
             per["kind"] = ks
     if q.quarter:
@@ -435,5 +458,17 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
     return FactMatch(scores, named, matched)
 
 
+def picture_fit(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> tuple[float, ...] | None:
+    """For a question about what pages show, per document in [0, 1]: how much its pages carry
+    pictures (1 from ``layout.picture_share`` of a page's area on average); None when the question
+    asks no such thing or no document has pictures."""
+    q = read_question(question) if isinstance(question, str) else question
+    if not q.pictures:
+        return None
+    full = float(patterns()["layout"]["picture_share"])
+    fit = tuple(min(1.0, f.pictures / full) if f is not None else 0.0 for f in docs)
+    return fit if any(fit) else None
+
+
 __all__ = ["DocFacts", "FactMatch", "QuestionFacts", "FACTS_VERSION", "FIELDS", "extract", "extract_text", "match",
-           "org_named", "org_words", "parse_date", "read_question"]
+           "org_named", "org_words", "parse_date", "picture_fit", "read_question"]

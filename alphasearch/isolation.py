@@ -87,6 +87,13 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
     return IndexedPdf(index, terms, time.perf_counter() - started)
 
 
+def pdf_layout(data: bytes, name: str) -> tuple[float, float]:
+    """What a PDF's pages look like (:func:`alphasearch.pdf.page_layout`), for its document facts."""
+    from . import pdf
+
+    return pdf.page_layout(data, name)
+
+
 # --- the pool -------------------------------------------------------------------------------------------
 @dataclass
 class Measure:

@@ -682,6 +682,37 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
     return out
 
 
+SLIDE_ASPECT = 1.25  # width / height from which a page is slide-shaped (4:3 is 1.33, 16:9 is 1.78)
+
+
+def page_layout(data: bytes, name: str = "document.pdf", *, sample: int = 30) -> tuple[float, float]:
+    """(share of slide-shaped landscape pages, mean share of a page's area covered by images), over
+    up to ``sample`` pages spread through the document (pages beyond the content limits are left out)."""
+    doc = open_pdf(data, name, max_pages=10**9)
+    try:
+        budget = _PageBudget(doc, check_streams(doc, name))
+        n = doc.page_count
+        m = min(n, sample)
+        wide = pictures = seen = 0.0
+        for i in sorted({round(k * (n - 1) / max(1, m - 1)) for k in range(m)}):
+            with _PAGE_LOCK:
+                try:
+                    if budget.check(i) == "skipped":
+                        continue
+                    page = doc[i]
+                    rect = page.rect
+                    boxes = [pymupdf.Rect(info["bbox"]) & rect for info in page.get_image_info()]
+                except Exception:
+                    continue
+            area = max(rect.width * rect.height, 1.0)
+            seen += 1
+            wide += rect.width >= SLIDE_ASPECT * rect.height
+            pictures += min(1.0, sum(b.width * b.height for b in boxes if not b.is_empty) / area)
+        return (round(wide / seen, 3), round(pictures / seen, 3)) if seen else (0.0, 0.0)
+    finally:
+        doc.close()
+
+
 def page_count(data: bytes, name: str = "document.pdf") -> int:
     doc = open_pdf(data, name, max_pages=10**9)
     try:

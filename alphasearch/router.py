@@ -60,6 +60,7 @@ WEIGHTS = (0.5, 0.3, 0.2)  # coverage, lexical, embedding
 PRIOR_WEIGHTS = (0.0, 0.6, 0.4)  # the cheap prior for MCTS: profile and summary only
 PASSAGE_WEIGHT = 0.5  # share of a document's score from its best page, when page texts are given
 FACTS_WEIGHT = 0.7  # share of a document's score from the facts a question names, when it names some
+PICTURE_WEIGHT = 0.3  # Phase 0: share of a document's score from its pictures, for a question about what pages show
 NAME_BONUS = 0.1  # Phase 0: most a folder's score gains from a word of its name in the question
 
 
@@ -217,12 +218,19 @@ class DocumentSignals:
                passage: float = PASSAGE_WEIGHT, *, routing: bool = False) -> np.ndarray:
         """Per document in [0, 1]: the content score, led by the facts when the question names some.
         ``routing`` (Phase 0): only when it names an organisation or a kind — a year or quarter alone
-        is shared by too many documents to say which folder is meant."""
+        is shared by too many documents to say which folder is meant; and a question about what
+        pages show (an image, a colour, the cover) takes ``PICTURE_WEIGHT`` of its score from how
+        much the document's pages carry pictures (:func:`alphasearch.facts.picture_fit`): a question
+        without content words to match ("how many cars appear on page 3?") then goes where the
+        pictures are rather than where its few words happen to occur."""
         out = self.content(question, weights, passage)
         if self.facts_weight > 0:
             fm = self.facts(question)
             if fm.any and (not routing or {"org", "kind"} & set(fm.named)):
                 out = (1.0 - self.facts_weight) * out + self.facts_weight * np.asarray(fm.scores, dtype=np.float32)
+            pictures = doc_facts.picture_fit(question, [d.facts for d in self.docs]) if routing else None
+            if pictures is not None:
+                out = (1.0 - PICTURE_WEIGHT) * out + PICTURE_WEIGHT * np.asarray(pictures, dtype=np.float32)
         return np.clip(out, 0.0, 1.0)
 
 

@@ -167,6 +167,37 @@ def image_only_pdf(pages: int = 3) -> bytes:
     return data
 
 
+def _picture(colour: tuple[int, int, int]) -> pymupdf.Pixmap:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 32, 24), 0)
+    pix.set_rect(pix.irect, colour)
+    return pix
+
+
+def slide_deck_pdf(pages: int = 4) -> bytes:
+    """A 4:3 landscape slide deck (1024 x 768 pt) of pictures with no text layer, as exported from slides."""
+    doc = pymupdf.open()
+    for i in range(pages):
+        page = doc.new_page(width=1024, height=768)
+        page.insert_image(pymupdf.Rect(112, 84, 912, 684), pixmap=_picture((40 * i % 255, 120, 200)))
+    data = doc.tobytes(garbage=3, deflate=True)
+    doc.close()
+    return data
+
+
+def picture_brochure_pdf() -> bytes:
+    """A portrait brochure: each page a large photo and a one-line caption about a seaside campus."""
+    captions = ["Welcome to the Saltmarsh campus by the sea.", "People on the harbour lawn in summer.",
+                "The library tower seen from the beach path."]
+    doc = pymupdf.open()
+    for i, caption in enumerate(captions):
+        page = doc.new_page(width=595, height=842)
+        page.insert_image(pymupdf.Rect(56, 56, 539, 600), pixmap=_picture((200, 60 * i, 90)))
+        page.insert_text(pymupdf.Point(56, 640), caption, fontsize=14)
+    data = doc.tobytes(garbage=3, deflate=True)
+    doc.close()
+    return data
+
+
 def huge_page_pdf() -> bytes:
     """One page 14,400 x 14,400 pt (the PDF maximum, 5 m square) with a little text."""
     return make_pdf([["A gigantic poster page about lighthouse maintenance schedules."]], width=14400, height=14400)

@@ -325,7 +325,8 @@ class DocumentMethods:
                 page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
             vocab = " ".join(sorted(page_terms.vocab))  # = vocabulary(index)
             self._save_page_terms(sha, page_terms)
-            auto = json.dumps(self.read_facts(index).to_dict(), ensure_ascii=False)
+            auto = json.dumps(self.read_facts(index).with_layout(self._layout(data, name)).to_dict(),
+                              ensure_ascii=False)
             with self._db(write=True) as con:
                 if con.execute(sql.SELECT_FOLDERS_EXISTS_BY_ID, (fid,)).fetchone() is None:
                     raise NotFoundError("The folder was deleted while the file was being added.")
@@ -394,6 +395,16 @@ class DocumentMethods:
             rows = con.execute(sql.SELECT_DOCUMENTS).fetchall()
         return [(record_of_row(r), r["vocab"]) for r in rows]
 
+    def _layout(self, data: bytes, name: str) -> tuple[float, float]:
+        """The PDF's page layout for its facts (:func:`alphasearch.pdf.page_layout`), read in a worker
+        like the index; (0, 0) when it cannot be read (the layout is a hint, never a reason to refuse)."""
+        from .. import isolation
+
+        try:
+            return isolation.shared_pool(self.settings).run(isolation.pdf_layout, data, name, name=name)
+        except AlphaSearchError:
+            return 0.0, 0.0
+
     def facts(self, folder: str | None = None) -> dict[str, doc_facts.DocFacts]:
         """Document id → its facts (as read from the document, with the user's edits on top),
         for one folder or the whole library. Facts missing or read by an older
@@ -411,8 +422,11 @@ class DocumentMethods:
                 auto = doc_facts.DocFacts.from_dict(json_dict(r["auto"]))
             else:
                 try:
-                    auto = doc_facts.extract(self.load_index(self._record_of(r["id"])))
-                except (AlphaSearchError, NotFoundError):
+                    rec = self._record_of(r["id"])
+                    auto = doc_facts.extract(self.load_index(rec))
+                    if self.pdf_path(rec.sha256).exists():
+                        auto = auto.with_layout(self._layout(self.pdf_path(rec.sha256).read_bytes(), rec.name))
+                except (AlphaSearchError, NotFoundError, OSError):
                     auto = doc_facts.DocFacts()  # a lost index: no facts until a repair
                 fresh.append((r["id"], json.dumps(auto.to_dict(), ensure_ascii=False)))
             out[r["id"]] = auto.merged(doc_facts.DocFacts.from_dict(json_dict(r["user"] or "{}")))

@@ -1,0 +1,89 @@
+"""What a document's pages look like is one of its facts: slide-shaped landscape pages make a deck
+without a text layer 'the slides', and pictures on its pages make it the place for a question about
+what pages show (Phase 0). Generated PDFs: a deck, a photo brochure and a text report in three folders."""
+from __future__ import annotations
+
+import pytest
+
+from alphasearch import facts
+from alphasearch.config import Settings
+from alphasearch.pdf import page_layout
+from alphasearch.pipeline import Engine
+from folder_helpers import build_library
+from pdf_factory import H2, make_pdf, picture_brochure_pdf, slide_deck_pdf
+
+
+def report_pdf() -> bytes:
+    """A portrait text report about a railway's people and its logo (no pictures)."""
+    return make_pdf([[H2("Fenwick Rail annual staff report"),
+                      "Our people are our strength: 412 people work in the depots and 96 people in the stations."],
+                     [H2("Brand"), "The Fenwick Rail logo is a green circle around a white locomotive. "
+                      "The staff survey asked how they see the brand."]])
+
+
+@pytest.fixture(scope="module")
+def library_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("layout")
+    e = Engine(Settings(data_dir=d, engine="offline"))
+    build_library(e.library)  # text folders on other subjects, so Phase 0 has a real choice
+    for folder, name, data in (("Training slides", "deck.pdf", slide_deck_pdf()),
+                               ("Campus brochure", "campus.pdf", picture_brochure_pdf()),
+                               ("Staff reports", "staff.pdf", report_pdf())):
+        e.library.create_folder(folder)
+        e.library.add_many(folder, [(name, data)])
+    return d
+
+
+@pytest.fixture(scope="module")
+def engine(library_dir) -> Engine:
+    return Engine(Settings(data_dir=library_dir, engine="offline"))
+
+
+@pytest.fixture(scope="module")
+def without_facts(library_dir) -> Engine:
+    return Engine(Settings(data_dir=library_dir, engine="offline", facts_weight=0.0))
+
+
+def test_page_layout_reads_slide_shape_and_pictures():
+    wide, pictures = page_layout(slide_deck_pdf())
+    assert wide == 1.0 and pictures > 0.5
+    wide, pictures = page_layout(picture_brochure_pdf())
+    assert wide == 0.0 and 0.2 < pictures < 0.5
+    assert page_layout(report_pdf()) == (0.0, 0.0)
+
+
+def test_the_layout_is_stored_with_the_facts(engine):
+    by_name = {r.name: engine.library.facts()[r.record_id] for r in engine.library.documents()}
+    deck, campus, staff = by_name["deck.pdf"], by_name["campus.pdf"], by_name["staff.pdf"]
+    assert deck.landscape == 1.0 and deck.kind == "" and deck.slides()
+    assert campus.pictures > 0.2 and not campus.slides()
+    assert staff.pictures == 0.0 and staff.landscape == 0.0
+    assert facts.DocFacts.from_dict(deck.to_dict()) == deck
+
+
+def test_the_question_says_when_it_asks_what_pages_show():
+    asks = facts.read_question
+    assert asks("How many people appear on page 3?").pictures
+    assert asks("What colour is the car on the front cover?").pictures
+    assert asks("How many cats are in the images?").pictures
+    assert not asks("Does the policy cover flood damage?").pictures
+    assert not asks("How many staff work in the depots?").pictures
+
+
+def test_a_slide_question_reaches_the_deck_without_a_text_layer(engine):
+    a = engine.ask_folder("What is the title of the third slide?")
+    assert a.extra["folder"] == "Training slides"
+    assert a.extra["documents"] == ["deck.pdf"]
+
+
+def test_a_question_about_what_pages_show_goes_where_the_pictures_are(engine, without_facts):
+    q = "How many people appear on page 2?"  # the staff report says "people" more often than the brochure
+    assert without_facts.ask_folder(q, save_trace=False).extra["folder"] == "Staff reports"
+    a = engine.ask_folder(q, save_trace=False)
+    assert a.extra["folder"] == "Campus brochure"
+
+
+def test_content_still_leads_a_picture_question_it_answers(engine):
+    a = engine.ask_folder("What colour is the Fenwick Rail logo?", save_trace=False)
+    assert a.extra["folder"] == "Staff reports"
+    assert "green circle" in a.text
