@@ -24,6 +24,10 @@ question mentions a year (2018, FY18, FY 2018) and spells out the company of the
 document's file name (the engine never sees file names for this).
 
     python benchmarks/folder_eval.py [--eval-dir ../shared/eval] [--data-dir DIR] [--financial N] [--limit N]
+                                     [--routing-only]
+
+``--routing-only``: Phase 0 alone, before and after (seconds instead of minutes: no document
+choice, no search, no single-document run), to study routing.
 
 The library is kept in ``--data-dir`` (default benchmarks/out/folder-eval) so a
 second run only asks. Writes ``benchmarks/out/folder_eval.json`` (figures) and
@@ -46,6 +50,7 @@ from common import OUT, eval_dir_or_none, load_questions, machine_line, say_abse
 
 from alphasearch.config import Settings  # noqa: E402
 from alphasearch.errors import NotFoundError  # noqa: E402
+from alphasearch.folder import FolderSearch  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
 
 FOLDERS = {
@@ -123,17 +128,22 @@ def summarise(rows: list[dict]) -> dict[str, dict]:
         out[name] = {"n": len(sub), "single_hit3": mean("single_hit3", sub)}
         for when in ("before", "after"):
             out[name][when] = {m: mean(f"{when}_{m}", sub) for m in ("routing", "doc1", "doc3", "hit3")}
+        # the spread of the routing change: questions it sends right that went wrong before, and back
+        out[name]["routing_flips"] = {"gained": sum(r["after_routing"] > r["before_routing"] for r in sub),
+                                      "lost": sum(r["after_routing"] < r["before_routing"] for r in sub)}
     return out
 
 
 def print_table(summary: dict[str, dict]) -> None:
-    print(f"{'group':42} {'n':>4} | {'routing':>15} {'doc@1':>13} {'doc@3':>13} {'hit@3':>13} | {'single hit@3':>12}")
-    print(f"{'':42} {'':>4} | {'before → after':>15} {'':>13} {'':>13} {'':>13} |")
+    print(f"{'group':42} {'n':>4} | {'routing':>15} {'doc@1':>13} {'doc@3':>13} {'hit@3':>13} | {'single hit@3':>12}"
+          f" | {'routing flips':>13}")
+    print(f"{'':42} {'':>4} | {'before → after':>15} {'':>13} {'':>13} {'':>13} | {'':>12} | {'+ / -':>13}")
     for name, g in summary.items():
         b, a = g["before"], g["after"]
         cells = " ".join(f"{b[m]:.3f} → {a[m]:.3f}".rjust(w) for m, w in (("routing", 15), ("doc1", 13),
                                                                               ("doc3", 13), ("hit3", 13)))
-        print(f"{name[:42]:42} {g['n']:4d} | {cells} | {g['single_hit3']:12.3f}")
+        flips = f"+{g['routing_flips']['gained']} / -{g['routing_flips']['lost']}"
+        print(f"{name[:42]:42} {g['n']:4d} | {cells} | {g['single_hit3']:12.3f} | {flips:>13}")
 
 
 def main() -> int:
@@ -142,9 +152,15 @@ def main() -> int:
     ap.add_argument("--data-dir", default=str(OUT / "folder-eval"))
     ap.add_argument("--financial", type=int, default=None, help="only this many financial filings (default: all)")
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions")
-    ap.add_argument("--out", default=str(OUT / "folder_eval_rows.jsonl"))
-    ap.add_argument("--json", default=str(OUT / "folder_eval.json"))
+    ap.add_argument("--routing-only", action="store_true", help="Phase 0 alone (seconds): routing before and after")
+    ap.add_argument("--out", default=None, help="per-question rows (default benchmarks/out/folder_eval_rows.jsonl, "
+                    "or folder_routing_rows.jsonl with --routing-only)")
+    ap.add_argument("--json", default=None, help="figures (default benchmarks/out/folder_eval.json, or "
+                    "folder_routing.json with --routing-only)")
     args = ap.parse_args()
+    stem = "folder_routing" if args.routing_only else "folder_eval"
+    args.out = args.out or str(OUT / f"{stem}_rows.jsonl")
+    args.json = args.json or str(OUT / f"{stem}.json")
     eval_dir = eval_dir_or_none(args.eval_dir)
     if eval_dir is None:
         return say_absent(args.eval_dir)
@@ -159,6 +175,7 @@ def main() -> int:
     seconds = build_library(after, eval_dir, plan)
     print(f"  library ready in {seconds:.1f}s", flush=True)
     records = {r.name: r for r in after.library.documents()}
+    before_phase0, after_phase0 = FolderSearch(before), FolderSearch(after)
     questions = [q for q in load_questions(eval_dir) if q.doc in folder_of][: args.limit]
     rows = []
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -166,6 +183,15 @@ def main() -> int:
         for i, q in enumerate(questions, 1):
             row = {"id": q.id, "doc": q.doc, "folder": folder_of[q.doc], "kind": kinds.get(q.doc, "?"),
                    "named": names_org_and_period(q.question, q.doc)}
+            if args.routing_only:
+                for when, search in (("before", before_phase0), ("after", after_phase0)):
+                    t0 = time.perf_counter()
+                    routed = search.route(q.question, None, ())[0].folder
+                    row.update({f"{when}_routed": routed, f"{when}_routing": float(routed == folder_of[q.doc]),
+                                f"{when}_seconds": round(time.perf_counter() - t0, 3), f"{when}_also": []})
+                rows.append(row)
+                fh.write(json.dumps(row) + "\n")
+                continue
             single = after.ask_document(after.library.load_index(records[q.doc]), q.question)
             row["single_hit3"] = 1.0 if set(single.pages[:3]) & set(q.evidence_pages) else 0.0
             for when, engine in (("before", before), ("after", after)):
@@ -197,7 +223,8 @@ def main() -> int:
               + ("; ".join(f"{a} → {b}: {n}" for (a, b), n in wrong.most_common()) or "none"))
     meta = {"machine": machine_line(), "questions": len(rows), "pdfs": len(folder_of),
             "folders": {f: len(d) for f, d in plan.items()}, "top_k_docs": after.settings.top_k_docs,
-            "facts_weight": after.settings.facts_weight, "seconds": round(time.perf_counter() - started, 1)}
+            "facts_weight": after.settings.facts_weight, "routing_only": args.routing_only,
+            "seconds": round(time.perf_counter() - started, 1)}
     Path(args.json).write_text(json.dumps({"meta": meta, "groups": summary}, indent=1), encoding="utf-8")
     print(f"rows in {args.out}; figures in {args.json}")
     return 0

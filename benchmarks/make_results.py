@@ -371,7 +371,8 @@ def folder_section(fe: dict) -> str:
     for name, g in fe["groups"].items():
         b, a = g["before"], g["after"]
         rows.append([name, str(g["n"])] + [f"{b[k]:.3f} → {a[k]:.3f}" for k in ("routing", "doc1", "doc3", "hit3")]
-                    + [f"{g['single_hit3']:.3f}"])
+                    + [f"{g['single_hit3']:.3f}"]
+                    + [f"+{g['routing_flips']['gained']} / −{g['routing_flips']['lost']}" if "routing_flips" in g else ""])
     return "\n".join([
         "## 4. Folder questions before and after document facts",
         "",
@@ -381,9 +382,10 @@ def folder_section(fe: dict) -> str:
         f"each question before (content alone) and after (document facts, weight {m['facts_weight']}), and of the "
         "right PDF alone (single hit@3). doc@1/@3: the right document first / among the "
         f"{m['top_k_docs']} searched; hit@3: an evidence page of the right document among the first 3 (document, "
-        "page) pairs. *names org + period*: questions that mention a year and spell out the company.",
+        "page) pairs. *names org + period*: questions that mention a year and spell out the company. Routing "
+        "flips: questions the facts route right that went wrong before (+) and the reverse (−).",
         "",
-        md_table(["group", "n", "routing", "doc@1", "doc@3", "hit@3", "single hit@3"], rows),
+        md_table(["group", "n", "routing", "doc@1", "doc@3", "hit@3", "single hit@3", "routing flips"], rows),
         "",
     ])
 
