@@ -397,7 +397,8 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
         if _norm(name) in _norm(question):
             num, den = lex["ratios"][name]
-            return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if "rate" in name else False), name
+            rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
+            return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
     for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
         if formulas[name] and name not in lex["groups"] and _norm(name) in _norm(question):  # (a group's own rows first)
             return formulas[name], percent, name

@@ -452,3 +452,8 @@ def test_a_statements_name_is_where_to_look_not_the_line_item():
                     "FY2020?") == ["operating cash flow"]
     assert concepts("Based on the balance sheet, what were total assets?") == ["total assets"]
     assert concepts("What was cash and cash equivalents in the statement of cash flows?") == ["cash"]
+
+
+def test_capital_intensity_is_capex_over_revenue_shown_as_a_rate(doc):
+    d = figure_answer(doc, "Is Harbor a capital-intensive business based on FY2022 data?", [2])
+    assert d.kind == "ratio" and d.text.startswith("1,577 / 66,608 = 0.02 (2.4%)"), d.text
