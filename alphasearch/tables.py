@@ -188,6 +188,7 @@ def parse_rows(text: str) -> list[TableRow]:
     label_lines: list[tuple[int, str]] = []
     caption = ""  # what a table whose years are rows lists (the text above its first year)
     in_year_rows = False  # the last row was headed by a year
+    as_of = ""  # the year such a schedule is as of ("… as of December 31, 2017 is as follows"): its total's column
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -204,7 +205,8 @@ def parse_rows(text: str) -> list[TableRow]:
         years = _header_years(line)
         if years is not None and len(years) == 1 and not run and _year_row(lines, i, in_year_rows):
             # a year that heads a row, not a column ("2019", "$", "337"): a table whose years are rows
-            caption = caption or _caption([t for _, t in label_lines])
+            if not caption:
+                caption, as_of = _caption([t for _, t in label_lines]), _as_of_year([t for _, t in label_lines])
             cells, currency, j = _more_cells(lines, i + 1, [], "")
             rows.append(TableRow(label=years[0], cells=tuple(cells), columns=(years[0],) + ("",) * (len(cells) - 1),
                                  unit=unit, currency=currency or unit_currency, text=" ".join(lines[i:j]), line=i,
@@ -245,6 +247,18 @@ def parse_rows(text: str) -> list[TableRow]:
         while label[:1].islower() and label_lines and label_lines[-1][0] == start - 1:  # a continued label
             start, above = label_lines.pop()
             label = f"{above} {label}"
+        if in_year_rows and as_of:  # "Thereafter 1,998 $ 3,362" / "Total 3,362": the schedule's total
+            width = len(rows[-1].cells)
+            total = cells[width:2 * width] if not _TOTAL.match(label) else cells[:width]
+            if len(total) == width:
+                rows.append(TableRow(label="Total", cells=tuple(total), columns=(as_of,) + ("",) * (width - 1),
+                                     unit=unit, currency=currency or unit_currency, text=" ".join(lines[start:j]),
+                                     line=start, kinds=("",) * width, caption=f"Total {caption[:1].lower()}{caption[1:]}"))
+                cells = cells[:width] if not _TOTAL.match(label) else []
+            if not cells:
+                label_lines, context, caption, in_year_rows = [], [], "", False
+                i = j
+                continue
         label_lines, context, caption, in_year_rows = [], [], "", False
         cells, aligned = _align(header, cells)
         rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=tuple(y for y, _ in aligned),
@@ -306,6 +320,15 @@ def _caption(texts: list[str]) -> str:
             break
         text = f"{above} {text}"
     return _clean_caption(re.split(r"(?<=[a-z0-9)])\s?\.\s+(?=[A-Z])", text)[-1])
+
+
+_TOTAL = re.compile(r"^total\b", re.IGNORECASE)
+
+
+def _as_of_year(texts: list[str]) -> str:
+    """The year of the date a schedule is as of ("… as of December 31, 2017 is as follows"), "" when none."""
+    m = _AS_OF.search(" ".join(texts[-3:]))
+    return y.group(0) if m and (y := _YEAR.search(m.group(0))) else ""
 
 
 def _clean_caption(text: str) -> str:

@@ -434,17 +434,23 @@ def test_a_change_in_one_year_is_the_printed_change_or_computed_from_the_year_be
 
 def test_a_table_whose_years_are_rows(engine, make_pdf):
     """Lease and amortization schedules list years down the page: each year heads a row, and the
-    text above names what the table lists. A lone year over a figure (a chart's axis) is not a row."""
+    text above names what the table lists; the total, in the column of the year the schedule is as
+    of, follows "Thereafter". A lone year over a figure (a chart's axis) is not a row."""
     page = ["Leases", "Future minimum lease payments under operating leases as of December 31, 2022 are as follows "
             "(in millions):", "Year Ending December 31,", "2023", "$", "1,204", "2024", "1,100", "2025", "950",
-            "Thereafter", "3,400", "Daily VaR", "Second Quarter", "2023", "85"]
+            "Thereafter", "3,400", "$", "6,654", "Daily VaR", "Second Quarter", "2023", "85"]
     rows = parse_rows("\n".join(page))
     years = [(r.label, r.cells[0].value, r.currency, r.unit) for r in rows if r.caption]
-    assert years == [("2023", 1204, "$", "millions"), ("2024", 1100, "$", "millions"), ("2025", 950, "$", "millions")]
-    assert {r.caption for r in rows if r.caption} == {"Future minimum lease payments under operating leases"}
+    assert years == [("2023", 1204, "$", "millions"), ("2024", 1100, "$", "millions"), ("2025", 950, "$", "millions"),
+                     ("Total", 6654, "$", "millions")]
+    assert {r.caption for r in rows if r.caption} == {"Future minimum lease payments under operating leases",
+                                                      "Total future minimum lease payments under operating leases"}
     doc = engine.index_bytes(make_pdf([["Cobalt Freight Annual Report 2022"], page]), "cobalt.pdf")
     d = figure_answer(doc, "What are the future minimum lease payments under operating leases for 2024?", [2])
     assert d.text == "Future minimum lease payments under operating leases, 2024: $1,100 million — p. 2"
+    total = figure_answer(doc, "What are the total future minimum lease payments under operating leases as of "
+                               "December 31, 2022?", [2])  # the figure after "Thereafter"'s is the schedule's total
+    assert total.text == "Total future minimum lease payments under operating leases, 2022: $6,654 million — p. 2"
 
 
 def test_a_statements_name_is_where_to_look_not_the_line_item():
