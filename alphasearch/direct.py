@@ -500,6 +500,8 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
                 figures.append(other)
         figures.append(fig)
         values.append(value)
+        if op == "/" and any(o in ("-", "+") for o, _ in operands[1:k]):  # read left to right: "(a - b) / c"
+            shown = ["(" + "".join(shown) + ")"]
         shown.append((f" {op} " if op else "") + text)
     result = values[0]
     for (op, _), v in zip(operands[1:], values[1:]):
