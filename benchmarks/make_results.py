@@ -372,7 +372,8 @@ def folder_section(fe: dict) -> str:
         b, a = g["before"], g["after"]
         rows.append([name, str(g["n"])] + [f"{b[k]:.3f} → {a[k]:.3f}" for k in ("routing", "doc1", "doc3", "hit3")]
                     + [f"{g['single_hit3']:.3f}"]
-                    + [f"+{g['routing_flips']['gained']} / −{g['routing_flips']['lost']}" if "routing_flips" in g else ""])
+                    + [f"+{g['routing_flips']['gained']} / −{g['routing_flips']['lost']}"
+                       if "routing_flips" in g else ""])
     return "\n".join([
         "## 4. Folder questions before and after document facts",
         "",

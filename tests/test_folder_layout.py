@@ -3,10 +3,13 @@ without a text layer 'the slides', and pictures on its pages make it the place f
 what pages show (Phase 0). Generated PDFs: a deck, a photo brochure and a text report in three folders."""
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from alphasearch import facts
 from alphasearch.config import Settings
+from alphasearch.library import Library
 from alphasearch.pdf import page_layout
 from alphasearch.pipeline import Engine
 from folder_helpers import build_library
@@ -87,3 +90,13 @@ def test_content_still_leads_a_picture_question_it_answers(engine):
     a = engine.ask_folder("What colour is the Fenwick Rail logo?", save_trace=False)
     assert a.extra["folder"] == "Staff reports"
     assert "green circle" in a.text
+
+
+def test_a_library_from_before_layout_facts_reads_the_layout_from_its_pdfs(tmp_path):
+    lib = Library(tmp_path)
+    lib.create_folder("Slides")
+    lib.add("Slides", "deck.pdf", slide_deck_pdf())
+    with sqlite3.connect(lib.db_path) as con:  # facts stored by the version before the layout
+        con.execute("UPDATE facts SET auto = '{}', version = ?", (facts.FACTS_VERSION - 1,))
+    got = list(Library(tmp_path).facts("Slides").values())
+    assert len(got) == 1 and got[0].landscape == 1.0 and got[0].pictures > 0.5 and got[0].slides()
