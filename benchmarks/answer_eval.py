@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--l2", type=float, default=0.3, help="L2 penalty of the logistic fit (the shipped model's)")
     p.add_argument("--features", default=",".join(FEATURES),
                    help=f"comma list of confidence parts to use (default: the shipped model's; all: {','.join(PARTS)})")
-    p.add_argument("--seeds", type=int, default=20, help="other splits of the documents for the spread (0: none)")
+    p.add_argument("--seeds", type=int, default=30, help="other splits of the documents for the spread (0: none)")
     p.add_argument("--fit", action="store_true", help="write alphasearch/data/confidence.json fitted on every row")
     args = p.parse_args(argv)
     names = tuple(f.strip() for f in args.features.split(",") if f.strip())

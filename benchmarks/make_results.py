@@ -231,6 +231,13 @@ def answers_section(a: dict, summary: list[dict]) -> str:
         ["held-out AUROC, 'direct answer carries the figure', fitted on the other half (half 0 / half 1)",
          " / ".join(map(f, h["figure"]))],
     ]
+    spread = a.get("held_out_splits")
+    for key, what in (("hit1", "first page right"), ("figure", "direct answer carries the figure")):
+        if spread and spread.get(key):
+            x = spread[key]
+            rows.append([f"held-out AUROC, '{what}', over {spread['splits']} other splits of the documents, "
+                         "each both ways (mean / 10th percentile / least)",
+                         f"{x['mean']:.3f} / {x['p10']:.3f} / {x['min']:.3f}"])
     if pages:
         rows.append([f"page hit@1 / hit@3 / hit@5 of {a['method']} in the same run",
                      f"{pages['hit@1']:.3f} / {pages['hit@3']:.3f} / {pages['hit@5']:.3f}"])
