@@ -162,7 +162,8 @@ def extractive_answer(
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
     figure = None
-    if kind == "number" or wants_figure(question) or (kind == "text" and FISCAL_YEAR.search(question)):
+    if kind == "number" or wants_figure(question) or asks(question, "measure") or (
+            kind == "text" and FISCAL_YEAR.search(question)):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
     if semantic:

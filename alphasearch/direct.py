@@ -116,7 +116,9 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
     label holds (1 when it holds the whole phrase) times the share of the label's own words that
     belong to the question or the synonyms (so "Cost of sales" is a poor "sales"); each further
-    line item the question names counts 0.9 times the one before."""
+    line item the question names counts LATER_ITEM times the one before. Without a line item of the
+    lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
+    many of the question's words it holds (two suffice)."""
     lab = set(terms(label)) - _neutral()
     if not lab:
         return 0.0
@@ -135,10 +137,14 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
             best = max(best, recall * precision * LATER_ITEM ** rank)
     if not groups:
         asked = question_terms - _neutral()
+        own = set(terms(_ASIDE.sub(" ", label))) - _neutral() or lab  # "PaLM-2L + Step-Back (ours)": not "ours"
         if asked:
-            hit = len(lab & asked)
-            best = (hit / len(lab)) * min(1.0, hit / min(2, len(asked)))
+            hit = len(own & asked)
+            best = (hit / len(own)) * min(1.0, hit / min(2, len(asked)))
     return best
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -223,7 +229,12 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         cells = [(col, period_fit(kind, period), c) for col, kind, c in heads if c.value is not None]
         if not cells:
             continue
-        if years and row.columns:
+        if row.columns and not any(_YEAR.fullmatch(col) or col == CHANGE for col, _, _ in cells):
+            # columns named by words ("MMLU Physics"): the one sharing most words with the question
+            overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
+            col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
+            s *= 1.0 if max(overlap) else 0.8
+        elif years and row.columns:
             chosen = [(col, fit, c) for col, fit, c in cells if col in years]
             if not chosen:
                 continue
@@ -237,9 +248,10 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             col, fit, cell = cells[0]
         s *= fit
         unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
-        out.append((s - rank_penalty * rank, Figure(named, col, cell, unit, row.currency, page, row.text, s)))
-    out.sort(key=lambda sf: -sf[0])
-    return out
+        held = 0 if groups else len(set(terms(named)) & q_terms)  # ties: the label holding more of the question
+        out.append((s - rank_penalty * rank, held, Figure(named, col, cell, unit, row.currency, page, row.text, s)))
+    out.sort(key=lambda sf: (-sf[0], -sf[1]))
+    return [(score, fig) for score, _, fig in out]
 
 
 def _fmt(x: float, decimals: int = 2) -> str:

@@ -188,6 +188,7 @@ def parse_rows(text: str) -> list[TableRow]:
     label_lines: list[tuple[int, str]] = []
     caption = ""  # what a table whose years are rows lists (the text above its first year)
     in_year_rows = False  # the last row was headed by a year
+    words: tuple[str, ...] = ()  # the column names of a table headed by words, not years ("MMLU Physics")
     as_of = ""  # the year such a schedule is as of ("… as of December 31, 2017 is as follows"): its total's column
     i = 0
     while i < len(lines):
@@ -215,6 +216,7 @@ def parse_rows(text: str) -> list[TableRow]:
             i = j
             continue
         if years is not None:
+            words = ()
             kind = next(iter(period_kinds(line)), "")
             run.extend((y, kind) for y in years)
             i += 1
@@ -259,8 +261,13 @@ def parse_rows(text: str) -> list[TableRow]:
                 label_lines, context, caption, in_year_rows = [], [], "", False
                 i = j
                 continue
+        above = [t for _, t in label_lines]
         label_lines, context, caption, in_year_rows = [], [], "", False
         cells, aligned = _align(header, cells)
+        if not header and (names := _word_header(above, cells, words)):  # "Method | MMLU Physics | MMLU Chemistry"
+            words = names
+            cells = _without_spreads(cells, len(names))
+            aligned = tuple((n, "") for n in names)
         rows.append(TableRow(label=label.rstrip(" :"), cells=tuple(cells), columns=tuple(y for y, _ in aligned),
                              unit=unit, currency=currency or unit_currency, text=" ".join(lines[start:j]),
                              line=start, kinds=tuple(k for _, k in aligned)))
@@ -335,6 +342,34 @@ def _clean_caption(text: str) -> str:
     while (cut := _AS_FOLLOWS.sub("", text)) != text:
         text = cut
     return _AS_OF.sub("", text).strip(" :,")
+
+
+_WORD_COLUMN = re.compile(r"^[A-Za-z][\w&%/().,' +-]{0,39}$")
+
+
+def _without_spreads(cells: list[Cell], n: int) -> list[Cell]:
+    """A row's values without the spreads printed after each ("66.4% (0.8%)"), when that leaves ``n``."""
+    if len(cells) == 2 * n and all(c.text.startswith("(") for c in cells[1::2]) \
+            and not any(c.text.startswith("(") for c in cells[::2]):
+        return cells[::2]
+    return cells
+
+
+def _word_header(above: list[str], cells: list[Cell], current: tuple[str, ...]) -> tuple[str, ...]:
+    """The column names of a table headed by words: the last short lines above its first row, one per
+    value (a spread after each value not counted); the names read before for the next rows of the
+    same width; () for a table headed by years (only a page without a year header has word
+    headers: a statement's section lines, "ASSETS", "Current assets:", are no column names)."""
+    if current and len(_without_spreads(cells, len(current))) == len(current):
+        return current
+    for n in (len(cells), len(cells) // 2):
+        if n < 2 or len(above) < n + 1 or len(_without_spreads(cells, n)) != n:
+            continue
+        names = above[-n:]
+        if all(_WORD_COLUMN.match(t) and not t.isupper() and not _YEAR.search(t) for t in names) \
+                and len(set(names)) == n:
+            return tuple(names)
+    return ()
 
 
 def _shared_currency(rows: list[TableRow]) -> list[TableRow]:

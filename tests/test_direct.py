@@ -465,3 +465,20 @@ def test_capital_intensity_is_capex_over_revenue_shown_as_a_rate(doc):
     d = figure_answer(doc, "Is Harbor a capital-intensive business based on FY2022 data?", [2])
     assert d.kind == "ratio" and d.text.startswith("1,577 / 66,608 = 0.02 (2.4%)"), d.text
 
+
+
+def test_a_table_headed_by_words_reads_the_column_the_question_names(engine, make_pdf):
+    """A results table of a paper: columns named by words ("MMLU Physics"), each value followed
+    by its spread in brackets; the row holding most of the question's words, the column it names."""
+    page = ["Table 1: Average accuracy over 5 runs, standard deviations in parentheses.", "Method", "MMLU Physics",
+            "MMLU Chemistry", "PaLM-2L", "66.4% (0.8%)", "70.9% (0.9%)", "PaLM-2L + Step-Back (ours)",
+            "73.2% (1.9%)", "81.8% (1.4%)", "GPT-4", "70.3% (2.3%)", "79.9% (1.0%)"]
+    rows = parse_rows("\n".join(page))
+    assert [(r.label, r.columns, [c.value for c in r.cells]) for r in rows][:2] == [
+        ("PaLM-2L", ("MMLU Physics", "MMLU Chemistry"), [66.4, 70.9]),
+        ("PaLM-2L + Step-Back (ours)", ("MMLU Physics", "MMLU Chemistry"), [73.2, 81.8])]
+    doc = engine.index_bytes(make_pdf([["Take a Step Back: Evoking Reasoning via Abstraction"], page]), "paper.pdf")
+    answer = engine.ask_document(doc, "What score did PaLM-2L + Step-Back achieve in MMLU Chemistry?")
+    assert answer.extra["direct_answer"] == "PaLM-2L + Step-Back (ours), MMLU Chemistry: 81.8% — p. 2"
+    assert figure_answer(doc, "What is the MMLU Physics accuracy of GPT-4?", [2]).text == \
+        "GPT-4, MMLU Physics: 70.3% — p. 2"
