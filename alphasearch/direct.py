@@ -305,9 +305,13 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
         a, b = sorted(years[:2])
         period = period_asked(question)  # "the fourth quarter of 2023 compared with 2022": the quarters' columns
         first = [f for _, f in _pick(rows, groups, q_terms, [a], period=period) if f.period == a]
-        for f_b in (f for _, f in _pick(rows, groups, q_terms, [b], period=period) if f.period == b):  # both found
-            f_a = next((f for f in first if f.page == f_b.page and f.row == f_b.row), None)
-            if f_a is None or not f_a.value:
+        second = [f for _, f in _pick(rows, groups, q_terms, [b], period=period) if f.period == b]
+        pairs = [(f_a, f_b) for f_b in second for f_a in first if f_a.page == f_b.page and f_a.row == f_b.row]
+        # a year printed in another table (a balance sheet shows two years): the same line item, read as well
+        pairs += [(f_a, f_b) for f_b in second[:1] for f_a in first[:1] if min(f_a.score, f_b.score) >= STRONG_ROW
+                  and _norm(f_a.label) == _norm(f_b.label) and f_a.unit == f_b.unit]
+        for f_a, f_b in pairs:
+            if not f_a.value:
                 continue
             diff = f_b.value - f_a.value
             n_years = int(b) - int(a)
@@ -319,7 +323,8 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
                 pct = diff / abs(f_a.value) * 100
                 what = (f"change {a}→{b}: {_fmt(f_b.value)} - {_fmt(f_a.value)} = {_fmt(diff)}"
                         f" ({pct:+.1f}%)")
-            text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} (p. {f_b.page})"
+            pages_cited = f"p. {f_b.page}" if f_a.page == f_b.page else f"pp. {f_a.page}, {f_b.page}"
+            text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} ({pages_cited})"
             return Direct(text, (f_a, f_b), "change", min(f_a.score, f_b.score))
     # 2. a ratio the question defines, one the lexicon names, or "A to B ratio"
     operands, percent, name = _operands(question)

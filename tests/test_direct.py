@@ -482,3 +482,15 @@ def test_a_table_headed_by_words_reads_the_column_the_question_names(engine, mak
     assert answer.extra["direct_answer"] == "PaLM-2L + Step-Back (ours), MMLU Chemistry: 81.8% — p. 2"
     assert figure_answer(doc, "What is the MMLU Physics accuracy of GPT-4?", [2]).text == \
         "GPT-4, MMLU Physics: 70.3% — p. 2"
+
+
+def test_a_change_between_years_printed_in_two_tables(engine, make_pdf):
+    """A balance sheet shows two years: the year before them comes from another table (another
+    page); the same line item read as well in both gives the change, citing both pages."""
+    doc = engine.index_bytes(make_pdf([
+        ["Balance sheet", "(in millions)", "2022", "2021", "Total assets", "187,378", "182,018"],
+        ["Five-year summary", "(in millions)", "2020", "2019", "Total assets", "174,894", "157,728"],
+    ]), "summary.pdf")
+    d = figure_answer(doc, "How did total assets change from 2020 to 2022?", [1, 2])
+    assert d.kind == "change" and d.text.startswith("Total assets: change 2020→2022: 187,378 - 174,894 = 12,484"), d.text
+    assert d.text.endswith("(pp. 2, 1)")
