@@ -239,7 +239,7 @@ def parse_rows(text: str) -> list[TableRow]:
                 label_lines.append((i, label))
                 if len(label) <= _HEADER_CHARS:  # a column's period words, not a sentence of prose above the table
                     context.append(label)
-            i += 1
+            i = j  # the lines up to j held a currency sign at most: nothing to read again (linear on a page of "$" lines)
             continue
         if not label:  # figures under a label printed on the line above
             if not label_lines or label_lines[-1][0] != i - 1:
@@ -278,11 +278,12 @@ def parse_rows(text: str) -> list[TableRow]:
 def _more_cells(lines: list[str], j: int, cells: list[Cell], currency: str) -> tuple[list[Cell], str, int]:
     """``cells`` with the figures of the lines from ``j`` on that hold figures only; (cells,
     currency, the first line after them)."""
+    cells = list(cells)  # extended in place: a run of many figure lines stays linear
     while j < len(lines) and _header_years(lines[j]) is None:
         more_label, more, cur = _split_cells(lines[j])
         if more_label or not (more or cur):
             break
-        cells = cells + more
+        cells.extend(more)
         currency = currency or cur
         j += 1
     return cells, currency, j

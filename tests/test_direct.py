@@ -313,6 +313,18 @@ def test_a_long_question_is_read_in_linear_time(doc):
     assert time.perf_counter() - started < 1.5
 
 
+
+@pytest.mark.parametrize("lines", [["$"] * 20000, ["Revenue"] + ["5"] * 20000, ["2019"] + ["5"] * 20000])
+def test_a_hostile_page_is_read_in_linear_time(lines):
+    """A page of 20,000 lines of "$" (each line rescanned the rest: ~20 min of one core at the
+    page limit of 200,000 characters) or one row of 20,000 figure lines (a copied list per
+    line) reads in well under a second."""
+    import time
+
+    started = time.perf_counter()
+    parse_rows("\n".join(lines))
+    assert time.perf_counter() - started < 2.0
+
 @pytest.fixture
 def cash_doc(engine, make_pdf):
     """A balance sheet and cash-flow statement, one line per label and per cell, like filings."""
