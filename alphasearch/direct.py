@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .models import DocumentIndex
 from .prose import prose_rows
-from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, without_period_words
+from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
@@ -485,6 +485,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
     figures: list[Figure] = []
     values: list[float] = []
     shown: list[str] = []
+    base = ""  # the unit of the first figure: the others are scaled to it
     wanted = [year] if year else []
     period = period_asked(low)  # a quarter's ratio from the quarter's columns
     for k, (op, groups) in enumerate(operands):
@@ -498,14 +499,20 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
             sub = _ratio(rows, formula, year, low, percent)
             if sub is None:
                 return None
+            base = base if figures else sub[1][0].unit
             figures.extend(sub[1])
-            values.append(sub[0])
-            shown.append((f" {op} " if op else "") + (f"({sub[2]})" if len(operands) > 1 else sub[2]))
+            to_base = _rescale(sub[1][0].unit, base) if all(o in ("-", "+") for o, _ in formula[1:]) else 1.0
+            values.append(sub[0] * to_base)
+            sub_text = sub[2] if to_base == 1.0 else _fmt(sub[0] * to_base)
+            shown.append((f" {op} " if op else "") + (f"({sub_text})" if len(operands) > 1 else sub_text))
             continue
         if not best:
             return None
         fig = best[0][1]
-        sign = (lambda v: v) if group in lexicon()["signed"] else abs  # a loss stays a loss; an outflow counts as spent
+        base = base if figures else fig.unit
+        to_base = _rescale(fig.unit, base)  # "$1.2 billion" beside a statement in millions: 1,200
+        signed = group in lexicon()["signed"]  # a loss stays a loss; an outflow counts as spent
+        sign = (lambda v: v * to_base) if signed else (lambda v: abs(v) * to_base)
         value = sign(fig.value)
         text = _fmt(value)
         if average:
@@ -533,6 +540,12 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         else:
             return None
     return result, tuple(figures), "".join(shown)
+
+
+def _rescale(unit: str, base: str) -> float:
+    """The factor that turns an amount in ``unit`` into ``base`` ("billions" into "millions": 1000);
+    1 when either is unknown."""
+    return scale(unit) / scale(base) if unit and base else 1.0
 
 
 def _shown(result: float, percent: bool | str, figures, operands, decimals: int | None = None) -> str:

@@ -506,3 +506,29 @@ def test_a_change_between_years_printed_in_two_tables(engine, make_pdf):
     d = figure_answer(doc, "How did total assets change from 2020 to 2022?", [1, 2])
     assert d.kind == "change" and d.text.startswith("Total assets: change 2020→2022: 187,378 - 174,894 = 12,484"), d.text
     assert d.text.endswith("(pp. 2, 1)")
+
+
+@pytest.fixture
+def mixed_units_doc(engine, make_pdf):
+    """Statements in millions, a cash-flow statement in thousands, a sentence in billions."""
+    return engine.index_bytes(make_pdf([
+        ["Cobalt Freight Annual Report 2022"],
+        ["Consolidated Statements of Operations", "(in millions)", "2022", "2021", "Total revenue", "10,000", "9,000",
+         "Operating income", "2,000", "1,500", "Depreciation and amortization expense was $1.2 billion, $1.1 billion "
+         "and $1.0 billion for 2022, 2021 and 2020, respectively."],
+        ["Consolidated Statements of Cash Flows", "(in thousands)", "2022", "2021",
+         "Net cash provided by operating activities", "3,100,000", "2,900,000",
+         "Purchases of property and equipment", "(500,000)", "(400,000)"]]), "mixed.pdf")
+
+
+@pytest.mark.parametrize("question, start", [
+    ("What is the capital intensity in 2022?", "500,000 / 10,000,000 = 0.05 (5.0%)"),  # was 50.00 (5000.0%)
+    ("What is operating income less capex in 2022?", "2,000 - 500 = 1,500 million"),  # was -498,000 million
+    ("What is operating income plus depreciation and amortization in 2022?", "2,000 + 1,200 = 3,200 million"),
+    ("What was free cash flow in 2022?", "3,100,000 - 500,000 = 2,600,000 thousand"),
+])
+def test_a_computation_scales_figures_of_other_units_to_the_first(mixed_units_doc, question, start):
+    """A figure in thousands or billions is scaled to the unit of the first figure before it is
+    added, subtracted or divided (each is still cited as printed)."""
+    d = figure_answer(mixed_units_doc, question, [2, 3])
+    assert d.text.startswith(start), d.text
