@@ -369,7 +369,10 @@ def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool
         if not after:
             continue
         k, cell = next(((k, c) for k, c in after if c.percent), after[0]) if percent else after[0]
-        prev = next((c for c in row.columns[at + 1:k] if c.isdigit()), str(int(year) - 1))
+        pair = _compared(row.columns, k)
+        if pair and pair[1] != year:  # "2022 2021 % Change": the change is 2022's, not 2021's
+            continue
+        prev = pair[0] if pair else str(int(year) - 1)
         got = replace(fig, period=f"{prev}→{year} change", cell=cell)
         if best is None or score > best[0]:
             best = (score, got)
@@ -377,6 +380,17 @@ def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool
     if best is None:
         return None
     return Direct(best[1].line(), (best[1],), "change", best[1].score)
+
+
+def _compared(columns: Sequence[str], k: int) -> tuple[str, str] | None:
+    """(earlier, later) year the change column ``k`` compares: the two year columns before it since
+    the last change column ("2022 2021 % Change"), else the one before and the one after it
+    ("2022 % Change 2021 % Change 2020"); None when fewer than two years are beside it."""
+    start = max((j + 1 for j in range(k) if columns[j] == CHANGE), default=0)
+    years = [c for c in columns[start:k] if c.isdigit()][-2:]
+    if len(years) < 2:
+        years += [c for c in columns[k + 1:] if c.isdigit()][:1]
+    return (min(years), max(years)) if len(years) == 2 and years[0] != years[1] else None
 
 
 _YEARS_AVERAGE = re.compile(r"\b(?:\d{1,2}|two|three|four|five)[- ]year average\b", re.IGNORECASE)

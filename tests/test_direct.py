@@ -532,3 +532,24 @@ def test_a_computation_scales_figures_of_other_units_to_the_first(mixed_units_do
     added, subtracted or divided (each is still cited as printed)."""
     d = figure_answer(mixed_units_doc, question, [2, 3])
     assert d.text.startswith(start), d.text
+
+
+@pytest.mark.parametrize("header, question, line", [
+    (["2022", "2021", "% Change"], "What was the sales growth in FY2021?", None),  # the printed change is 2022's
+    (["2021", "2022", "% Change"], "What was the sales growth in FY2021?", None),
+    (["2021", "2022", "% Change"], "What was the sales growth in FY2022?", "Net sales, 2021→2022 change: 4.2%"),
+    (["2022", "% Change", "2021", "% Change", "2020"], "What was the sales growth in FY2021?",
+     "Net sales, 2020→2021 change: 3.1%"),
+])
+def test_a_printed_change_belongs_to_the_later_year_it_compares(engine, make_pdf, header, question, line):
+    """A "% Change" column compares the two years beside it: it answers a change asked for the
+    later one only (asked for 2021 on "2022 2021 % Change", it read 2022's change as 2020→2021)."""
+    cells = {"2022": "104", "2021": "100", "2020": "97", "% Change": None}
+    changes = iter(["4.2%", "3.1%"])
+    row = [cells[h] if cells[h] else next(changes) for h in header]
+    doc = engine.index_bytes(make_pdf([["Annual report"], ["(in millions)", *header, "Net sales", *row]]), "g.pdf")
+    d = figure_answer(doc, question, [2])
+    if line is None:
+        assert d is None or "4.2%" not in d.text, d.text  # 2022's change read as 2021's
+    else:
+        assert d.kind == "change" and d.text.startswith(line), d.text
