@@ -338,9 +338,9 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
     structured = answer.extra.get("structured") or {}
     if answer.fallback:
         st.info(md_escape(answer.text), icon=":material/search_off:")
-        looked_at(structured.get("looked_at") or {})
+        looked_at(structured.get("looked_at") or {}, key)
     elif structured.get("direct"):
-        render_structured(structured)
+        render_structured(structured, key)
     else:
         st.markdown(md_escape(answer.text))
     parts = answer.extra.get("confidence_parts")
@@ -391,9 +391,10 @@ def stored_answer(text: str, meta: dict) -> Answer:
                   degraded=str(meta.get("degraded", "")), extra=extra)
 
 
-def render_structured(structured: dict) -> None:
-    """Direct answer · key points · what the document did not say, each with its pages."""
-    with st.container(key="structured-answer"):
+def render_structured(structured: dict, key: str = "") -> None:
+    """Direct answer · key points · what the document did not say, each with its pages (``key``: the
+    answer's, one box per answer of a chat)."""
+    with st.container(key=f"structured-answer-{key}" if key else "structured-answer"):
         direct = structured["direct"]
         st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
         points = structured.get("key_points") or []
@@ -407,11 +408,11 @@ def render_structured(structured: dict) -> None:
                 for m in missing))
 
 
-def looked_at(where: dict) -> None:
-    """On a fallback: the pages read and the closest passages, marked as not an answer."""
+def looked_at(where: dict, key: str = "") -> None:
+    """On a fallback: the pages read and the closest passages, marked as not an answer (``key``: the answer's)."""
     if not where.get("pages"):
         return
-    with st.container(key="looked-at"):
+    with st.container(key=f"looked-at-{key}" if key else "looked-at"):
         st.caption(f"{md_escape(where.get('note') or 'Not an answer.')} Pages read: "
                    f"{', '.join(map(str, where['pages']))}.")
         for p in where.get("passages") or []:

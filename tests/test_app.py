@@ -112,6 +112,18 @@ def test_uploaded_pdf_is_indexed_and_answered(app):
     assert [x for x in labels(app) if "handbook.pdf" in x and "p. 2" in x]
 
 
+
+def test_a_chat_of_several_structured_answers_and_fallbacks_renders(app):
+    """Each answer's structured box and "looked at" box has its own key: the second figure
+    question (or the second fallback) of a chat stopped the page with a duplicate-key error."""
+    sample_loaded(app)
+    ask(app, "single_question", "What was the total revenue in 2025?")
+    ask(app, "single_question", "What was the total revenue in 2024?")
+    ask(app, "single_question", "Who won the 1998 football world cup?")
+    ask(app, "single_question", "What colour are the bishop's robes in chess?")
+    shown = texts(app)
+    assert shown.count("**Direct answer:**") == 2 and shown.count("Not an answer") >= 2, shown
+
 def test_reset_forgets_document_and_chat(app):
     sample_loaded(app)
     ask(app, "single_question", "Who leads Northwind Robotics?")
