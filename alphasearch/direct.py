@@ -266,6 +266,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     item, or a quarter's column for a year asked), the ``further`` pages (the next ones of the
     ranking) are read too, and a row there that matches a line item of the lexicon well answers
     instead (a row matching only the question's own words, e.g. the company's name, does not)."""
+    question = " ".join(question.split())  # a run of spaces made the margin pattern backtrack (15 s for 2,000)
     years = list(dict.fromkeys(_YEAR.findall(question)))
     q_terms = set(terms(question))
     computed = _computation(doc, question, pages[:read + 2], years, q_terms)

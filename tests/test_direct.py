@@ -310,6 +310,7 @@ def test_a_long_question_is_read_in_linear_time(doc):
 
     started = time.perf_counter()
     figure_answer(doc, ("How much is the " + "a to " * 400)[:2000] + "?", [2])
+    figure_answer(doc, "Define x as" + " " * 1990 + "?", [2])  # a run of spaces: 15 s in the margin pattern
     assert time.perf_counter() - started < 1.5
 
 
