@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from .errors import ConfigError
+from .errors import ConfigError, QuestionTooLongError
 
 ENGINES = ("auto", "offline", "openai")
 RULES = ("puct", "ucb1")
+MAX_QUESTION_CHARS = 2000  # a longer question is refused with one sentence (the app cuts its input there)
 MAX_GAP_ROUNDS = 2  # more search rounds for what the first answer missed: bounded, each costs a search and an answer
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # where the openai SDK sends requests when no base URL is set
 _FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or by the engine), never by replace()
@@ -19,6 +20,14 @@ _FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or b
 
 def default_data_dir() -> Path:
     return Path.home() / ".alphasearch"
+
+
+def check_question(question: str) -> str:
+    """The question, or QuestionTooLongError when it is longer than the engine reads."""
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionTooLongError(f"The question is {len(question):,} characters long; the limit is "
+                                   f"{MAX_QUESTION_CHARS:,}. Ask it in fewer words.")
+    return question
 
 
 @dataclass(frozen=True)

@@ -447,6 +447,7 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
 
 
 _OPS = {"÷": "/", "divided by": "/", "over": "/", "minus": "-", "less": "-", "plus": "+", "–": "-"}
+MAX_OPERANDS = 6  # a question writing out more terms than this is not read as one computation
 
 
 def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple[str, list[str]]]:
@@ -454,7 +455,7 @@ def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple
     empty unless every part names a line item. A part naming a ``defined`` term (the question's own
     definition, first operand only: the terms are read left to right) stands for its operands."""
     parts = _OPERATOR.split(text)
-    if len(parts) < 3:  # no operator: a name alone ("working capital ratio") is not an expression
+    if not 3 <= len(parts) <= 2 * MAX_OPERANDS - 1:  # a name alone ("working capital ratio") is none
         return []
     operands: list[tuple[str, list[str]]] = []
     op = ""

@@ -65,6 +65,10 @@ class UnsafePDFError(PDFError):
 
 
 # --- configuration, models, storage ----------------------------------------
+class QuestionTooLongError(AlphaSearchError):
+    """The question is longer than the engine reads (``pipeline.MAX_QUESTION_CHARS``)."""
+
+
 class ConfigError(AlphaSearchError):
     """A setting is missing or invalid."""
 

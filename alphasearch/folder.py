@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from . import facts as doc_facts
-from .config import Settings
+from .config import MAX_QUESTION_CHARS, Settings
 from .errors import AlphaSearchError, NotFoundError
 from .mcts import ranked_frontier, search
 from .models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
@@ -333,6 +333,7 @@ def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:
     if not looks_like_followup(question):
         return question
     previous = next((t.text for t in reversed(list(history)) if t.role == "user"), "")
+    previous = previous[:max(0, MAX_QUESTION_CHARS - len(question) - 1)]  # together within the engine's limit
     return f"{previous} {question}".strip() if previous else question
 
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from . import indexer, pdf
-from .config import Settings
+from .config import Settings, check_question
 from .engines import DocEngine, DocTools, OfflineEngine, OnText, timed
 from .folder import FolderSearch
 from .llm_engine import LLMEngine
@@ -69,6 +69,7 @@ class Engine:
         returned Answer is the finished one, citations checked."""
         s = self.settings
         started = time.perf_counter()
+        check_question(question)
         judges = self.backend.judges(doc, question)
 
         def search_for(query: str):
@@ -111,6 +112,7 @@ class Engine:
         names the others ("Also found in: …"; ``Answer.extra["also_found_in"]``). Raises NotFoundError (no such folder),
         router.EmptyLibraryError / EmptyFolderError (nothing to search).
         """
+        check_question(question)
         return FolderSearch(self).ask(question, folder=folder, history=history, conversation=conversation,
                                       top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace,
                                       documents=documents)

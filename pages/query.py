@@ -8,6 +8,7 @@ import uuid
 
 import streamlit as st
 
+from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Citation
 from pages._common import (SearchRecord, engine, inert, library, md_escape, remember_search, render_answer, searches,
@@ -93,7 +94,7 @@ def show_turns() -> None:
                               route=route_line(turn.meta))
 
 
-question = st.chat_input("Ask a question about your folders", key="query_question")
+question = st.chat_input("Ask a question about your folders", key="query_question", max_chars=MAX_QUESTION_CHARS)
 show_turns()
 only: list[str] | None = None
 picked = ss.pop("query_pick", None)  # one click on "Ask … instead": the same question, that document alone
@@ -101,7 +102,7 @@ if picked and not question:
     question, target, only = picked["question"], picked["folder"], [picked["doc"]]
 
 if question:
-    question = question.strip()[:2000]
+    question = question.strip()[:MAX_QUESTION_CHARS]
     with st.chat_message("user"):
         st.markdown(md_escape(question))
     with st.chat_message("assistant", avatar=":material/travel_explore:"):

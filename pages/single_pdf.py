@@ -5,6 +5,7 @@ import uuid
 
 import streamlit as st
 
+from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
                            current_settings, engine, inert, library, md_escape, pages_label, remember_search,
@@ -169,7 +170,7 @@ def pdf_for(_citation):
     return (lambda: data) if data else None
 
 
-question = st.chat_input(f"Ask a question about {doc.name}", key="single_question") or ss.pop("single_pending", None)
+question = st.chat_input(f"Ask a question about {doc.name}", key="single_question", max_chars=MAX_QUESTION_CHARS) or ss.pop("single_pending", None)
 for i, (asked, answer) in enumerate(ss["single_chat"]):
     with st.chat_message("user"):
         st.markdown(md_escape(asked))
@@ -184,7 +185,7 @@ if not ss["single_chat"] and not question and ss.get("single_file_id") == "sampl
         st.rerun()
 
 if question:
-    question = question.strip()[:2000]
+    question = question.strip()[:MAX_QUESTION_CHARS]
     with st.chat_message("user"):
         st.markdown(md_escape(question))
     with st.chat_message("assistant", avatar=":material/travel_explore:"):

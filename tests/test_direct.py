@@ -554,3 +554,14 @@ def test_a_printed_change_belongs_to_the_later_year_it_compares(engine, make_pdf
         assert d is None or "4.2%" not in d.text, d.text  # 2022's change read as 2021's
     else:
         assert d.kind == "change" and d.text.startswith(line), d.text
+
+
+def test_a_written_out_computation_of_many_terms_is_not_read_as_one(doc):
+    """'revenue less revenue less …' (1,000 terms) computed every term at high confidence; more
+    than MAX_OPERANDS terms is no computation a question asks for."""
+    from alphasearch.direct import MAX_OPERANDS
+
+    few = figure_answer(doc, "What was " + "revenue less " * (MAX_OPERANDS - 1) + "revenue in 2022?", [2])
+    assert few is not None and few.text.count(" - ") == MAX_OPERANDS - 1, few
+    many = figure_answer(doc, "What was " + "revenue less " * 40 + "revenue in 2022?", [2])
+    assert many is None or " - " not in many.text
