@@ -287,10 +287,16 @@ def citation_preview(c: Citation, load: PdfLoader | None) -> None:
 
 
 # --- answers ----------------------------------------------------------------------------------------
+def percent(p: float) -> str:
+    """A probability as a whole percent that never rounds to certainty: 0.9988 is "99%", not "100%"."""
+    p = float(p)
+    return f"{min(max(p, 0.01), 0.99) if 0.0 < p < 1.0 else p:.0%}"
+
+
 def answer_stats(answer: Answer) -> str:
     nodes = answer.trace.nodes_scored if answer.trace else int(answer.extra.get("nodes_scored", 0))
     calls = answer.usage.llm_calls
-    bits = [f"confidence {answer.confidence:.0%}", f"{answer.seconds:.2f} s",
+    bits = [f"confidence {percent(answer.confidence)}", f"{answer.seconds:.2f} s",
             f"{calls} LLM call{'s' if calls != 1 else ''}"]
     if answer.usage.cache_hits:
         bits.append(f"{answer.usage.cache_hits} cached")
@@ -345,7 +351,7 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         st.markdown(md_escape(answer.text))
     parts = answer.extra.get("confidence_parts")
     st.caption(answer_stats(answer), help=(
-        f"Confidence {answer.confidence:.0%} = {explain_confidence(parts, current_settings().answer_threshold)}." if parts else
+        f"Confidence {percent(answer.confidence)} = {explain_confidence(parts, current_settings().answer_threshold)}." if parts else
         "Confidence as the model stated it, in [0, 1]."))
     if answer.degraded:
         st.warning(f"Degraded answer: {inert(answer.degraded)}", icon=":material/error:")

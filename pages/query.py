@@ -11,8 +11,8 @@ import streamlit as st
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Citation
-from pages._common import (SearchRecord, engine, inert, library, md_escape, remember_search, render_answer, searches,
-                           shorten, show_error, stored_answer)
+from pages._common import (SearchRecord, engine, inert, library, md_escape, percent, remember_search, render_answer,
+                           searches, shorten, show_error, stored_answer)
 
 ss = st.session_state
 AUTO = "__auto__"
@@ -74,7 +74,7 @@ def route_line(meta: dict) -> str:
     if "folder" not in meta:
         return ""
     docs = ", ".join(meta.get("documents", [])) or "none"
-    how = "chosen by you" if meta.get("forced") else f"routing confidence {float(meta.get('folder_confidence', 0)):.0%}"
+    how = "chosen by you" if meta.get("forced") else f"routing confidence {percent(float(meta.get('folder_confidence', 0)))}"
     return md_escape(f"Folder: {meta['folder']} ({how}) · documents: {docs}")
 
 
@@ -122,7 +122,7 @@ if question:
                 conf = float(answer.extra.get("folder_confidence", routing.get("confidence", 0.0)))
                 docs = list(answer.extra.get("documents", []))
                 st.markdown(md_escape(f"1. Folder: {folder_name}") +
-                            (" (chosen by you)" if target != AUTO else f" — confidence {conf:.0%}") +
+                            (" (chosen by you)" if target != AUTO else f" — confidence {percent(conf)}") +
                             (f" — {md_escape(routing['reason'])}" if routing.get("reason") else ""))
                 searched_for = str(answer.extra.get("searched_for") or "")
                 if searched_for and searched_for.strip() != question:

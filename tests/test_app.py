@@ -670,3 +670,9 @@ def test_evaluation_screen_reads_labelled_sets_only_from_where_they_belong(app, 
     ok(app)
     assert [e for e in errors(app) if "is not inside" in e and "it was not opened" in e]
     assert not list((tmp_path / "data").glob("indexes/*.json"))  # nothing was read from there
+
+
+def test_a_confidence_short_of_certain_never_shows_as_100_percent():
+    from pages._common import percent
+
+    assert [percent(p) for p in (0.9988, 0.996, 0.42, 0.004, 1.0, 0.0)] == ["99%", "99%", "42%", "1%", "100%", "0%"]
