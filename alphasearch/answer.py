@@ -195,7 +195,7 @@ def extractive_answer(
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
-        if len(chosen) >= max_sentences or cand[0] < 0.6 * best_score:
+        if len(chosen) >= max_sentences or (chosen and cand[0] < 0.6 * best_score):  # the best always stands
             break
         if all(cand[4] != c[4] for c in chosen):
             chosen.append(cand)
