@@ -48,7 +48,7 @@ class DocFacts:
     kinds or what the user typed; ``edited``: the fields a user set (kept when the
     facts are read again). ``landscape``: the share of its pages that are slide-shaped
     (wider than tall); ``pictures``: the mean share of a page covered by images (both
-    from the PDF, :func:`alphasearch.pdf.page_layout`; 0 when unknown)."""
+    from the PDF, :func:`alphasearch.pdf.page_layout`; None until read)."""
 
     org: str = ""
     year: int | None = None
@@ -58,8 +58,8 @@ class DocFacts:
     title: str = ""
     tickers: tuple[str, ...] = ()
     edited: tuple[str, ...] = ()
-    landscape: float = 0.0
-    pictures: float = 0.0
+    landscape: float | None = None
+    pictures: float | None = None
 
     def label(self) -> str:
         """A short name: "3M Company · 10-K · FY2018" (empty when nothing is known)."""
@@ -75,11 +75,11 @@ class DocFacts:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> DocFacts:
-        def share(v: Any) -> float:
+        def share(v: Any) -> float | None:
             try:
-                return min(1.0, max(0.0, float(v or 0.0)))
+                return None if v is None else min(1.0, max(0.0, float(v)))
             except (TypeError, ValueError):
-                return 0.0
+                return None
 
         def num(v: Any) -> int | None:
             try:
@@ -120,7 +120,7 @@ class DocFacts:
 
     def slides(self) -> bool:
         """Mostly slide-shaped pages and no other kind known: taken for ``layout.landscape_kind``."""
-        return not self.kind and self.landscape >= float(patterns()["layout"]["landscape_share"])
+        return not self.kind and (self.landscape or 0.0) >= float(patterns()["layout"]["landscape_share"])
 
     def merged(self, user: DocFacts) -> DocFacts:
         """These (extracted) facts with the fields the user edited in ``user`` on top."""
@@ -466,7 +466,7 @@ def picture_fit(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) 
     if not q.pictures:
         return None
     full = float(patterns()["layout"]["picture_share"])
-    fit = tuple(min(1.0, f.pictures / full) if f is not None else 0.0 for f in docs)
+    fit = tuple(min(1.0, (f.pictures or 0.0) / full) if f is not None else 0.0 for f in docs)
     return fit if any(fit) else None
 
 

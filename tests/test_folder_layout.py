@@ -3,6 +3,7 @@ without a text layer 'the slides', and pictures on its pages make it the place f
 what pages show (Phase 0). Generated PDFs: a deck, a photo brochure and a text report in three folders."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -100,3 +101,23 @@ def test_a_library_from_before_layout_facts_reads_the_layout_from_its_pdfs(tmp_p
         con.execute("UPDATE facts SET auto = '{}', version = ?", (facts.FACTS_VERSION - 1,))
     got = list(Library(tmp_path).facts("Slides").values())
     assert len(got) == 1 and got[0].landscape == 1.0 and got[0].pictures > 0.5 and got[0].slides()
+
+
+def test_layouts_missing_from_a_large_library_are_read_a_bounded_while_per_call(tmp_path, monkeypatch):
+    from alphasearch.library import documents
+
+    lib = Library(tmp_path)
+    lib.create_folder("Slides")
+    for i in range(3):
+        lib.add("Slides", f"deck-{i}.pdf", slide_deck_pdf(pages=3 + i))
+    with sqlite3.connect(lib.db_path) as con:  # facts stored by the version before the layout
+        con.execute("UPDATE facts SET auto = '{}', version = ?", (facts.FACTS_VERSION - 1,))
+    monkeypatch.setattr(documents, "LAYOUT_UPGRADE_SECONDS", 0.0)  # no time left for any layout
+    first = list(Library(tmp_path).facts("Slides").values())
+    assert len(first) == 3 and all(f.landscape is None and not f.slides() for f in first)
+    monkeypatch.setattr(documents, "LAYOUT_UPGRADE_SECONDS", 60.0)
+    later = list(Library(tmp_path).facts("Slides").values())  # the next call reads what is missing
+    assert all(f.landscape == 1.0 and f.slides() for f in later)
+    with sqlite3.connect(lib.db_path) as con:
+        stored = [json.loads(a) for (a,) in con.execute("SELECT auto FROM facts")]
+    assert all(s["landscape"] == 1.0 for s in stored)  # and keeps it

@@ -64,6 +64,8 @@ def vocabulary(index: DocumentIndex) -> str:
     return " ".join(sorted(seen))
 
 
+LAYOUT_UPGRADE_SECONDS = 3.0  # a facts() call reads stored PDFs' missing page layouts for this long at most
+
 # share of one file's progress bar per indexer stage
 STAGES = {"validating": (0.0, 0.05), "reading pages": (0.05, 0.8), "building the tree": (0.8, 0.9),
            "summaries": (0.9, 1.0), "unchanged": (1.0, 1.0), "index reused": (1.0, 1.0)}
@@ -408,7 +410,10 @@ class DocumentMethods:
     def facts(self, folder: str | None = None) -> dict[str, doc_facts.DocFacts]:
         """Document id → its facts (as read from the document, with the user's edits on top),
         for one folder or the whole library. Facts missing or read by an older
-        ``FACTS_VERSION`` (e.g. a library from before facts) are read now from the index."""
+        ``FACTS_VERSION`` (e.g. a library from before facts) are read now from the index; page
+        layouts not read yet (a library from before layouts) are read for
+        ``LAYOUT_UPGRADE_SECONDS`` a call, the rest on later calls, so a large library's first
+        folder question does not wait for every PDF."""
         with self._db() as con:
             if folder is None:
                 rows = con.execute(sql.FACTS_SQL).fetchall()
@@ -417,18 +422,21 @@ class DocumentMethods:
                 rows = con.execute(sql.FACTS_SQL_BY_FOLDER_ID, (fid,)).fetchall()
         out: dict[str, doc_facts.DocFacts] = {}
         fresh: list[tuple[str, str]] = []
+        layout_until = time.monotonic() + LAYOUT_UPGRADE_SECONDS
         for r in rows:
-            if r["auto"] is not None and r["version"] == doc_facts.FACTS_VERSION:
-                auto = doc_facts.DocFacts.from_dict(json_dict(r["auto"]))
-            else:
+            stored = (doc_facts.DocFacts.from_dict(json_dict(r["auto"]))
+                      if r["auto"] is not None and r["version"] == doc_facts.FACTS_VERSION else None)
+            auto = stored
+            if stored is None or (stored.landscape is None and time.monotonic() < layout_until):
                 try:
                     rec = self._record_of(r["id"])
-                    auto = doc_facts.extract(self.load_index(rec))
-                    if self.pdf_path(rec.sha256).exists():
+                    auto = stored or doc_facts.extract(self.load_index(rec))
+                    if time.monotonic() < layout_until and self.pdf_path(rec.sha256).exists():
                         auto = auto.with_layout(self._layout(self.pdf_path(rec.sha256).read_bytes(), rec.name))
                 except (AlphaSearchError, NotFoundError, OSError):
-                    auto = doc_facts.DocFacts()  # a lost index: no facts until a repair
-                fresh.append((r["id"], json.dumps(auto.to_dict(), ensure_ascii=False)))
+                    auto = stored or doc_facts.DocFacts()  # a lost index: no facts until a repair
+                if auto != stored:
+                    fresh.append((r["id"], json.dumps(auto.to_dict(), ensure_ascii=False)))
             out[r["id"]] = auto.merged(doc_facts.DocFacts.from_dict(json_dict(r["user"] or "{}")))
         if fresh:
             with self._db(write=True) as con:
