@@ -8,7 +8,9 @@ column is the year asked (the latest one when none is); the unit comes from the
 table header. Where the question defines a simple computation — a change
 between two years, a ratio the lexicon names (operating margin = operating
 income / revenue), or "A / B", "A - B", "A divided by B" — and every figure is
-found, the line shows the arithmetic, each figure with its page.
+found, the line shows the arithmetic, each figure with its page. A change asked of a
+line item that no table gives is the percentage a sentence states for it ("worldwide
+sales increased 1.3%"), rather than the item's level.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .models import DocumentIndex
-from .prose import prose_rows
+from .prose import change_rows, prose_rows
 from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words
 from .text import terms
 
@@ -273,6 +275,12 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if computed is not None:
         return computed
     groups = concepts(question)
+    if groups and _CHANGE.search(question) and "cagr" not in question.lower():
+        # a change of a line item asked: the one a sentence states (a row matching only the question's own
+        # words, "Against a forecast GDP", is too loose a reading of a sentence)
+        stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question))
+        if stated is not None:
+            return stated
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
     found = _pick(rows, groups, q_terms, wanted, period=period_asked(question))
@@ -285,6 +293,20 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
         return None
     score, fig = found[0]
     return Direct(fig.line(), (fig,), "figure", fig.score)
+
+
+def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
+    """The change a sentence of ``pages`` states for the line item asked, as a percentage ("worldwide
+    sales increased 1.3%"), in the later year asked; None when no sentence names the item well."""
+    rows = [(rank, page, r) for rank, page in enumerate(pages) if 1 <= page <= doc.page_count
+            for r in change_rows(doc.page(page).text)]
+    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period)
+    if not found:
+        return None
+    # ties: the clause naming more of the question's own words ("adjusted EPS" before "diluted EPS")
+    fig = max(found, key=lambda sf: (round(sf[0], 6), len(set(terms(sf[1].label)) & q_terms)))[1]
+    fig = replace(fig, period=f"{fig.period} change" if fig.period else "change")
+    return Direct(fig.line(), (fig,), "change", fig.score)
 
 
 def _computation(doc, question, pages, years, q_terms) -> Direct | None:

@@ -7,7 +7,8 @@ respectively." A sentence with one list of two or more years and a run of as man
 (each with a currency sign, a unit word or a percent sign) pairs them in order; the words
 before the run name the line item. Each run becomes a :class:`~alphasearch.tables.TableRow`
 (``prose=True``) whose columns are the years, so the direct answer's row matching and column
-choice read it like any table row.
+choice read it like any table row. :func:`change_rows` reads the changes sentences state as a
+percentage ("worldwide sales increased 1.3% to $94.9 billion") the same way.
 """
 from __future__ import annotations
 
@@ -83,3 +84,48 @@ def _printed(m: re.Match) -> str:
         return m.group("num2") + ("%" if m.group("pct") else "")
     number = f"{m.group('cur')}{m.group('num')}"
     return f"({number})" if m.group("neg") else number
+
+
+# --- changes a sentence states ("worldwide sales increased 1.3% to $94.9 billion") ----------------
+_RISE = r"increas(?:ed|ing|es|e)|gr[eo]w(?:ing|th|s)?|rose|rising|up"
+_FALL = r"decreas(?:ed|ing|es|e)|declin(?:ed|ing|es|e)|fell|falling|dropped|down"
+_STATED = re.compile(rf"\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL}))\b(?:\s+(?:of|by|was|were|approximately|about|"
+                     rf"nearly|almost|over|some|an|a))*\s*(?P<num>\d{{1,3}}(?:\.\d+)?)\s?%", re.IGNORECASE)
+_CLAUSE = re.compile(r";|\s(?:and|while|whereas|but|as compared (?:to|with)|compared (?:to|with)|versus|vs\.?)\s",
+                     re.IGNORECASE)
+_FIRST_AMOUNT = re.compile(r"\s*(?:\b(?:of|at|to|was|were|totaled|totalled|reached)\b\s*)?[$€£]?\s?\d[\d,.]*\s*"
+                           r"(?:billion|million|thousand)?.*$", re.IGNORECASE)
+
+
+def change_rows(text: str) -> list[TableRow]:
+    """Rows of the changes the sentences of ``text`` state as a percentage ("worldwide sales
+    increased 1.3% to $94.9 billion", "adjusted EPS of $10.15 increasing by 3.6%", "a decrease of
+    0.6% in 2022"): one row per clause, one cell (a fall is negative), labelled by the words
+    before the change (the amount they state left out; a clause naming no item, "as compared to
+    an increase of 13.6% in 2021", takes the item of the clause before), its column the year the
+    clause names (else the sentence's first year, else none)."""
+    rows: list[TableRow] = []
+    for sent in sentences(text):
+        if len(sent) > 1200 or "%" not in sent:
+            continue
+        first_year = re.search(_YEAR, sent)
+        label = ""
+        for clause in _CLAUSE.split(sent):
+            m = _STATED.search(clause)
+            if not m:
+                continue
+            before = re.sub(rf"\b{_YEAR}\b", " ", clause[:m.start()])
+            own = _label(re.sub(r"^[^A-Za-z0-9]+|\s+(?:an?|the)\s*$", "", _FIRST_AMOUNT.sub("", before))) \
+                if re.search(r"[A-Za-z]{3}", before) else ""
+            label = own if len(own) >= 4 else label
+            if not label:
+                continue
+            years = re.findall(_YEAR, clause[:m.start()]) or re.findall(_YEAR, clause[m.end():])
+            year = (years[-1] if re.findall(_YEAR, clause[:m.start()]) else years[0]) if years else (
+                first_year.group(0) if first_year else "")
+            value = float(m.group("num")) * (-1 if m.group("fall") else 1)
+            cell = Cell(f"{value:g}%", value, True)
+            kind = next(iter(period_kinds(clause)), "")
+            rows.append(TableRow(label=label, cells=(cell,), columns=(year,) if year else (), unit="", currency="",
+                                 text=sent, line=-1, kinds=(kind,) if year else (), prose=True))
+    return rows

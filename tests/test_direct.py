@@ -565,3 +565,43 @@ def test_a_written_out_computation_of_many_terms_is_not_read_as_one(doc):
     assert few is not None and few.text.count(" - ") == MAX_OPERANDS - 1, few
     many = figure_answer(doc, "What was " + "revenue less " * 40 + "revenue in 2022?", [2])
     assert many is None or " - " not in many.text
+
+
+@pytest.fixture
+def stated_doc(engine, make_pdf):
+    """Results in sentences (percent changes) beside a statement that prints the levels of two years."""
+    return engine.index_bytes(make_pdf([
+        ["Alder Instruments Fourth Quarter Results"],
+        ["Results of Operations",
+         "In 2023, worldwide net sales increased 4.2% to $34.2 billion as compared to a decrease of 1.1% in 2022.",
+         "2023 Full-Year diluted earnings per share of $6.73 decreasing 13.8% and adjusted EPS of $10.15 increasing "
+         "by 3.6%.",
+         "Consolidated Statements of Income", "(in millions, except per share amounts)", "2024", "2023",
+         "Net sales", "36,100", "34,229", "Operating income", "(1,577)", "2,911", "Diluted earnings per share",
+         "7.02", "6.73"],
+    ]), "alder.pdf")
+
+
+@pytest.mark.parametrize("question, line", [
+    ("How much did net sales grow in 2023?", "Worldwide net sales, 2023 change: 4.2% — p. 2"),
+    ("Did net sales decline in 2022?", "Worldwide net sales, 2022 change: -1.1% — p. 2"),  # the item of the clause before
+    ("Is growth in adjusted EPS accelerating in 2023?", "Adjusted EPS, 2023 change: 3.6% — p. 2"),
+    ("How did diluted EPS change in FY2023?", "Full-Year diluted earnings per share, 2023 change: -13.8% — p. 2"),
+    ("How much did net sales grow in 2024?", "Net sales: change 2023→2024: 36,100 - 34,229 = 1,871"),  # table first
+])
+def test_a_change_a_sentence_states_answers_a_change_asked(stated_doc, question, line):
+    """A change asked of a line item, printed in no table column: the percentage a sentence states
+    for that item and year ("net sales increased 4.2%"), not the item's level from the table (it
+    read "Net sales, 2023: $34,229 million"); a change both table years give is still computed."""
+    d = figure_answer(stated_doc, question, [2])
+    assert d.kind == "change" and d.text.startswith(line), d.text
+
+
+def test_a_change_of_no_line_item_is_not_read_from_a_sentence(engine, make_pdf):
+    """Without a line item of the lexicon the question's own words are too loose a match for a clause
+    (it answered "Against a forecast GDP, change: 6.7%", the forecast, for the shortfall asked)."""
+    doc = engine.index_bytes(make_pdf([["Economic review"], [
+        "Against a forecast GDP growth of 6.7% in 2023, the region achieved a GDP growth of 4.3%."]]), "gdp.pdf")
+    d = figure_answer(doc, "What was the shortfall in GDP growth in 2023 compared to the forecast?", [2])
+    assert d is None or d.kind != "change", d.text
+
