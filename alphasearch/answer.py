@@ -201,9 +201,11 @@ def extractive_answer(
             chosen.append(cand)
     lead = _lead(question, kind, candidates, best_score)
     explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
-    if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header
-        lead = next((c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
-                     and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5), None)
+    if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header;
+        # the best of them that states a cause ("… was primarily due to …") first
+        said = [c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
+                and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5]
+        lead = next((c for c in said if states_cause(c[4])), said[0] if said else None)
     if lead is not None and lead not in chosen:
         chosen = [lead] + chosen[:max_sentences - 1]
     best_page, best_sentence, best_ctx = (lead or chosen[0])[3:6]
@@ -400,6 +402,14 @@ def asks(question: str, what: str) -> bool:
     first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
     low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
     return any(f" {w} " in low for w in lexicon()["asks"][what])
+
+
+def states_cause(sentence: str) -> bool:
+    """The sentence gives a cause with one of the lexicon's ``causes`` ("due to", "driven by")."""
+    from .direct import lexicon
+
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", sentence.lower())) + " "
+    return any(f" {w} " in low for w in lexicon()["causes"])
 
 
 def _instruction(sentence: str) -> bool:

@@ -605,3 +605,18 @@ def test_a_change_of_no_line_item_is_not_read_from_a_sentence(engine, make_pdf):
     d = figure_answer(doc, "What was the shortfall in GDP growth in 2023 compared to the forecast?", [2])
     assert d is None or d.kind != "change", d.text
 
+
+def test_a_why_question_leads_with_the_sentence_that_states_a_cause(engine, make_pdf):
+    """'What drove the increase in X' is answered by the sentence giving the cause ('… primarily due
+    to …'), not by the one that repeats the question's words (it led with the balances)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Juniper Beauty Fourth Quarter Fiscal 2022 Results"],
+        ["Balance Sheet",
+         "Merchandise inventories, net at the end of the fourth quarter of fiscal 2022 totaled $1.6 billion compared "
+         "to $1.5 billion at the end of the fourth quarter of fiscal 2021.",
+         "The $104.2 million increase was primarily due to the opening of 47 new stores and inventory cost increases.",
+         "Cash and cash equivalents at the end of the fourth quarter of fiscal 2022 were $737.9 million."],
+    ]), "juniper.pdf")
+    answer = engine.ask_document(doc, "What drove the increase in merchandise inventories at the end of fiscal 2022?")
+    assert answer.extra["direct_answer"].startswith("The $104.2 million increase was primarily due to the opening"), \
+        answer.extra["direct_answer"]
