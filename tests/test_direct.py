@@ -620,3 +620,12 @@ def test_a_why_question_leads_with_the_sentence_that_states_a_cause(engine, make
     answer = engine.ask_document(doc, "What drove the increase in merchandise inventories at the end of fiscal 2022?")
     assert answer.extra["direct_answer"].startswith("The $104.2 million increase was primarily due to the opening"), \
         answer.extra["direct_answer"]
+
+
+def test_a_sentence_pointing_at_a_table_states_no_cause():
+    """'The following table reflects …' describes a table; '… primarily reflecting higher volume' gives a cause."""
+    from alphasearch.answer import states_cause
+
+    assert not states_cause("The following table reflects the changes in merchandise inventories during 2022.")
+    assert states_cause("Inventories rose by $104 million, primarily reflecting higher volume.")
+    assert states_cause("The increase was driven by new stores.") and not states_cause("Inventories were $1.6 billion.")
