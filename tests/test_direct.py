@@ -629,3 +629,22 @@ def test_a_sentence_pointing_at_a_table_states_no_cause():
     assert not states_cause("The following table reflects the changes in merchandise inventories during 2022.")
     assert states_cause("Inventories rose by $104 million, primarily reflecting higher volume.")
     assert states_cause("The increase was driven by new stores.") and not states_cause("Inventories were $1.6 billion.")
+
+
+def test_a_strong_figure_is_answered_when_every_sentence_scores_below_zero(doc):
+    """Sentences on later pages lose a rank penalty; when all of them score below zero and a
+    table row still answers the figure, the answer leads with it and quotes the best sentence
+    (it once failed: no sentence passed 'score >= 0.6 x best' with a negative best)."""
+    from dataclasses import replace
+
+    from alphasearch.answer import extractive_answer
+    from alphasearch.models import Page
+
+    blank_first = replace(doc, pages=(Page(1, ""),) + tuple(doc.pages[1:]))
+    df: dict[str, int] = {}
+    for p in blank_first.pages:
+        for t in set(terms(p.text)):
+            df[t] = df.get(t, 0) + 1
+    ex = extractive_answer(blank_first, "What were total revenues in 2022?", [1, 2], df, rank_penalty=5.0)
+    assert not ex.fallback and ex.text.startswith("Total revenues, 2022: $66,608 million — p. 2")
+    assert ex.citations and all(c.pages == (2, 2) for c in ex.citations)
