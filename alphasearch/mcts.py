@@ -14,7 +14,12 @@ One iteration judges something new (while anything is left to judge):
   pages one at a time, best prior first;
 - **back up**: every node on the path counts a visit; a node's value is its
   best evidence (**max backup**): the best value among its judged children,
-  or its own reward while some of its children are still unread.
+  or its own reward while some of its children are still unread. Selection goes
+  by the best evidence still **open** below a child (its exhausted children left
+  out): evidence already read is the ranking's, not a reason to keep digging in
+  its branch. (Before, a branch whose best page had been read kept its max and the
+  search read every remaining page under it: on the development set 16–18 pages on
+  two 10-K questions, 2 now; 1.78 → 1.66 pages a question, same hit@k.)
 
 It stops when the tree is exhausted, when ``confident_leaves`` final nodes
 (pages read, or leaf sections when no pages are read) scored at least
@@ -78,15 +83,17 @@ def is_page(section: Section) -> bool:
 
 
 def selection_value(child: SearchNode, parent_visits: int, prior_share: float, c: float, rule: str,
-                    fpu: float = 1.0) -> float:
-    """The value by which ``child`` competes with its siblings; ``fpu``: the value an unjudged child is given."""
+                    fpu: float = 1.0, value: float | None = None) -> float:
+    """The value by which ``child`` competes with its siblings; ``fpu``: the value an unjudged child is given;
+    ``value``: the child's value for selection (default its Q)."""
     judged = child.reward is not None or child.visits > 0
+    v = child.q if value is None else value
     if rule == "ucb1":
         if not judged or child.visits == 0:
             return math.inf
-        return child.q + c * math.sqrt(math.log(max(parent_visits, 1)) / child.visits)
+        return v + c * math.sqrt(math.log(max(parent_visits, 1)) / child.visits)
     if rule == "puct":
-        q = child.q if judged else fpu
+        q = v if judged else fpu
         return q + c * prior_share * math.sqrt(max(parent_visits, 1)) / (1 + child.visits)
     raise ValueError(f"Unknown selection rule {rule!r}; choose one of {', '.join(RULES)}.")
 
@@ -106,14 +113,18 @@ def first_play(node: SearchNode) -> float:
 
 
 def select_child(node: SearchNode, c: float, rule: str, rng: random.Random,
-                 prior_mix: float = PRIOR_MIX, skip: frozenset[str] | set[str] = frozenset()) -> tuple[SearchNode, float]:
-    """The child (not in ``skip``) with the highest selection value; ties by prior, then at random."""
+                 prior_mix: float = PRIOR_MIX, skip: frozenset[str] | set[str] = frozenset(),
+                 values: dict[str, float] | None = None) -> tuple[SearchNode, float]:
+    """The child (not in ``skip``) with the highest selection value; ties by prior, then at random.
+    ``values``: the children's values for selection by node id (default: their Q)."""
     best: list[tuple[float, float, SearchNode]] = []
     fpu = first_play(node)
+    values = values or {}
     for ch, share in zip(node.children, prior_shares(node, prior_mix)):
         if ch.section.node_id in skip:
             continue
-        best.append((selection_value(ch, node.visits, share, c, rule, fpu), ch.prior, ch))
+        best.append((selection_value(ch, node.visits, share, c, rule, fpu, values.get(ch.section.node_id)),
+                     ch.prior, ch))
     top_value = max(v for v, _, _ in best)
     tied = [b for b in best if b[0] == top_value]
     top_prior = max(p for _, p, _ in tied)
@@ -132,6 +143,7 @@ class _Search:
         self.tree = SearchNode(section=root, prior=1.0)
         self.parent: dict[str, SearchNode] = {}
         self.done: set[str] = set()  # exhausted nodes
+        self.open: dict[str, float] = {}  # value for selection: the best evidence not yet exhausted
         self.scored = 0
         self._pages: dict[str, list[Section]] = {}
 
@@ -196,6 +208,15 @@ class _Search:
             below_done = not self.children_of(node.section)
         if (node.reward is not None or node is self.tree) and below_done and not self.can_grow(node):
             self.done.add(node.section.node_id)
+        # the value to select by: the best evidence still open below this node (an exhausted
+        # child's evidence has been read; it is the ranking's, not a reason to come back)
+        opened = [self.open.get(ch.section.node_id, ch.value) for ch in node.children
+                  if ch.value is not None and ch.section.node_id not in self.done]
+        opened += own
+        if opened:
+            self.open[node.section.node_id] = max(opened)
+        elif node.value is not None:
+            self.open[node.section.node_id] = node.value
 
 
 def search(
@@ -249,7 +270,8 @@ def search(
                 created = s.expand(node)
             if not node.children:
                 break
-            child, value = select_child(node, c, rule, rng, prior_mix, skip=s.done)
+            child, value = select_child(node, c, rule, rng, prior_mix, skip=s.done,
+                                        values=s.open)
             path.append(child)
             ucbs.append(value)
             node = child

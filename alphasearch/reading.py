@@ -76,8 +76,12 @@ class PageReader:
         return hit
 
     def pages_of(self, question: str, section: Section) -> list[Section]:
+        """The section's pages that have text to read (a page without text, e.g. a slide that is
+        one picture, has nothing for the deep read or a text judge: it is not a page node, so
+        the search does not spend reads on it; it still ranks, by the page ranker's score)."""
         a, b = max(1, section.pages[0]), min(self.doc.page_count, section.pages[1])
-        return [page_node(section, p, shorten(self._passage(question, p)[1], SNIPPET_CHARS)) for p in range(a, b + 1)]
+        return [page_node(section, p, shorten(self._passage(question, p)[1], SNIPPET_CHARS)) for p in range(a, b + 1)
+                if self.doc.page(p).text.strip()]
 
     def prior(self, question: str, pages: Sequence[Section]) -> list[float]:
         scores = self.ranker.scores(question)

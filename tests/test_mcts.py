@@ -110,6 +110,36 @@ def test_a_section_read_to_the_end_is_worth_its_best_page():
     assert trace.stop_reason == "exhausted" and len(trace.steps) == 5 and judged_nothing_share([trace]) == 0.0
 
 
+def test_evidence_already_read_does_not_pull_the_search_back_into_its_branch():
+    """P's best evidence (P1: 0.9) is judged and exhausted; what is left under P (P2: 0.3) is
+    worth less than S (0.65). The search selects by the evidence still open, so it turns to S
+    before digging into P2; P keeps 0.9 as its value (the ranking's best evidence)."""
+    p = Section("P", "P", (1, 3), children=(Section("P1", "P one", (1, 1)),
+                                            Section("P2", "P two", (2, 3), children=(Section("Q1", "Q one", (2, 2)),
+                                                                                      Section("Q2", "Q two", (3, 3))))))
+    s = Section("S", "S", (4, 5), children=(Section("S1", "S one", (4, 4)), Section("S2", "S two", (5, 5))))
+    root = Section("R", "Root", (1, 5), children=(p, s))
+    scores = Fixed({"P": 0.7, "S": 0.65, "P1": 0.9, "P2": 0.3, "Q1": 0.2, "Q2": 0.1, "S1": 0.6, "S2": 0.5})
+    trace = search(root, "q", scores, iterations=20, confident_leaves=0, rng=random.Random(0))
+    assert [st.judged for st in trace.steps] == [("P", "S"), ("P1", "P2"), ("S1", "S2"), ("Q1", "Q2")]
+    assert trace.stop_reason == "exhausted"
+    nodes = {n.section.node_id: n for n in trace.root.walk()}
+    assert nodes["P"].q == pytest.approx(0.9) and nodes["S"].q == pytest.approx(0.6)
+    assert trace.best[0].node_id == "P1"
+
+
+def test_a_branch_whose_best_page_was_read_yields_to_a_sibling_with_unread_promise():
+    """Pages: A's best page reads 0.7 (below the stop threshold) and A's other section A2 promises
+    0.3; B was judged 0.65 and is unread. The search reads B's page next, not A2's pages."""
+    a = Section("A", "Alpha", (1, 3), children=(Section("A1", "A one", (1, 1)), Section("A2", "A two", (2, 3))))
+    root = Section("R", "Root", (1, 4), children=(a, Section("B", "Beta", (4, 4))))
+    reader = Pages({1: 0.7, 2: 0.2, 3: 0.1, 4: 0.9})
+    trace = search(root, "q", Fixed({"A": 0.8, "B": 0.65, "A1": 0.75, "A2": 0.3}), reader=reader, iterations=20,
+                   confidence_threshold=0.85, rng=random.Random(0))
+    assert [st.judged for st in trace.steps] == [("A", "B"), ("A1", "A2"), ("A1/p1",), ("B/p4",)]
+    assert trace.stop_reason == "confident" and pages_read(trace) == [(4, 0.9), (1, 0.7)]
+
+
 def test_the_default_goes_down_the_best_judged_branch_then_the_runner_up():
     """With the engine's c, the judges' values lead, not the cheap prior: the search reads the
     best-judged section first (as greedy descent would), and its runner-up once those pages read low."""
