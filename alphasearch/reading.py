@@ -76,12 +76,13 @@ class PageReader:
         return hit
 
     def pages_of(self, question: str, section: Section) -> list[Section]:
-        """The section's pages that have text to read (a page without text, e.g. a slide that is
-        one picture, has nothing for the deep read or a text judge: it is not a page node, so
-        the search does not spend reads on it; it still ranks, by the page ranker's score)."""
+        """The section's pages, one node each. Without a ``judge``, only pages with text: the
+        offline deep read of a page without text (a slide that is one picture) reads nothing,
+        so the search spends no read on it (it still ranks, by the page ranker's score). A
+        judge may see more than the text, so with one every page is a node."""
         a, b = max(1, section.pages[0]), min(self.doc.page_count, section.pages[1])
         return [page_node(section, p, shorten(self._passage(question, p)[1], SNIPPET_CHARS)) for p in range(a, b + 1)
-                if self.doc.page(p).text.strip()]
+                if self.judge is not None or self.doc.page(p).text.strip()]
 
     def prior(self, question: str, pages: Sequence[Section]) -> list[float]:
         scores = self.ranker.scores(question)

@@ -95,15 +95,17 @@ def test_a_marginal_offline_read_takes_its_place_among_the_unread_pages(engine):
 
 
 
-def test_pages_without_text_are_not_read(engine):
-    """A page without text is no page node: the search spends no read on it, and a document
-    whose pages are all without text is searched by its sections alone."""
+def test_pages_without_text_are_not_read_offline(engine):
+    """Offline, a page without text is no page node: the search spends no read on it, and a
+    document whose pages are all without text is searched by its sections alone."""
     doc = make_doc()
     blank = DocumentIndex(doc_id="2" * 64, name="slides.pdf", page_count=3, root=doc.root,
                           pages=(Page(1, PAGES[0], ()), Page(2, "  \n ", ()), Page(3, PAGES[2], ())))
     reader = engine.tools(blank).reader
     whole = Section("x", "All", (1, 3))
     assert [p.pages[0] for p in reader.pages_of(QUESTION, whole)] == [1, 3]
+    judged = PageReader(blank, engine.tools(blank).ranker, judge=Fixed({}))  # a judge may see the picture
+    assert [p.pages[0] for p in judged.pages_of(QUESTION, whole)] == [1, 2, 3]
     empty = DocumentIndex(doc_id="3" * 64, name="pictures.pdf", page_count=3, root=doc.root,
                           pages=tuple(Page(i, "", ()) for i in (1, 2, 3)))
     tools = engine.tools(empty)
