@@ -364,6 +364,24 @@ def filing_pdf(form: str, year: int, *, quarter_end: str = "") -> bytes:
                       "Supply of precision optics comes from a small number of vendors."]])
 
 
+def spaced_fonts_pdf(words: str = "Graph-based models were compared with rules & tables") -> bytes:
+    """One line whose spaces are drawn in another font than its words (as some LaTeX PDFs are):
+    every space is a span of its own. A bold, larger heading line above it."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Related Work", fontname="hebo", fontsize=16)
+    x = 72.0
+    for i, word in enumerate(words.split()):
+        if i:
+            page.insert_text((x, 100), " ", fontname="tiro", fontsize=11)
+            x += pymupdf.get_text_length(" ", "tiro", 11)
+        page.insert_text((x, 100), word, fontname="helv", fontsize=11)
+        x += pymupdf.get_text_length(word, "helv", 11)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 def paper_pdf() -> bytes:
     """A short research paper (title, authors, abstract, introduction) about glacier melt."""
     return make_pdf([[H1("Measuring Glacier Melt with Low-Cost Seismometers"), "Ana Ruiz and Tom Becker",

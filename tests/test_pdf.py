@@ -187,6 +187,15 @@ def test_damaged_page_is_kept_with_a_warning():
     assert content.warnings == ["1 page(s) are damaged and some of their text may be missing: 2."]
 
 
+def test_spaces_drawn_as_their_own_spans_still_separate_words():
+    """A space in another font than its words is a span of its own; the words must not run
+    together ("Graph-basedmodelswere…"), and the line keeps its size and weight."""
+    page = pdf.read_pdf(pdf_factory.spaced_fonts_pdf(), "spaced.pdf").pages[0]
+    assert page.text.splitlines() == ["Related Work", "Graph-based models were compared with rules & tables"]
+    heading, body = page.lines
+    assert (heading.size, heading.bold) == (16.0, True) and (body.size, body.bold) == (11.0, False)
+
+
 def test_unreadable_page_is_skipped_not_fatal(monkeypatch, flat_pdf):
     real = pdf._page_lines
 
