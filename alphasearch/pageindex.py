@@ -38,7 +38,7 @@ class PageTerms:
     """One document's page term counts: entry ``i`` says term ``vocab[term[i]]`` occurs
     ``count[i]`` times on page ``page[i]`` (0-based); ``pages`` = the document's page count."""
 
-    VERSION = 1  # of the saved format (and of what is counted)
+    VERSION = 2  # of the saved format (and of what is counted)
 
     vocab: tuple[str, ...]
     page: np.ndarray
