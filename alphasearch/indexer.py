@@ -40,6 +40,20 @@ def build_index(
     progress: Progress | None = None,
 ) -> DocumentIndex:
     """Read the PDF and build its section tree with extractive summaries."""
+    return build(data, name, max_pages=max_pages, warn_pages=warn_pages, max_leaf_pages=max_leaf_pages,
+                 progress=progress)[0]
+
+
+def build(
+    data: bytes,
+    name: str,
+    *,
+    max_pages: int = 5000,
+    warn_pages: int = 1000,
+    max_leaf_pages: int = 8,
+    progress: Progress | None = None,
+) -> tuple[DocumentIndex, PageTerms]:
+    """:func:`build_index`, and the word statistics of the pages it read (each page tokenised once)."""
     report = progress or (lambda stage, frac: None)
     report("validating", 0.0)
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
@@ -53,7 +67,7 @@ def build_index(
     if not any(p.text.strip() for p in pages):
         warnings.append(f"{name} has no text layer; only page images are available.")
     report("summaries", 1.0)
-    return DocumentIndex(
+    index = DocumentIndex(
         doc_id=content.sha256,
         name=name,
         page_count=content.page_count,
@@ -64,6 +78,7 @@ def build_index(
         tree_source=source,
         warnings=tuple(warnings),
     )
+    return index, stats
 
 
 def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8, name: str = "document.pdf",

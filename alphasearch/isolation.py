@@ -81,9 +81,9 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
     from . import indexer
 
     started = time.perf_counter()
-    index = indexer.build_index(data, name, max_pages=options.max_pages, warn_pages=options.warn_pages,
-                                max_leaf_pages=options.max_leaf_pages, progress=progress)
-    terms = PageTerms.from_texts([p.text for p in index.pages])
+    index, stats = indexer.build(data, name, max_pages=options.max_pages, warn_pages=options.warn_pages,
+                                 max_leaf_pages=options.max_leaf_pages, progress=progress)
+    terms = PageTerms.from_counts(stats.search)
     return IndexedPdf(index, terms, time.perf_counter() - started)
 
 

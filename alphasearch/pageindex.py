@@ -48,15 +48,20 @@ class PageTerms:
 
     @classmethod
     def from_texts(cls, texts: Sequence[str]) -> PageTerms:
+        return cls.from_counts([Counter(terms(text)) for text in texts])
+
+    @classmethod
+    def from_counts(cls, counts: Sequence[Counter[str]]) -> PageTerms:
+        """From each page's term counts (as ``Counter(terms(text))`` counts them)."""
         ids: dict[str, int] = {}
         page, term, count = [], [], []
-        for p, text in enumerate(texts):
-            for t, c in Counter(terms(text)).items():
+        for p, counted in enumerate(counts):
+            for t, c in counted.items():
                 page.append(p)
                 term.append(ids.setdefault(t, len(ids)))
                 count.append(c)
         return cls(tuple(ids), np.asarray(page, np.int32), np.asarray(term, np.int32), np.asarray(count, np.int32),
-                   len(texts))
+                   len(counts))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()

@@ -16,6 +16,7 @@ STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 _SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
 _NOT_LETTERS = re.compile(r"[^a-z]+")
+_NOT_LETTERS_OR_NEWLINE = re.compile(r"[^a-z\n]+")
 _NUMBER = re.compile(r"(?<!\S)\(?[$€£]?\d[\d,.]*%?\)?(?!\S)")  # a whitespace token that is a number
 
 
@@ -34,8 +35,13 @@ _STEMS_MAX = 300_000  # words remembered; past this the memo starts afresh
 
 def terms(text: str) -> list[str]:
     """Lower-cased, stop-worded, stemmed tokens (a stem loses a final e: employe ~ employed)."""
-    global _STEMS
     ws = [w for w in words(text) if w not in STOPWORDS]
+    return stems(ws)
+
+
+def stems(ws: list[str]) -> list[str]:
+    """The term of each word of ``ws`` (lower-case words, stopwords already left out)."""
+    global _STEMS
     memo = _STEMS  # another thread may replace the global; this call keeps one dict throughout
     missing = [w for w in set(ws) if w not in memo]
     if missing:
@@ -66,6 +72,11 @@ def numeric_share(text: str) -> float:
 def normalise(text: str) -> str:
     """Lower-case letters only, digits dropped: for matching titles and running headers."""
     return " ".join(_NOT_LETTERS.sub(" ", text.lower()).split())
+
+
+def normalise_lines(text: str) -> list[str]:
+    """:func:`normalise` of each line of ``text``, in one pass over the whole text."""
+    return [" ".join(line.split()) for line in _NOT_LETTERS_OR_NEWLINE.sub(" ", text.lower()).split("\n")]
 
 
 def shorten(text: str, limit: int = 60) -> str:

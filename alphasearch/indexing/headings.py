@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import pdf
-from ..text import normalise
+from ..text import normalise, normalise_lines
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
@@ -81,7 +81,7 @@ class Layout:
         for page in content.pages:
             for line in page.lines:
                 sizes[line.size] += len(line.text)
-            texts = tuple(normalise(line.text) for line in page.lines)
+            texts = tuple(normalise_lines("\n".join(line.text for line in page.lines))) if page.lines else ()
             seen.update(set(texts))
             norm.append(texts)
         n = content.page_count

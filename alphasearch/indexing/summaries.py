@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..models import Page, Section
 from .headings import not_a_heading
-from ..text import STOPWORDS, numeric_share, sentences, shorten, terms
+from ..text import STOPWORDS, numeric_share, sentences, shorten, stems
 
 _WORD = re.compile(r"(?u)\b\w\w+\b")  # as text.words
 _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
@@ -71,53 +71,59 @@ class PageTerms:
     ``counts[i]``: key-term counts of page i + 1 (a key term is the stem of a word of
     4+ letters); ``term_idf``: the same idf for key terms; ``shown``: key term -> the
     word first seen for it; ``sentences[i]``: page i + 1's prose sentences (see
-    :func:`is_prose`), each with its words that are not stopwords."""
+    :func:`is_prose`), each with its words that are not stopwords; ``search[i]``: page
+    i + 1's search-term counts, as :func:`alphasearch.text.terms` counts them (the
+    folder's page index is built from these)."""
 
     idf: dict[str, float]
     counts: tuple[Counter[str], ...]
     term_idf: dict[str, float]
     shown: dict[str, str]
     sentences: tuple[tuple[tuple[str, list[str]], ...], ...]
+    search: tuple[Counter[str], ...] = ()
 
     @classmethod
     def of(cls, pages: Sequence[Page]) -> "PageTerms":
         df: Counter[str] = Counter()
         term_df: Counter[str] = Counter()
         counts: list[Counter[str]] = []
+        search: list[Counter[str]] = []
         shown: dict[str, str] = {}
         sents = []
+        term_of: dict[str, str] = {}  # word -> its search term ("" for a stopword)
         key_of: dict[str, str] = {}  # word -> its key term, or "" when it is not a key word
         for page in pages:
-            words = Counter(_WORD.findall(page.text.lower()))
-            df.update(words.keys())
-            count: Counter[str] = Counter()
-            for word, times in words.items():
-                stem = key_of.get(word)
-                if stem is None:
-                    stem = key_of[word] = _key_term(word) if len(word) >= 4 and word.isalpha() else ""
+            found = _WORD.findall(page.text.lower())
+            distinct = dict.fromkeys(found)  # in reading order
+            new = [w for w in distinct if w not in term_of]
+            if new:
+                searchable = [w for w in new if w not in STOPWORDS]
+                term_of.update(dict.fromkeys(new, ""))
+                term_of.update(zip(searchable, stems(searchable)))
+                for word in new:
+                    stem = key_of[word] = term_of[word] if len(word) >= 4 and word.isalpha() else ""
                     if stem and stem not in shown:
                         shown[stem] = word
-                if stem:
-                    count[stem] += times
+            df.update(distinct.keys())
+            # counted in C: each word mapped to its term, then the "" of words that are none dropped
+            count = Counter(map(key_of.__getitem__, found))
+            count.pop("", None)
             counts.append(count)
             term_df.update(count.keys())
+            terms_here = Counter(map(term_of.__getitem__, found))
+            terms_here.pop("", None)
+            search.append(terms_here)
             sents.append(tuple((s, [w for w in _WORD.findall(s.lower()) if w not in STOPWORDS])
                                for s in sentences(page.text) if is_prose(s)))
         n = max(1, len(pages))
         return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
-                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents))
+                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(search))
 
     def key_terms(self, counts: Counter[str], k: int) -> list[str]:
         """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
         idf = self.term_idf
         best = heapq.nlargest(k, counts.items(), key=lambda kv: (kv[1] * idf.get(kv[0], 0.0), kv[0]))
         return [self.shown[t] for t, _ in best]
-
-
-def _key_term(word: str) -> str:
-    """The term a key word counts for ("" for a stopword)."""
-    found = terms(word)
-    return found[0] if found else ""
 
 
 def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = None) -> Section:
