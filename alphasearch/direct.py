@@ -114,17 +114,34 @@ def _neutral() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
 
 
+def _names_another_item(norm: str, groups: Sequence[str]) -> bool:
+    """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
+    asked = other = 0
+    for group, phrases in lexicon()["groups"].items():
+        for phrase in phrases:
+            p = _norm(phrase)
+            if len(p) > max(asked, other) and p in norm:
+                if group in groups:
+                    asked = len(p)
+                else:
+                    other = len(p)
+    return other > asked
+
+
 def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
     """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
     label holds (1 when it holds the whole phrase) times the share of the label's own words that
     belong to the question or the synonyms (so "Cost of sales" is a poor "sales"); each further
     line item the question names counts LATER_ITEM times the one before. Without a line item of the
     lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
-    many of the question's words it holds (two suffice)."""
+    many of the question's words it holds (two suffice). A label whose longest phrase of the
+    lexicon belongs to a line item not asked for scores 0."""
     lab = set(terms(label)) - _neutral()
     if not lab:
         return 0.0
     norm = _norm(label)
+    if groups and _names_another_item(norm, groups):
+        return 0.0  # "Cost of sales" is not "sales", "Deferred revenue" not "revenue"
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
         phrases = lexicon()["groups"][group]

@@ -453,6 +453,23 @@ def _cells(page, y: float, label: str, cells, xs) -> None:
         page.insert_text((x, y), cell, fontsize=10)
 
 
+def cost_rows_pdf() -> bytes:
+    """One statement page whose rows name line items near revenue but not revenue itself:
+    "Cost of sales", "Deferred revenue" (in millions, 2023 and 2022)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Selected balances (in millions)", fontsize=12)
+    xs = (360, 440)
+    _cells(page, 110, "", ("2023", "2022"), xs)
+    for i, (label, cells) in enumerate((("Cost of sales", ("11,724", "11,909")),
+                                        ("Deferred revenue", ("538", "512")),
+                                        ("Operating income", ("1,402", "1,120")))):
+        _cells(page, 135 + 20 * i, label, cells, xs)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 RELEASE_STATEMENTS = [  # the full year's statements (page 5): (label, (2023, 2022))
     ("Net sales", ("14,694", "14,544")),
     ("Cost of sales", ("11,724", "11,909")),

@@ -71,8 +71,8 @@ def test_synonyms_match_row_labels_and_penalise_other_line_items():
     ("What were total revenues in 2022?", "Total revenues, 2022: $66,608 million — p. 2"),
     ("What was net sales in 2021?", "Total revenues, 2021: $60,117 million — p. 2"),
     ("What is the FY2022 capital expenditure?",
-     "Purchases of property, plant and equipment, 2022: -$1,577 million (printed $(1,577)) — p. 2"),
-    ("And what was its net income in 2022?", "Net (loss)/earnings, 2022: -$1,204 million (printed $(1,204)) — p. 2"),
+     "Purchases of property, plant and equipment, 2022: -$1,577 million (printed (1,577)) — p. 2"),
+    ("And what was its net income in 2022?", "Net (loss)/earnings, 2022: -$1,204 million (printed (1,204)) — p. 2"),
     ("What were diluted earnings per share in 2021?", "Diluted earnings per share, 2021: $2.31 — p. 2"),
 ])
 def test_direct_answer_reads_the_row_and_column_asked(engine, doc, question, line):
@@ -648,3 +648,15 @@ def test_a_strong_figure_is_answered_when_every_sentence_scores_below_zero(doc):
     ex = extractive_answer(blank_first, "What were total revenues in 2022?", [1, 2], df, rank_penalty=5.0)
     assert not ex.fallback and ex.text.startswith("Total revenues, 2022: $66,608 million — p. 2")
     assert ex.citations and all(c.pages == (2, 2) for c in ex.citations)
+
+
+def test_a_row_naming_another_line_item_does_not_answer(engine):
+    """"Cost of sales" holds "sales" and "Deferred revenue" holds "revenue", but each names
+    another line item (its longest phrase in the lexicon): neither answers a revenue question."""
+    from pdf_factory import cost_rows_pdf
+
+    d = engine.index_bytes(cost_rows_pdf(), "balances.pdf")
+    assert figure_answer(d, "What was revenue in 2023?", [1]) is None
+    assert figure_answer(d, "What were net sales in 2023?", [1]) is None
+    assert figure_answer(d, "What was the cost of sales in 2023?", [1]).text == "Cost of sales, 2023: 11,724 million — p. 1"
+    assert figure_answer(d, "How much deferred revenue was there in 2022?", [1]).text.startswith("Deferred revenue, 2022: 512")
