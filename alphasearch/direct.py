@@ -361,7 +361,7 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
                 what = f"CAGR {a}–{b}: ({_fmt(f_b.value)} / {_fmt(f_a.value)})^(1/{n_years}) - 1 = {rate:.1f}%"
             else:
                 pct = diff / abs(f_a.value) * 100
-                what = (f"change {a}→{b}: {_fmt(f_b.value)} - {_fmt(f_a.value)} = {_fmt(diff)}"
+                what = (f"change {a}→{b}: {_fmt(f_b.value)} - {_operand(f_a.value)} = {_fmt(diff)}"
                         f" ({pct:+.1f}%)")
             pages_cited = f"p. {f_b.page}" if f_a.page == f_b.page else f"pp. {f_a.page}, {f_b.page}"
             text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} ({pages_cited})"
@@ -581,7 +581,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         values.append(value)
         if op == "/" and any(o in ("-", "+") for o, _ in operands[1:k]):  # read left to right: "(a - b) / c"
             shown = ["(" + "".join(shown) + ")"]
-        shown.append((f" {op} " if op else "") + text)
+        shown.append((f" {op} " + (f"({text})" if value < 0 else text)) if op else text)  # "-300 - (-500)"
     result = values[0]
     for (op, _), v in zip(operands[1:], values[1:]):
         if op == "/":
@@ -595,6 +595,11 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         else:
             return None
     return result, tuple(figures), "".join(shown)
+
+
+def _operand(x: float) -> str:
+    """A figure written after an operator: a negative one in brackets ("- (-500)")."""
+    return f"({_fmt(x)})" if x < 0 else _fmt(x)
 
 
 def _rescale(unit: str, base: str) -> float:

@@ -660,3 +660,9 @@ def test_a_row_naming_another_line_item_does_not_answer(engine):
     assert figure_answer(d, "What were net sales in 2023?", [1]) is None
     assert figure_answer(d, "What was the cost of sales in 2023?", [1]).text == "Cost of sales, 2023: 11,724 million — p. 1"
     assert figure_answer(d, "How much deferred revenue was there in 2022?", [1]).text.startswith("Deferred revenue, 2022: 512")
+
+
+def test_a_negative_figure_after_an_operator_is_bracketed(doc):
+    """Net (loss)/earnings of 2022 is printed "(1,204)": the arithmetic shows "- (-1,204)", not "- -1,204"."""
+    d = figure_answer(doc, "What was operating income minus net income in 2022?", [2, 1])
+    assert d.text.startswith("9,954 - (-1,204) = $11,158 million — Operating income, 2022: $9,954 million (p. 2)")
