@@ -295,7 +295,9 @@ def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: 
     missing = [w for w in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z&'-]{3,}", clean_question(question)))
                if terms(w) and all(not df.get(t, 0) for t in terms(w))]
     if missing:
-        not_said.append({"text": "The document never uses: " + ", ".join(missing[:6]) + ".", "pages": []})
+        words = ", ".join(f"“{w}”" for w in missing[:6])
+        not_said.append({"text": f"The document never uses the word{'s' if len(missing) > 1 else ''} {words}.",
+                         "pages": []})
     key_points = [{"text": shorten(s, 400), "page": p, "section": section_of(doc.root, p).title}
                   for p, s in passages]
     out = {
