@@ -767,8 +767,8 @@ def _find(pg: pymupdf.Page, snippet: str) -> list[pymupdf.Rect]:
     return found
 
 
-def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str = "") -> bytes:
-    """PNG of 1-based ``page``; ``highlight`` text is marked in translucent yellow."""
+def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str | Sequence[str] = "") -> bytes:
+    """PNG of 1-based ``page``; ``highlight`` text (one passage or several) is marked in translucent yellow."""
     doc = open_pdf(data, max_pages=10**9)
     try:
         if not 1 <= page <= doc.page_count:
@@ -778,8 +778,9 @@ def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str
         area = max(rect.width * rect.height, 1.0)
         zoom = min(zoom, math.sqrt(MAX_RENDER_PIXELS / area))
         pix = pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-        if highlight:
-            rects = _find(pg, highlight)
+        passages = [highlight] if isinstance(highlight, str) else list(highlight)
+        if any(passages):
+            rects = [r for passage in passages if passage for r in _find(pg, passage)]
             if rects:
                 # Paint the highlight on the pixmap so the PDF itself is untouched.
                 shape_doc = pymupdf.open()

@@ -242,11 +242,11 @@ PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a pre
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def page_png(doc_id: str, page: int, snippet: str, _load: PdfLoader) -> bytes:
-    """PNG of a 1-based page with ``snippet`` highlighted (cached by document id, page and snippet)."""
+def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader) -> bytes:
+    """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets)."""
     from alphasearch.pdf import render_page_png
 
-    return trim_margins(render_page_png(_load(), page, highlight=snippet))
+    return trim_margins(render_page_png(_load(), page, highlight=snippets))
 
 
 def trim_margins(png: bytes, pad: int = 24) -> bytes:
@@ -272,18 +272,20 @@ def trim_margins(png: bytes, pad: int = 24) -> bytes:
     return out.getvalue()
 
 
-def citation_preview(c: Citation, load: PdfLoader | None) -> None:
-    """The cited page as an image with the cited passage highlighted."""
+def citation_preview(cites: Sequence[Citation], load: PdfLoader | None) -> None:
+    """The cited page as an image with the cited passages (of one page) highlighted."""
     if load is None:
         st.caption("The PDF is not available to preview.")
         return
+    c = cites[0]
     try:
-        png = page_png(c.doc_id or c.doc, int(c.pages[0]), c.snippet, load)
+        png = page_png(c.doc_id or c.doc, int(c.pages[0]), tuple(x.snippet for x in cites if x.snippet), load)
     except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
         st.caption(f"Preview unavailable: {inert(exc)}")
         return
-    st.image(png, caption=inert(f"{c.doc} — {pages_label(c.pages)}, cited passage highlighted"), width="content",
-             alt=f"Page {c.pages[0]} of {c.doc} with the cited passage highlighted")
+    marked = "cited passage highlighted" if len(cites) == 1 else "cited passages highlighted"
+    st.image(png, caption=inert(f"{c.doc} — {pages_label(c.pages)}, {marked}"), width="content",
+             alt=f"Page {c.pages[0]} of {c.doc} with the {marked.removesuffix(' highlighted')} highlighted")
 
 
 # --- answers ----------------------------------------------------------------------------------------
@@ -357,16 +359,30 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         st.warning(f"Degraded answer: {inert(answer.degraded)}", icon=":material/error:")
     if answer.extra.get("sub_queries"):  # query expansion (alphasearch/expansion.py)
         st.caption("Also searched for: " + "; ".join(f"“{inert(q)}”" for q in answer.extra["sub_queries"]))
-    for i, c in enumerate(answer.citations):
-        label = f"[{i + 1}] {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
+    for numbers, cites in cited_pages(answer.citations):  # one box per page, however many passages it gives
+        c = cites[0]
+        label = f"{' '.join(f'[{n}]' for n in numbers)} {shorten(c.doc, 40)} → {shorten(c.section, 50)}, {pages_label(c.pages)}"
         with st.expander(md_escape(label), expanded=False):
             left, right = st.columns([1, 2])
             with left:
-                st.caption("Cited passage")
-                st.markdown("> " + md_escape(c.snippet) if c.snippet else "—")
+                st.caption("Cited passage" if len(cites) == 1 else "Cited passages")
+                for n, x in zip(numbers, cites):
+                    prefix = f"[{n}] " if len(cites) > 1 else ""
+                    st.markdown("> " + prefix + md_escape(x.snippet) if x.snippet else "—")
                 st.caption(f"Section: {md_escape(c.section)} · {pages_label(c.pages)}")
             with right:
-                citation_preview(c, pdf_for(c))
+                citation_preview(cites, pdf_for(c))
+
+
+def cited_pages(citations: Sequence[Citation]) -> list[tuple[list[int], list[Citation]]]:
+    """The citations grouped by the page range they cite (in order of first citation), each with
+    its 1-based numbers: three passages of p. 2 are one box, [1] [2] [3]."""
+    groups: dict[tuple, tuple[list[int], list[Citation]]] = {}
+    for i, c in enumerate(citations):
+        numbers, cites = groups.setdefault((c.doc_id or c.doc, tuple(c.pages)), ([], []))
+        numbers.append(i + 1)
+        cites.append(c)
+    return list(groups.values())
 
 
 def answer_meta(answer: Answer) -> dict[str, Any]:

@@ -192,6 +192,14 @@ def test_structured_answer_and_a_fallback_that_lists_its_pages(page):
     box.wait_for(timeout=WAIT)
     assert "Direct answer: Total revenues, 2022: $66,608 million — p. 2" in box.inner_text()
     assert "Key points" in box.inner_text()
+    # the passages quoted from p. 2 share one box, numbered [1] [2] …, their page shown once with all highlighted
+    cites = page.get_by_test_id("stExpander").filter(has_text="harbor-statement.pdf")
+    labels = [cites.nth(i).locator("summary").inner_text().splitlines()[-1] for i in range(cites.count())]
+    assert len(labels) == len({label.split("harbor-statement.pdf", 1)[1] for label in labels}), labels
+    assert labels[0].startswith("[1] [2]") and labels[0].endswith("p. 2"), labels
+    cites.first.locator("summary").click()
+    cites.first.get_by_text("cited passages highlighted").wait_for(timeout=WAIT)
+    assert cites.first.get_by_text("Cited passages", exact=True).is_visible()
     shot(page, "05_structured_answer")
     ask(page, "Which submarine cables did the zeppelin squadron lay near Reykjavik?")
     looked = page.locator("[class*=st-key-looked-at]").first

@@ -302,6 +302,23 @@ def test_render_page_png(sample_pdf):
     assert png_size(bigger) == (1190, 1684)
 
 
+def _yellow_pixels(png: bytes) -> int:
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return sum(1 for r, g, b in img.getdata() if r > 200 and g > 170 and b < 120)
+
+
+def test_several_passages_of_a_page_are_highlighted_together(sample_pdf):
+    first, second = "Total revenue in 2025 was EUR 412.6 million", "Gross margin improved to 44.8 percent"
+    one = _yellow_pixels(pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight=first))
+    other = _yellow_pixels(pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight=[second]))
+    both = _yellow_pixels(pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight=(first, second)))
+    assert one > 0 and other > 0 and both >= one + other - 50
+
+
 def test_render_highlight_changes_the_image(sample_pdf):
     plain = pdf.render_page_png(sample_pdf, 4, zoom=1.0)
     marked = pdf.render_page_png(sample_pdf, 4, zoom=1.0, highlight="Total revenue in 2025 was EUR 412.6 million")
