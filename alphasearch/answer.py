@@ -254,14 +254,15 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
     return out
 
 
-def expanded_pages(question: str, scores, per_query: int = 2, more: Sequence[str] = ()) -> list[int]:
+def expanded_pages(question: str, scores, per_query: int = 2, more: Sequence[str] = (),
+                   used: Callable[[str], int] | None = None) -> list[int]:
     """The best ``per_query`` pages (1-based) for each sub-query of :func:`direct.sub_queries`
-    and each of ``more`` (e.g. :func:`expansion.neighbour_queries`); ``scores(text)`` gives one
-    score per page (index 0 = page 1)."""
+    (``used``: how many pages hold a phrase, see :func:`direct.phrase_use`) and each of ``more``
+    (e.g. :func:`expansion.neighbour_queries`); ``scores(text)`` gives one score per page (index 0 = page 1)."""
     from .direct import sub_queries
 
     out: list[int] = []
-    for q in [*sub_queries(question), *more]:
+    for q in [*sub_queries(question, used=used), *more]:
         s = np.asarray(scores(q))
         for i in np.argsort(-s, kind="stable")[:per_query]:
             if s[i] > 0 and int(i) + 1 not in out:

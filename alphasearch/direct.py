@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -37,6 +37,17 @@ _DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|fo
                       r"\s*:?\s*(?P<expr>[^?.;]+)", re.IGNORECASE)
 _OPERATOR = re.compile(r"\s(/|÷|divided by|over|minus|less|plus|[-–+])\s", re.IGNORECASE)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+
+
+def phrase_use(doc: DocumentIndex) -> Callable[[str], int]:
+    """``used(phrase)``: how many of ``doc``'s pages hold ``phrase`` (case and spacing aside)."""
+    texts = _normed(tuple(p.text for p in doc.pages))
+    return lambda phrase: sum(_norm(phrase) in t for t in texts)
+
+
+@lru_cache(maxsize=8)
+def _normed(texts: tuple[str, ...]) -> tuple[str, ...]:  # the pages of the last few documents asked
+    return tuple(_norm(t) for t in texts)
 
 
 @lru_cache(maxsize=1)
@@ -75,10 +86,12 @@ def concepts(text: str) -> list[str]:
     return out
 
 
-def sub_queries(question: str, limit: int = 4) -> list[str]:
+def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None = None) -> list[str]:
     """Query expansion for a figure question: other names of the line items it asks for (the
     lexicon's synonyms it does not use, and the operands of a ratio it names), each with the
-    question's years, e.g. "purchases of property, plant and equipment 2018"."""
+    question's years, e.g. "purchases of property, plant and equipment 2018". ``used(phrase)``:
+    how many pages of the document hold the phrase; the names the document uses most come
+    first (a filing that says "net sales" is searched for "net sales", not "revenue")."""
     lex = lexicon()
     years = " ".join(dict.fromkeys(_YEAR.findall(question)))
     norm = _norm(question)
@@ -98,14 +111,17 @@ def sub_queries(question: str, limit: int = 4) -> list[str]:
             seen.add(key)
             out.append(f"{phrase} {years}".strip())
 
+    def names(group: str) -> list[str]:  # the group's new names, those the document uses most first
+        phrases = [p for p in lex["groups"][group] if new(p)]
+        return sorted(phrases, key=lambda p: -used(p)) if used else phrases
+
     for group in dict.fromkeys(groups):  # one other name per line item first
-        phrase = next((p for p in lex["groups"][group] if new(p)), None)
+        phrase = next(iter(names(group)), None)
         if phrase:
             add(phrase)
     for group in dict.fromkeys(groups):  # then further names, while there is room
-        for phrase in lex["groups"][group]:
-            if new(phrase):
-                add(phrase)
+        for phrase in names(group):
+            add(phrase)
     return out[:limit]
 
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from . import indexer, isolation, pdf
 from .answer import expanded_pages, extractive_answer, rank_pages
+from .direct import phrase_use
 from .config import Settings
 from .expansion import expansion_field, neighbour_queries
 from .facts import DocFacts
@@ -158,7 +159,7 @@ class OfflineEngine:
         ranker = self.tools(doc).ranker
         return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
                                  page_scores=ranker.scores(question), rescore=ranker.scores,
-                                 more_pages=expanded_pages(question, ranker.scores,
+                                 more_pages=expanded_pages(question, ranker.scores, used=phrase_use(doc),
                                                            more=neighbour_queries(doc, question)))
 
     def answer(self, doc: DocumentIndex, question: str, trace: SearchTrace, judges: Judges,

@@ -90,9 +90,9 @@ def _replace(text: str, word: str, by: str) -> str:
 def expansion_field(doc: DocumentIndex, question: str) -> dict[str, list[str]]:
     """``{"sub_queries": [...]}`` for an answer's ``extra`` (the lexicon's names of the line
     item, then the embedding rewordings), or ``{}`` when there are none."""
-    from .direct import sub_queries
+    from .direct import phrase_use, sub_queries
 
-    subs = [*sub_queries(question), *neighbour_queries(doc, question)]
+    subs = [*sub_queries(question, used=phrase_use(doc)), *neighbour_queries(doc, question)]
     return {"sub_queries": subs} if subs else {}
 
 

@@ -146,6 +146,18 @@ def test_query_expansion_finds_the_row_under_another_name(engine, doc):
     assert ex.direct.text == "Purchases of property, plant and equipment, 2021: -$1,402 million (printed (1,402)) — p. 2"
 
 
+def test_expansion_searches_first_for_the_names_the_document_uses(doc):
+    """A ratio's operand is looked for under a name this filing prints: the statement says
+    "Total revenues", so a revenue operand is searched as "revenues 2022", not "revenue 2022"."""
+    from alphasearch.direct import phrase_use, sub_queries
+
+    used = phrase_use(doc)
+    assert used("Total revenues") == used("revenues") == 1 and used("revenue") == used("net sales") == 0
+    q = "Is the company capital-intensive in 2022?"  # capex / revenue (a named ratio of the lexicon)
+    assert "revenue 2022" in sub_queries(q) and "revenues 2022" not in sub_queries(q)
+    assert "revenues 2022" in sub_queries(q, used=used) and "revenue 2022" not in sub_queries(q, used=used)
+
+
 def test_a_change_needs_both_year_columns():
     """Figures without a year header cannot be a change between years (no "22.9 - 22.9 = 0")."""
     from alphasearch.models import DocumentIndex, Page, Section
