@@ -30,18 +30,9 @@ MAX_FANOUT = 8
 _MIN_OUTLINE = 3
 
 
-def build_index(
-    data: bytes,
-    name: str,
-    *,
-    max_pages: int = 5000,
-    warn_pages: int = 1000,
-    max_leaf_pages: int = 8,
-    progress: Progress | None = None,
-) -> DocumentIndex:
-    """Read the PDF and build its section tree with extractive summaries."""
-    return build(data, name, max_pages=max_pages, warn_pages=warn_pages, max_leaf_pages=max_leaf_pages,
-                 progress=progress)[0]
+def build_index(data: bytes, name: str, **options) -> DocumentIndex:
+    """Read the PDF and build its section tree with extractive summaries (``options``: those of :func:`build`)."""
+    return build(data, name, **options)[0]
 
 
 def build(
