@@ -63,7 +63,7 @@ def index_file(data: bytes, name: str, limits: dict[str, Any]) -> IndexedFile:
     from .scorers import PageRanker
 
     options = isolation.IndexOptions(**{k: limits[k] for k in ("max_pages", "warn_pages", "max_leaf_pages")
-                                        if k in limits})
+                                        if k in limits}, layout=True)
     bounds = SimpleNamespace(parse_seconds=limits.get("parse_seconds", 120.0),
                              parse_memory_mb=limits.get("parse_memory_mb", 2048))
     indexed = isolation.shared_pool(bounds, size=1).run(isolation.index_pdf, data, name, options, name=name)

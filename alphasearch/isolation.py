@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ class IndexOptions:
     max_pages: int = 5000
     warn_pages: int = 1000
     max_leaf_pages: int = 8
+    layout: bool = False  # also read the page layout for the document facts (a folder's documents)
 
     @classmethod
     def from_settings(cls, settings: Any) -> "IndexOptions":
@@ -68,6 +69,7 @@ class IndexedPdf:
     page_terms: PageTerms  # each page's search-term counts (the folder's page index and vocabulary)
     seconds: float = 0.0
     peak_mb: float = 0.0  # the worker's peak resident memory while indexing this file (0: not measured)
+    layout: tuple[float, float] | None = None  # pdf.page_layout, when the options asked for it
 
 
 def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
@@ -84,7 +86,15 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
     index, stats = indexer.build(data, name, max_pages=options.max_pages, warn_pages=options.warn_pages,
                                  max_leaf_pages=options.max_leaf_pages, progress=progress)
     terms = PageTerms.from_counts(stats.search)
-    return IndexedPdf(index, terms, time.perf_counter() - started)
+    layout = None
+    if options.layout:  # in the same worker job, so a folder's adds read layouts in parallel too
+        from . import pdf
+
+        try:
+            layout = pdf.page_layout(data, name)
+        except AlphaSearchError:
+            layout = (0.0, 0.0)  # a hint, never a reason to refuse the file
+    return IndexedPdf(index, terms, time.perf_counter() - started, layout=layout)
 
 
 def pdf_layout(data: bytes, name: str) -> tuple[float, float]:
@@ -295,7 +305,7 @@ class _Worker:
                 measure.outcome = "ok"
                 value = payload[0]
                 if isinstance(value, IndexedPdf):
-                    value = IndexedPdf(value.index, value.page_terms, value.seconds, measure.peak_mb)
+                    value = replace(value, peak_mb=measure.peak_mb)
                 return value
             if kind == "memory":
                 self.stop()  # a worker that ran out of memory may be left in a bad state

@@ -121,3 +121,24 @@ def test_layouts_missing_from_a_large_library_are_read_a_bounded_while_per_call(
     with sqlite3.connect(lib.db_path) as con:
         stored = [json.loads(a) for (a,) in con.execute("SELECT auto FROM facts")]
     assert all(s["landscape"] == 1.0 for s in stored)  # and keeps it
+
+
+def test_a_folder_add_reads_the_layout_in_the_indexing_job(tmp_path, monkeypatch):
+    """The layout is read in the same worker job as the index (so adds read layouts in parallel),
+    not in a second job the adding loop waits for."""
+    from alphasearch import isolation
+    from alphasearch.library import documents
+
+    def second_job(self, data, name):
+        raise AssertionError("the layout was read in a job of its own")
+
+    monkeypatch.setattr(documents.DocumentMethods, "_layout", second_job)
+    indexed = isolation.index_pdf(slide_deck_pdf(), "deck.pdf", isolation.IndexOptions(layout=True))
+    assert indexed.layout == page_layout(slide_deck_pdf())
+    assert isolation.index_pdf(slide_deck_pdf(), "deck.pdf").layout is None  # a single PDF's index does not need it
+    lib = Library(tmp_path, settings=Settings(data_dir=tmp_path, engine="offline"))
+    lib.create_folder("Decks")
+    [result] = lib.add_many("Decks", [("deck.pdf", slide_deck_pdf())], workers=1)
+    assert result.status == "indexed", result
+    stored = lib.facts()[result.record.record_id]
+    assert stored.landscape == 1.0 and stored.pictures > 0.5 and stored.slides()

@@ -240,7 +240,7 @@ class DocumentMethods:
         workers = max(1, min(int(workers or getattr(self.settings, "index_workers", 0) or os.cpu_count() or 1),
                              len(todo)))
         procs = isolation.shared_pool(self.settings, size=workers)
-        options = isolation.IndexOptions.from_settings(self.settings)
+        options = replace(isolation.IndexOptions.from_settings(self.settings), layout=True)
         if len(todo) > 1:
             report(f"indexing {len(todo)} PDFs in {workers} worker process(es)", 0.0)
         threads = ThreadPoolExecutor(workers, thread_name_prefix="alphasearch-index")
@@ -300,10 +300,10 @@ class DocumentMethods:
             return AddResult(name, "duplicate", f"A different {name} is already in this folder.")
         if isinstance(prebuilt, BaseException):
             raise prebuilt
-        page_terms = None
+        page_terms = layout = None
         if hasattr(prebuilt, "result"):  # a Future of a local worker's IndexedPdf (see _prebuild)
             built = prebuilt.result()  # raises what indexing raised (PDFError: the file is rejected)
-            prebuilt, page_terms = built.index, built.page_terms
+            prebuilt, page_terms, layout = built.index, built.page_terms, built.layout
         token = uuid.uuid4().hex
         with self._db(write=True) as con:
             con.execute(sql.INSERT_PENDING,
@@ -327,8 +327,9 @@ class DocumentMethods:
                 page_terms = PageTerms.from_texts([p.text for p in index.pages])  # pages tokenised once, here
             vocab = " ".join(sorted(page_terms.vocab))  # = vocabulary(index)
             self._save_page_terms(sha, page_terms)
-            auto = json.dumps(self.read_facts(index).with_layout(self._layout(data, name)).to_dict(),
-                              ensure_ascii=False)
+            if layout is None:
+                layout = self._layout(data, name)
+            auto = json.dumps(self.read_facts(index).with_layout(layout).to_dict(), ensure_ascii=False)
             with self._db(write=True) as con:
                 if con.execute(sql.SELECT_FOLDERS_EXISTS_BY_ID, (fid,)).fetchone() is None:
                     raise NotFoundError("The folder was deleted while the file was being added.")
