@@ -662,7 +662,7 @@ def _cap_lines(lines: list[Line], limit: int) -> tuple[list[Line], bool]:
 
 # One piece of MuPDF's HTML text output: a line's start ("<p "), or a span with its style tags
 # (<b>, <i>, <tt>, <sup> …), font family, font size and text (HTML-escaped, never holding "<").
-_HTML_PIECE = re.compile(r'<p |((?:<[a-z]+>)*)<span style="font-family:([^;"]*);font-size:([\d.]+)pt[^"]*">([^<]*)</span>')
+_HTML_PIECE = re.compile(r'<p |((?:<[a-z]+>)*)<span style="font-family:([^;"]*);font-size:([-+.\deE]+)pt[^"]*">([^<]*)</span>')
 
 
 def _page_lines(page: pymupdf.Page) -> list[Line]:
@@ -690,10 +690,18 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
         if text.isspace() or not text:
             continue
         total += len(text)
-        size = max(size, float(points))
+        size = max(size, _points(points))
         if "<b>" in tags or "bold" in family.lower():
             bold += len(text)
     return out
+
+
+def _points(printed: str) -> float:
+    """A font size as MuPDF prints it ("9.2", "1e-05"); 0 when it is not a number."""
+    try:
+        return abs(float(printed))
+    except ValueError:
+        return 0.0
 
 
 SLIDE_ASPECT = 1.25  # width / height from which a page is slide-shaped (4:3 is 1.33, 16:9 is 1.78)
