@@ -42,7 +42,12 @@ _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billi
 def phrase_use(doc: DocumentIndex) -> Callable[[str], int]:
     """``used(phrase)``: how many of ``doc``'s pages hold ``phrase`` (case and spacing aside)."""
     texts = _normed(tuple(p.text for p in doc.pages))
-    return lambda phrase: sum(_norm(phrase) in t for t in texts)
+
+    def used(phrase: str) -> int:
+        p = _norm(phrase)
+        return sum(p in t for t in texts)
+
+    return used
 
 
 @lru_cache(maxsize=8)
@@ -56,6 +61,12 @@ def lexicon() -> dict:
     return json.loads((Path(__file__).parent / "data" / "lexicon.json").read_text("utf-8"))
 
 
+@lru_cache(maxsize=1)
+def _group_phrases() -> tuple[tuple[str, str], ...]:
+    """(group, normalised phrase) of every line-item name of the lexicon, normalised once."""
+    return tuple((group, _norm(phrase)) for group, phrases in lexicon()["groups"].items() for phrase in phrases)
+
+
 def _norm(text: str) -> str:
     return " " + " ".join(re.sub(r"[^a-z0-9&'/()%]+", " ", text.lower().replace("’", "'")).split()) + " "
 
@@ -67,12 +78,10 @@ def concepts(text: str) -> list[str]:
     for statement in lexicon().get("statements", ()):  # "the cash flow statement" is where to look, not "cash"
         norm = norm.replace(_norm(statement), " " * (len(_norm(statement)) - 1) + " ")
     found: list[tuple[int, int, str]] = []
-    for group, phrases in lexicon()["groups"].items():
-        for phrase in phrases:
-            p = _norm(phrase)
-            at = norm.find(p)
-            if at >= 0:
-                found.append((at, -len(p), group))
+    for group, p in _group_phrases():
+        at = norm.find(p)
+        if at >= 0:
+            found.append((at, -len(p), group))
     found.sort()
     taken: list[tuple[int, int]] = []
     out: list[str] = []
@@ -133,14 +142,12 @@ def _neutral() -> frozenset[str]:
 def _names_another_item(norm: str, groups: Sequence[str]) -> bool:
     """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
     asked = other = 0
-    for group, phrases in lexicon()["groups"].items():
-        for phrase in phrases:
-            p = _norm(phrase)
-            if len(p) > max(asked, other) and p in norm:
-                if group in groups:
-                    asked = len(p)
-                else:
-                    other = len(p)
+    for group, p in _group_phrases():
+        if len(p) > max(asked, other) and p in norm:
+            if group in groups:
+                asked = len(p)
+            else:
+                other = len(p)
     return other > asked
 
 
