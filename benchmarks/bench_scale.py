@@ -212,7 +212,7 @@ def measure(workdir: Path, n: int, workers: int, count: int) -> dict:
 def table(rows: list[dict]) -> str:
     head = ["documents", "pages", "add (s)", "docs/s", "pages/s", "disk (MB)", "serving RSS (MB)",
             "first question (s)", "question after an add (s)", "Phase 0 p50/p95 (s)", "Phase 1 p50/p95 (s)", "Phase 2 p50/p95 (s)",
-            "question p50/p95 (s)", "doc@3"]
+            "question p50/p95 (s)", "doc@3", "measured"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         lines.append("| " + " | ".join([
@@ -222,7 +222,7 @@ def table(rows: list[dict]) -> str:
             f"{r['first_question_s']:.1f}", f"{r.get('after_add_s', float('nan')):.1f}",
             f"{r['routing_p50']:.3f} / {r['routing_p95']:.3f}", f"{r['documents_p50']:.3f} / {r['documents_p95']:.3f}",
             f"{r['search_p50']:.3f} / {r['search_p95']:.3f}", f"{r['total_p50']:.3f} / {r['total_p95']:.3f}",
-            f"{r['doc_at_3']:.2f}"]) + " |")
+            f"{r['doc_at_3']:.2f}", r.get("measured", "")]) + " |")
     return "\n".join(lines)
 
 
@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in sizes:
         row = measure(workdir, n, args.workers, args.questions)
+        row["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         print(json.dumps(row), file=sys.stderr)
         rows.append(row)
     RESULTS.mkdir(exist_ok=True)
@@ -265,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     text = (f"# Scale benchmark (benchmarks/bench_scale.py)\n\nMachine: {machine}; warm folder questions routed "
             f"over two folders (Archive with N reports, Other with {OTHER}); latencies are medians/p95 of "
             f"{args.questions} questions after one warm-up question. Sizes measured in other runs keep "
-            f"their last figures.\n\n{table(merged)}\n")
+            f"their last figures (see *measured*).\n\n{table(merged)}\n")
     (RESULTS / "bench_scale.md").write_text(text)
     print(table(rows))
     return 0
