@@ -20,7 +20,7 @@ import numpy as np
 
 from . import pdf
 from .models import DocumentIndex, Page, Section
-from .indexing.headings import Entry, Layout, group_title, heading_like, numbered_entries
+from .indexing.headings import Entry, Layout, group_title, grouped, heading_like, numbered_entries
 from .indexing.title import document_title
 from .indexing.summaries import PageTerms, document_summary, summarise
 from .text import normalise, shorten
@@ -311,18 +311,9 @@ def _split_large(node: _Node, pages: Sequence[Page], max_leaf: int) -> None:
 
 def _limit_fanout(node: _Node) -> None:
     while len(node.children) > MAX_FANOUT:
-        kids = node.children
-        size = math.ceil(len(kids) / MAX_FANOUT)
-        size = max(size, math.ceil(math.sqrt(len(kids))))
-        grouped = []
-        for i in range(0, len(kids), size):
-            chunk = kids[i:i + size]
-            if len(chunk) == 1:
-                grouped.append(chunk[0])
-                continue
-            title = group_title([c.title for c in chunk], chunk[0].start, chunk[-1].end)
-            grouped.append(_Node(title, chunk[0].start, chunk[-1].end, node.level + 1, "group", chunk))
-        node.children = grouped
+        node.children = grouped(node.children, MAX_FANOUT, lambda run: _Node(
+            group_title([c.title for c in run], run[0].start, run[-1].end), run[0].start, run[-1].end,
+            node.level + 1, "group", run))
     for child in node.children:
         _limit_fanout(child)
 

@@ -11,7 +11,6 @@ Pages are 1-based and ranges inclusive.
 """
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +20,7 @@ from typing import Any
 from . import pdf
 from .errors import LLMError, LLMUnavailableError
 from .indexer import MAX_FANOUT
+from .indexing.headings import group_title, grouped
 from .llm import (LLM, ChatRequest, Meter, complete_json, defuse, fence_code, image_part, require_dict, require_int,
                   require_str, text_message)
 from .models import DocumentIndex, Section, Usage
@@ -303,18 +303,9 @@ def _tree(offline: DocumentIndex, leaves: list[_Node], max_leaf_pages: int) -> S
 def _group(node: _Node) -> None:
     """At most MAX_FANOUT children per node: consecutive runs become group nodes."""
     while len(node.children) > MAX_FANOUT:
-        kids = node.children
-        size = max(math.ceil(len(kids) / MAX_FANOUT), math.ceil(math.sqrt(len(kids))))
-        grouped = []
-        for i in range(0, len(kids), size):
-            chunk = kids[i:i + size]
-            if len(chunk) == 1:
-                grouped.append(chunk[0])
-                continue
-            title = f"{shorten(chunk[0].title, 40)} … {shorten(chunk[-1].title, 40)}"
-            summary = shorten("Covers: " + "; ".join(shorten(k.title, 50) for k in chunk) + ".", 600)
-            grouped.append(_Node(title, chunk[0].start, chunk[-1].end, summary, "group", chunk))
-        node.children = grouped
+        node.children = grouped(node.children, MAX_FANOUT, lambda run: _Node(
+            group_title([c.title for c in run], run[0].start, run[-1].end), run[0].start, run[-1].end,
+            shorten("Covers: " + "; ".join(shorten(k.title, 50) for k in run) + ".", 600), "group", run))
     for child in node.children:
         _group(child)
 

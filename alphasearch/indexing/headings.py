@@ -11,14 +11,19 @@ page are not headings. Pages are 1-based.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from .. import pdf
 from ..text import normalise, normalise_lines
+
+T = TypeVar("T")
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
@@ -281,6 +286,14 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         pages_done.add(f.page)
         out.append(f)
     return out
+
+
+def grouped(kids: list[T], most: int, make: Callable[[list[T]], T]) -> list[T]:
+    """One pass of fan-out limiting: consecutive runs of ``kids`` (about sqrt(len) each, so that
+    repeated passes reach ``most`` children) become ``make(run)``; a run of one stays itself."""
+    size = max(math.ceil(len(kids) / most), math.ceil(math.sqrt(len(kids))))
+    runs = [kids[i:i + size] for i in range(0, len(kids), size)]
+    return [run[0] if len(run) == 1 else make(run) for run in runs]
 
 
 def group_title(titles: list[str], start: int, end: int) -> str:
