@@ -397,3 +397,10 @@ def test_threads_reading_and_rendering_at_once_get_the_same_results(outline_pdf,
     for t in threads:
         t.join()
     assert problems == []
+
+
+def test_characters_outside_ascii_read_back(make_pdf):
+    """MuPDF's HTML output writes every non-ASCII character as an entity ("&#x2019;") and
+    every "&" as "&amp;"; the lines hold the characters themselves."""
+    text = pdf.read_pdf(make_pdf([["Café prices: 20 °C ± 2, £3 © AT&T <b>"]])).pages[0].text
+    assert text == "Café prices: 20 °C ± 2, £3 © AT&T <b>"
