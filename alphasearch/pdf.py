@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import sys
 
@@ -55,9 +56,9 @@ _CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
 
-@dataclass(frozen=True)
-class Line:
-    """One text line: its text, largest font size (pt) and whether it is bold."""
+class Line(NamedTuple):
+    """One text line: its text, largest font size (pt) and whether it is bold (a tuple: a
+    document makes ~100,000 of them, and a frozen dataclass took 3.5x as long to make)."""
 
     text: str
     size: float

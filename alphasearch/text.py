@@ -56,16 +56,23 @@ def stems(ws: list[str]) -> list[str]:
 def sentences(text: str) -> list[str]:
     """Split text into sentences / lines worth quoting (whitespace normalised)."""
     out = []
-    for piece in _SENT.split(text):
+    for piece in pieces(text):
         s = " ".join(piece.split())
         if len(s) >= 3:
             out.append(s)
     return out
 
 
-def numeric_share(text: str) -> float:
-    """Share of whitespace tokens that are numbers (tables and financial statements score high)."""
-    n = len(text.split())
+def pieces(text: str) -> list[str]:
+    """The pieces :func:`sentences` makes of ``text``, as they stand (whitespace kept, none
+    left out): only white space separates them, so together they hold every word of ``text``."""
+    return _SENT.split(text)
+
+
+def numeric_share(text: str, tokens: int | None = None) -> float:
+    """Share of whitespace tokens that are numbers (tables and financial statements score high);
+    ``tokens``: ``len(text.split())`` when the caller has it."""
+    n = len(text.split()) if tokens is None else tokens
     return len(_NUMBER.findall(text)) / n if n else 0.0
 
 

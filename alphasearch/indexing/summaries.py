@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..models import Page, Section
 from .headings import not_a_heading
-from ..text import STOPWORDS, numeric_share, sentences, shorten, stems
+from ..text import STOPWORDS, numeric_share, pieces, shorten, stems
 
 _WORD = re.compile(r"(?u)\b\w\w+\b")  # as text.words
 _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
@@ -34,7 +34,7 @@ def is_prose(sentence: str) -> bool:
     tokens = sentence.split()
     if len(tokens) < 6 or len(_LOWER_WORD.findall(sentence)) < max(2, len(tokens) // 4):
         return False
-    if _LEADERS.search(sentence) or numeric_share(sentence) > 0.2:
+    if _LEADERS.search(sentence) or numeric_share(sentence, len(tokens)) > 0.2:
         return False
     return len(_NOT_LETTER.sub("", sentence)) >= 0.65 * (len(sentence) - len(tokens) + 1)
 
@@ -93,7 +93,16 @@ class PageTerms:
         term_of: dict[str, str] = {}  # word -> its search term ("" for a stopword)
         key_of: dict[str, str] = {}  # word -> its key term, or "" when it is not a key word
         for page in pages:
-            found = _WORD.findall(page.text.lower())
+            # each sentence tokenised once: its words are the page's words (white space alone
+            # separates sentences), and a prose sentence keeps its own (see text.sentences)
+            found: list[str] = []
+            prose = []
+            for piece in pieces(page.text):
+                piece_words = _WORD.findall(piece.lower())
+                found += piece_words
+                sentence = " ".join(piece.split())
+                if len(sentence) >= 40 and is_prose(sentence):
+                    prose.append((sentence, [w for w in piece_words if w not in STOPWORDS]))
             distinct = dict.fromkeys(found)  # in reading order
             new = [w for w in distinct if w not in term_of]
             if new:
@@ -113,8 +122,7 @@ class PageTerms:
             terms_here = Counter(map(term_of.__getitem__, found))
             terms_here.pop("", None)
             search.append(terms_here)
-            sents.append(tuple((s, [w for w in _WORD.findall(s.lower()) if w not in STOPWORDS])
-                               for s in sentences(page.text) if is_prose(s)))
+            sents.append(tuple(prose))
         n = max(1, len(pages))
         return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
                    {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(search))
