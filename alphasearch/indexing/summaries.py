@@ -12,6 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import mul
 
 from ..models import Page, Section
 from .headings import not_a_heading
@@ -129,9 +131,9 @@ class PageTerms:
 
     def key_terms(self, counts: Counter[str], k: int) -> list[str]:
         """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
-        idf = self.term_idf
-        best = heapq.nlargest(k, counts.items(), key=lambda kv: (kv[1] * idf.get(kv[0], 0.0), kv[0]))
-        return [self.shown[t] for t, _ in best]
+        scores = map(mul, counts.values(), map(self.term_idf.get, counts, repeat(0.0)))
+        best = heapq.nlargest(k, zip(scores, counts))  # (score, term): equal scores, the later term first
+        return [self.shown[t] for _, t in best]
 
 
 def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = None) -> Section:
