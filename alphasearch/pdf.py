@@ -155,7 +155,8 @@ def read_pdf(
     warnings: list[str] = []
     try:
         check_outline_depth(doc, name)
-        budget = _PageBudget(doc, check_streams(doc, name))
+        digest = content_hash(data)
+        budget = _PageBudget(doc, _checked_streams(doc, digest, name))
         n = doc.page_count
         if n > warn_pages:
             warnings.append(f"{name} has {n:,} pages; indexing will take a while.")
@@ -210,7 +211,7 @@ def read_pdf(
             title = ""
     finally:
         doc.close()
-    return PdfContent(content_hash(data), n, pages, toc, title, warnings)
+    return PdfContent(digest, n, pages, toc, title, warnings)
 
 
 def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int, int]:
@@ -257,6 +258,23 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int
                 f"{name} contains compressed data that expands to more than "
                 f"{MAX_STREAM_MB if size > per_stream else MAX_INFLATED_MB:,} MB; it looks like a "
                 f"decompression bomb and was refused.")
+    return sizes
+
+
+_LAST_CHECKED: tuple[str, dict[int, int]] = ("", {})  # (sha256 and limits, check_streams result) of the last PDF
+
+
+def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int, int]:
+    """:func:`check_streams` of ``doc``, whose bytes hash to ``digest``, remembered for the same
+    bytes: a folder's add reads the text and then the page layout of one PDF in the same job, and
+    decoding every stream again cost ~3 s over the 74 eval PDFs. A PDF that failed is checked again."""
+    global _LAST_CHECKED
+    key = f"{digest} {MAX_STREAM_MB} {MAX_INFLATED_MB} {MAX_IMAGE_MEGAPIXELS} {MAX_OBJECTS}"  # under the same limits
+    last = _LAST_CHECKED
+    if last[0] == key:
+        return last[1]
+    sizes = check_streams(doc, name)
+    _LAST_CHECKED = (key, sizes)
     return sizes
 
 
@@ -738,7 +756,7 @@ def page_layout(data: bytes, name: str = "document.pdf", *, sample: int = 30) ->
     up to ``sample`` pages spread through the document (pages beyond the content limits are left out)."""
     doc = open_pdf(data, name, max_pages=10**9)
     try:
-        budget = _PageBudget(doc, check_streams(doc, name))
+        budget = _PageBudget(doc, _checked_streams(doc, content_hash(data), name))
         n = doc.page_count
         m = min(n, sample)
         wide = pictures = seen = 0.0

@@ -142,3 +142,17 @@ def test_a_folder_add_reads_the_layout_in_the_indexing_job(tmp_path, monkeypatch
     assert result.status == "indexed", result
     stored = lib.facts()[result.record.record_id]
     assert stored.landscape == 1.0 and stored.pictures > 0.5 and stored.slides()
+
+
+def test_the_indexing_job_checks_the_streams_once(monkeypatch):
+    """Reading the text and then the layout of one PDF decodes its streams once (the check is
+    remembered for the same bytes); other bytes are checked again."""
+    from alphasearch import isolation, pdf
+
+    calls = []
+    real = pdf.check_streams
+    monkeypatch.setattr(pdf, "check_streams", lambda doc, name="": calls.append(name) or real(doc, name))
+    monkeypatch.setattr(pdf, "_LAST_CHECKED", ("", {}))
+    indexed = isolation.index_pdf(slide_deck_pdf(), "deck.pdf", isolation.IndexOptions(layout=True))
+    assert indexed.layout[0] == 1.0 and calls == ["deck.pdf"]
+    assert page_layout(picture_brochure_pdf(), "brochure.pdf")[0] == 0.0 and calls == ["deck.pdf", "brochure.pdf"]
