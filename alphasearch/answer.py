@@ -17,7 +17,7 @@ from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
-from .scorers import PageRanker, clean_question, wants_number
+from .scorers import PageRanker, clean_question, names_page, wants_number
 from .streaming import FieldText
 from .text import sentences, shorten, terms
 
@@ -125,7 +125,7 @@ def extractive_answer(
     whether that figure is on the first page and whether the answer is a computation, whether the
     best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
-    page has). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    page has, whether it is a page the question names and whether it misses a year asked). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
     Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
     ``threshold``, or when the document uses none of the question's terms, the answer is the
     fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
@@ -231,15 +231,23 @@ def extractive_answer(
 
 def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores: np.ndarray | None = None,
                      rescore: Callable[[str], np.ndarray] | None = None) -> dict[str, float]:
-    """Two parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
+    """Four parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
     that, left out one at a time, leave the page ranker's best page (of ``page_scores``) its best
     page under ``rescore`` (0.5 when unknown) — a ranking that one word decides is fragile (a
     query-performance signal; it does not compare the ranker with the search, so a page the
     search found and the ranker missed is not marked down for that); ``first_words``: how much
     text the first page has (words / 300, at most 1: on a dense page of tables and text, the
-    first page and the row quoted are more often wrong than on a sparse one)."""
+    first page and the row quoted are more often wrong than on a sparse one); ``named_page``: 1
+    when the question names a page, figure, table or appendix and the first page is it
+    (:func:`scorers.names_page`), else 0; ``year_missing``: 1 when the question asks for a year
+    ("2022", "FY2022") that the first page does not print, else 0 (a statement page prints the
+    years of its columns: one without the year asked is rarely the page asked for). Measured on
+    held-out documents of the development set: see ``benchmarks/answer_eval.py``."""
     text = doc.page(first).text if 1 <= first <= doc.page_count else ""
-    out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300)}
+    years = dict.fromkeys(FISCAL_YEAR.findall(question))
+    out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300),
+           "named_page": 1.0 if names_page(question, first, doc.page_count, text) else 0.0,
+           "year_missing": 1.0 if years and not all(y in text for y in years) else 0.0}
     if rescore is None or page_scores is None or not page_scores.size or page_scores.max() <= 0:
         return out
     best = int(np.argmax(page_scores))
@@ -320,7 +328,11 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "top_agree": "the first page is the page ranker's best",
                "first_meaning": "closeness in meaning of the first page",
                "fig_first": "the figure is read on the first page", "computed": "the answer is a computation",
-               "ahead": "the first page's score ahead of the second page's"}
+               "ahead": "the first page's score ahead of the second page's",
+               "robust": "the best page stays best leaving out any one question word",
+               "first_words": "words on the first page (per 300)",
+               "named_page": "the first page is the page, figure or table named",
+               "year_missing": "the first page lacks the year asked"}
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:

@@ -180,6 +180,18 @@ def _caption_pattern(kind: str, number: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*appendix\s*{re.escape(number)}\b", re.IGNORECASE | re.MULTILINE)
 
 
+def names_page(question: str, page: int, page_count: int, text: str) -> bool | None:
+    """Whether ``page`` (1-based, its ``text``) is a page the question names: by number or
+    printed label ("on page 19"), by position (the cover, the last page) or by the caption it
+    holds ("Figure 3", "Table 2", "Appendix E"); None when the question names none."""
+    refs = page_refs(question) + positional_refs(question, page_count)
+    captions = caption_refs(question)
+    if not refs and not captions:
+        return None
+    return page in refs or (bool(refs) and page_label(text) in refs) or any(
+        _caption_pattern(kind, number).search(text) for kind, number in captions)
+
+
 def page_label(text: str) -> int | None:
     """The printed page number: a line holding only a number among the first or last three lines."""
     lines = [ln for ln in text.splitlines() if ln.strip()]

@@ -113,7 +113,8 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
                            page_scores=np.array([0.2, 0.5, 1.0]))
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
-                              "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words"]
+                              "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words",
+                              "named_page", "year_missing"]
     # the shipped model leaves out the two parts that only say whether the search agreed with the page
     # ranker (they would mark down every answer where the search found a page the ranker missed), and
     # two that added nothing on held-out documents (closeness to the pages read: first_meaning says it;
@@ -165,6 +166,36 @@ def test_robust_counts_the_words_whose_absence_keeps_the_best_page():
     # the search's first page does not enter: a page the ranker missed is not marked down for it
     assert first_page_parts(d, "tree cost nursery euros", 1, rescore("nursery"), rescore)["robust"] == 1.0
     assert both["first_words"] == pytest.approx(len(TEXTS[2].split()) / 300)
+
+
+def test_named_page_and_year_missing_read_the_first_page(engine, make_pdf):
+    from pdf_factory import table_pdf
+
+    from alphasearch.answer import first_page_parts
+
+    d = engine.index_bytes(table_pdf(), "harbor.pdf")  # page 2: the statement, columns 2022, 2021, 2020
+    assert first_page_parts(d, "What were total revenues in 2022?", 2)["year_missing"] == 0.0
+    assert first_page_parts(d, "What were total revenues in FY2021 and FY2020?", 2)["year_missing"] == 0.0
+    assert first_page_parts(d, "What were total revenues in 2019?", 2)["year_missing"] == 1.0
+    assert first_page_parts(d, "What were total revenues in 2022 and 2019?", 2)["year_missing"] == 1.0
+    assert first_page_parts(d, "What were total revenues in 2022?", 3)["year_missing"] == 1.0  # the people page
+    assert first_page_parts(d, "What were total revenues?", 3)["year_missing"] == 0.0  # no year asked
+    asked, other = (engine.ask_document(d, f"What were total revenues in {y}?", seed=0) for y in ("2022", "2019"))
+    assert asked.pages[0] == other.pages[0] == 2
+    assert asked.extra["confidence_parts"]["year_missing"] == 0.0 < other.extra["confidence_parts"]["year_missing"]
+    assert other.confidence < asked.confidence  # the statement does not print the year asked
+
+    paper = engine.index_bytes(make_pdf([
+        "Methods. We sampled soil cores at twelve sites along the river.",
+        ["Results. Nitrate fell downstream of the wetland.", "Figure 2: Nitrate by site along the river."],
+        ["Discussion. The wetland removes nitrate.", "7"],  # printed page label 7
+    ]), "soil.pdf")
+    assert first_page_parts(paper, "What does Figure 2 show?", 2)["named_page"] == 1.0
+    assert first_page_parts(paper, "What does Figure 2 show?", 3)["named_page"] == 0.0
+    assert first_page_parts(paper, "What does the figure on page 7 show?", 3)["named_page"] == 1.0  # its label
+    assert first_page_parts(paper, "What is on page 1?", 1)["named_page"] == 1.0
+    assert first_page_parts(paper, "What is on page 1?", 2)["named_page"] == 0.0
+    assert first_page_parts(paper, "Where were soil cores sampled?", 1)["named_page"] == 0.0  # nothing named
 
 
 def test_confidence_orders_a_matching_table_row_above_an_off_topic_question(engine):
