@@ -79,7 +79,7 @@ class DocTools:
 
     def __init__(self, doc: DocumentIndex, ranker: PageRanker):
         self.ranker = ranker
-        self.scorer = HybridScorer(doc, ranker=ranker)
+        self.scorer = HybridScorer(doc, ranker=ranker, rewordings=lambda q: neighbour_queries(doc, q))
         self.prior = PriorScorer(doc)
         self.reader = PageReader(doc, ranker)
 

@@ -94,3 +94,25 @@ def test_a_malformed_reply_falls_back_to_the_offline_sub_queries(llm_server, dat
     answer = engine.ask_document(doc, "How many vehicles did Harbour Logistics have?")
     assert len(_writer_requests(llm_server)) == 2  # asked, retried once, then given up
     assert answer.extra["sub_queries_by"] == "offline" and any("cars" in q for q in answer.extra["sub_queries"])
+
+
+def test_the_section_judge_counts_the_question_reworded_in_the_documents_words(engine, make_pdf):
+    """The document says "cars", the question "vehicles": the section judge also scores the
+    rewording, so the depots' section (whose page the rewording finds) gains the most and
+    draws level with the review, which the question's other words ("Harbour Logistics") favour."""
+    from alphasearch.models import Section
+    from alphasearch.scorers import HybridScorer
+
+    doc = _doc(engine, make_pdf)
+    question = "How many vehicles did Harbour Logistics have?"
+    sections = [Section(f"000{p}", title, (p, p)) for p, title in
+                enumerate(("Review", "Operations", "Depots", "Outlook"), start=1)]
+    ranker = engine.tools(doc).ranker
+    plain = HybridScorer(doc, ranker=ranker).score(question, sections)
+    reworded = HybridScorer(doc, ranker=ranker, rewordings=lambda q: neighbour_queries(doc, q)).score(question,
+                                                                                                       sections)
+    gain = [r - p for r, p in zip(reworded, plain)]
+    assert max(range(4), key=gain.__getitem__) == 2 and all(0.0 <= v <= 1.0 for v in reworded)
+    assert plain[0] - plain[2] > 0.1 and abs(reworded[0] - reworded[2]) < 0.02
+    assert engine.tools(doc).scorer.score(question, sections) == reworded  # the engine's judge rewords
+    assert HybridScorer(doc, ranker=ranker, rewordings=lambda q: []).score(question, sections) == plain
