@@ -14,13 +14,12 @@ sales increased 1.3%"), rather than the item's level.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 
+from . import domain
 from .models import DocumentIndex
 from .prose import change_rows, prose_rows
 from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words
@@ -58,7 +57,7 @@ def _normed(texts: tuple[str, ...]) -> tuple[str, ...]:  # the pages of the last
 @lru_cache(maxsize=1)
 def lexicon() -> dict:
     """The synonym lexicon (``data/lexicon.json``): groups, neutral words, named ratios."""
-    return json.loads((Path(__file__).parent / "data" / "lexicon.json").read_text("utf-8"))
+    return domain.load("lexicon")
 
 
 @lru_cache(maxsize=1)

@@ -10,15 +10,14 @@ Pure functions on text; no I/O apart from reading the pattern file once.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from . import domain
 from .models import DocumentIndex
 
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
@@ -32,7 +31,7 @@ OTHER_NAME_FIT = 0.75  # year fit of an off-calendar fiscal year asked about by 
 
 @lru_cache(maxsize=1)
 def patterns() -> dict[str, Any]:
-    return json.loads((Path(__file__).parent / "data" / "facts.json").read_text("utf-8"))
+    return domain.load("facts")
 
 
 @lru_cache(maxsize=512)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from . import domain
 from .tables import Cell, TableRow, period_kinds
 from .text import sentences
 
@@ -87,10 +88,13 @@ def _printed(m: re.Match) -> str:
 
 
 # --- changes a sentence states ("worldwide sales increased 1.3% to $94.9 billion") ----------------
-_RISE = r"increas(?:ed|ing|es|e)|gr[eo]w(?:ing|th|s)?|rose|rising|up"
-_FALL = r"decreas(?:ed|ing|es|e)|declin(?:ed|ing|es|e)|fell|falling|dropped|down"
-_STATED = re.compile(rf"\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL}))\b(?:\s+(?:of|by|was|were|approximately|about|"
-                     rf"nearly|almost|over|some|an|a))*\s*(?P<num>\d{{1,3}}(?:\.\d+)?)\s?%", re.IGNORECASE)
+def _words(kind: str) -> str:  # the lexicon's words for a rise or a fall, as one alternation
+    return "|".join(re.escape(w) for w in sorted(domain.load("lexicon")["changes"][kind], key=len, reverse=True))
+
+
+_STATED = re.compile(rf"\b(?:(?P<rise>{_words('rise')})|(?P<fall>{_words('fall')}))\b(?:\s+(?:of|by|was|were|"
+                     rf"approximately|about|nearly|almost|over|some|an|a))*\s*(?P<num>\d{{1,3}}(?:\.\d+)?)\s?%",
+                     re.IGNORECASE)
 _CLAUSE = re.compile(r";|\s(?:and|while|whereas|but|as compared (?:to|with)|compared (?:to|with)|versus|vs\.?)\s",
                      re.IGNORECASE)
 _FIRST_AMOUNT = re.compile(r"\s*(?:\b(?:of|at|to|was|were|totaled|totalled|reached)\b\s*)?[$€£]?\s?\d[\d,.]*\s*"

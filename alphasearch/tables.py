@@ -12,11 +12,11 @@ leaves one figure more than the header has columns is not a figure.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+
+from . import domain
 
 _VALUE = re.compile(r"^(?P<neg>\()?[-−]?(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                     r"(?P<pct>%)?(?(neg)\))$")
@@ -68,7 +68,7 @@ class TableRow:
 
 @lru_cache(maxsize=1)
 def _period_patterns() -> tuple[tuple[str, re.Pattern], ...]:
-    kinds = json.loads((Path(__file__).parent / "data" / "periods.json").read_text("utf-8"))["kinds"]
+    kinds = domain.load("periods")["kinds"]
     return tuple((kind, re.compile(r"(?<![a-z0-9])(?:" + "|".join(
         re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")(?![a-z])")) for kind, phrases in kinds.items())
 

@@ -10,17 +10,15 @@ page are not headings. Pages are 1-based.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TypeVar
 
-from .. import pdf
+from .. import domain, pdf
 from ..text import normalise, normalise_lines
 
 T = TypeVar("T")
@@ -61,7 +59,7 @@ class Rules:
 
 @lru_cache(maxsize=1)
 def rules() -> Rules:
-    raw = json.loads((Path(__file__).resolve().parent.parent / "data" / "headings.json").read_text("utf-8"))
+    raw = domain.load("headings")
     kinds = tuple(Kind(k["kind"], None if k["rank"] == "depth" else int(k["rank"]), bool(k["styled"]), k["label"],
                        k["plural"], re.compile(k["pattern"]), k.get("with", "")) for k in raw["numbered"])
     return Rules(kinds, re.compile("|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)),
