@@ -110,9 +110,10 @@ class OfflineEngine:
                     progress("loaded from cache", 1.0)
                 return cached
         # parsed in a worker process with the settings' time and memory limits (isolation.py)
+        # (a lone document needs no page term counts: those are for a folder's page index)
+        options = replace(isolation.IndexOptions.from_settings(self.settings), page_terms=False)
         built = isolation.shared_pool(self.settings).run(
-            isolation.index_pdf, data, name, isolation.IndexOptions.from_settings(self.settings), name=name,
-            progress=progress).index
+            isolation.index_pdf, data, name, options, name=name, progress=progress).index
         self.indexes.put(built)
         return built
 

@@ -43,8 +43,10 @@ def build(
     warn_pages: int = 1000,
     max_leaf_pages: int = 8,
     progress: Progress | None = None,
+    search_terms: bool = True,
 ) -> tuple[DocumentIndex, PageTerms]:
-    """:func:`build_index`, and the word statistics of the pages it read (each page tokenised once)."""
+    """:func:`build_index`, and the word statistics of the pages it read (each page tokenised once;
+    ``search_terms``: with each page's search-term counts, ``PageTerms.search``)."""
     report = progress or (lambda stage, frac: None)
     report("validating", 0.0)
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
@@ -52,7 +54,7 @@ def build(
     report("building the tree", 0.0)
     root, source, pages = section_tree(content, max_leaf_pages=max_leaf_pages, name=name)
     report("summaries", 0.0)
-    stats = PageTerms.of(pages)
+    stats = PageTerms.of(pages, search=search_terms)
     root = summarise(root, pages, stats)
     warnings = list(content.warnings)
     if not any(p.text.strip() for p in pages):

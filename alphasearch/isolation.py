@@ -55,6 +55,7 @@ class IndexOptions:
     warn_pages: int = 1000
     max_leaf_pages: int = 8
     layout: bool = False  # also read the page layout for the document facts (a folder's documents)
+    page_terms: bool = True  # also count each page's search terms (a folder's page index; not a lone document)
 
     @classmethod
     def from_settings(cls, settings: Any) -> "IndexOptions":
@@ -68,7 +69,7 @@ class IndexedPdf:
     """What indexing one PDF returns to the process that writes the library."""
 
     index: DocumentIndex
-    page_terms: PageTerms  # each page's search-term counts (the folder's page index and vocabulary)
+    page_terms: PageTerms | None  # each page's search-term counts (the folder's page index and vocabulary)
     seconds: float = 0.0
     peak_mb: float = 0.0  # the worker's peak resident memory while indexing this file (0: not measured)
     layout: tuple[float, float] | None = None  # pdf.page_layout, when the options asked for it
@@ -86,8 +87,9 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
 
     started = time.perf_counter()
     index, stats = indexer.build(data, name, max_pages=options.max_pages, warn_pages=options.warn_pages,
-                                 max_leaf_pages=options.max_leaf_pages, progress=progress)
-    terms = PageTerms.from_counts(stats.search)
+                                 max_leaf_pages=options.max_leaf_pages, progress=progress,
+                                 search_terms=options.page_terms)
+    terms = PageTerms.from_counts(stats.search) if options.page_terms else None
     layout = None
     if options.layout:  # in the same worker job, so a folder's adds read layouts in parallel too
         from . import pdf

@@ -679,15 +679,15 @@ def _cap_lines(lines: list[Line], limit: int) -> tuple[list[Line], bool]:
     return lines, False
 
 
-# One piece of MuPDF's HTML text output: a line's start ("<p "), or a span with its style tags
-# (<b>, <i>, <tt>, <sup> …, read as "b><i><"), font family, font size and text (HTML-escaped,
-# never holding "<"). Every piece starts with "<", so the scan jumps from one "<" to the next
-# (3.6x faster than the same pieces matched from an alternation).
-_HTML_PIECE = re.compile(r'<(?:p |((?:[a-z]+><)*)span style="font-family:([^;"]*);font-size:([-+.\deE]+)pt[^"]*">([^<]*)</span>)')
+# MuPDF's HTML text output holds one "<p ...>" per line and, inside it, one span per run of one font:
+# its style tags (<b>, <i>, <tt>, <sup> …, read as "b><i><"), font family and font size, and its text
+# (HTML-escaped, never holding "<"). A page is cut at each "<p " into its lines (most hold a single
+# span), and a span's style is read once per distinct style on the page and remembered.
+_SPAN = re.compile(r'<((?:[a-z]+><)*span style="font-family:[^;"]*;font-size:[-+.\deE]+pt)[^"]*">([^<]*)</span>')
+_STYLE = re.compile(r'((?:[a-z]+><)*)span style="font-family:([^;"]*);font-size:([-+.\deE]+)pt')
 _ENTITY = re.compile(r"&[^;&<]*;?")  # MuPDF escapes every "&" of the text, so each "&" starts an entity
 _ENTITIES: dict[str, str] = {}  # entity -> its text (html.unescape of the entity alone)
-_POINTS: dict[str, float] = {}  # printed font size -> points
-_BOLD: dict[tuple[str, str], bool] = {}  # (style tags, font family) -> bold
+_STYLES: dict[str, tuple[float, float, bool]] = {}  # a span's style -> (points, points rounded to 0.1, bold)
 
 
 def _page_lines(page: pymupdf.Page) -> list[Line]:
@@ -698,35 +698,50 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
     ``"dict"`` output's Python objects. Spans of white space count for the text (they separate
     words) but not for size or boldness."""
     out: list[Line] = []
-    texts: list[str] = []
-    size, bold, total = 0.0, 0, 0
     html_text = _clean(page.get_textpage(flags=_TEXT_FLAGS).extractHTML())
-    for tags, family, points, text in _HTML_PIECE.findall(html_text + "<p "):  # one pass over every span
-        if not points:  # a new line starts: finish the last one
-            if total:
-                joined = " ".join("".join(texts).split())
-                if joined:
-                    out.append(Line(joined, round(size, 1), bold * 2 >= total))
-            texts, size, bold, total = [], 0.0, 0, 0
+    spans_of = _SPAN.findall
+    for chunk in html_text.split("<p ")[1:]:
+        spans = spans_of(chunk)
+        if len(spans) == 1:  # most lines: the line is its one span
+            style, text = spans[0]
+            if "&" in text:
+                text = _clean(_ENTITY.sub(_unescape, text))
+            joined = " ".join(text.split())
+            if joined:
+                _, rounded, heavy = _STYLES.get(style) or _span_style(style)
+                out.append(Line(joined, rounded, heavy))
             continue
-        if "&" in text:
-            text = _clean(_ENTITY.sub(_unescape, text))
-        texts.append(text)
-        if not text or text.isspace():
-            continue
-        n = len(text)
-        total += n
-        points_here = _POINTS.get(points)
-        if points_here is None:
-            points_here = _POINTS[points] = _points(points)
-        if points_here > size:
-            size = points_here
-        heavy = _BOLD.get((tags, family))
-        if heavy is None:
-            heavy = _BOLD[tags, family] = "<b>" in "<" + tags or "bold" in family.lower()
-        if heavy:
-            bold += n
+        texts: list[str] = []
+        size, bold, total = 0.0, 0, 0
+        for style, text in spans:
+            if "&" in text:
+                text = _clean(_ENTITY.sub(_unescape, text))
+            texts.append(text)
+            if not text or text.isspace():
+                continue
+            n = len(text)
+            total += n
+            points, _, heavy = _STYLES.get(style) or _span_style(style)
+            if points > size:
+                size = points
+            if heavy:
+                bold += n
+        if total:
+            joined = " ".join("".join(texts).split())
+            if joined:
+                out.append(Line(joined, round(size, 1), bold * 2 >= total))
     return out
+
+
+def _span_style(style: str) -> tuple[float, float, bool]:
+    """(font size in points, the same rounded to 0.1, bold) of a span's style as :data:`_SPAN` reads it:
+    bold from a <b> tag or a font family named bold."""
+    tags, family, printed = _STYLE.match(style).groups()
+    points = _points(printed)
+    read = (points, round(points, 1), "<b>" in "<" + tags or "bold" in family.lower())
+    if len(_STYLES) < 10_000:
+        _STYLES[style] = read
+    return read
 
 
 def _unescape(match: re.Match) -> str:

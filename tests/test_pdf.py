@@ -199,7 +199,8 @@ def test_spaces_drawn_as_their_own_spans_still_separate_words():
 def test_font_sizes_as_mupdf_may_print_them():
     assert [pdf._points(x) for x in ("9.2", "12", "1e-05", "-11.0", ".", "")] == [9.2, 12.0, 1e-05, 11.0, 0.0, 0.0]
     line = '<p style="top:1pt"><span style="font-family:Tiny,serif;font-size:1e-05pt;color:#000000">tiny</span></p>'
-    assert pdf._HTML_PIECE.findall(line + "<p ")[1][2:] == ("1e-05", "tiny")
+    style, text = pdf._SPAN.findall(line)[0]
+    assert (pdf._span_style(style)[0], text) == (1e-05, "tiny")
 
 
 def test_unreadable_page_is_skipped_not_fatal(monkeypatch, flat_pdf):

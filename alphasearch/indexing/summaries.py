@@ -74,7 +74,7 @@ class PageTerms:
     word first seen for it; ``sentences[i]``: page i + 1's prose sentences (see
     :func:`is_prose`), each with its words that are not stopwords; ``search[i]``: page
     i + 1's search-term counts, as :func:`alphasearch.text.terms` counts them (the
-    folder's page index is built from these)."""
+    folder's page index is built from these; empty when not asked for)."""
 
     idf: dict[str, float]
     counts: tuple[Counter[str], ...]
@@ -84,11 +84,12 @@ class PageTerms:
     search: tuple[Counter[str], ...] = ()
 
     @classmethod
-    def of(cls, pages: Sequence[Page]) -> "PageTerms":
+    def of(cls, pages: Sequence[Page], *, search: bool = True) -> "PageTerms":
+        """The statistics of ``pages``; ``search``: also each page's search-term counts."""
         df: Counter[str] = Counter()
         term_df: Counter[str] = Counter()
         counts: list[Counter[str]] = []
-        search: list[Counter[str]] = []
+        searched: list[Counter[str]] = []
         shown: dict[str, str] = {}
         sents = []
         term_of: dict[str, str] = {}  # word -> its search term ("" for a stopword)
@@ -122,13 +123,14 @@ class PageTerms:
             count.pop("", None)
             counts.append(count)
             term_df.update(count.keys())
-            terms_here = Counter(map(term_of.__getitem__, found))
-            terms_here.pop("", None)
-            search.append(terms_here)
+            if search:
+                terms_here = Counter(map(term_of.__getitem__, found))
+                terms_here.pop("", None)
+                searched.append(terms_here)
             sents.append(tuple(prose))
         n = max(1, len(pages))
         return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
-                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(search))
+                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(searched))
 
     def key_terms(self, counts: Counter[str], k: int) -> list[str]:
         """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
