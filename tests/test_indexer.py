@@ -204,3 +204,21 @@ def test_grouping_nodes_say_what_they_hold():
     assert group_title(["Note 1 - Basis", "Note 2 - Revenue", "Note 9 - Debt"], 40, 52) == "Notes 1–9"
     assert group_title(["Appendix A Methods", "Appendix B Data"], 30, 33) == "Appendices A–B"
     assert group_title(["Overview", "Liquidity", "Outlook", "Risks"], 12, 18) == "pp. 12–18: Overview; Liquidity; Outlook; …"
+
+
+def test_a_summary_asks_whether_a_sentence_is_prose_only_of_its_best():
+    from alphasearch.indexing.summaries import top_sentences
+
+    idf = {f"rare{i}": 5.0 for i in range(20)}
+    words = [[f"rare{j}" for j in range(8)], [f"rare{j}" for j in range(8, 14)], [f"rare{j}" for j in range(14, 20)]]
+    found = [(f"sentence {i}: " + " ".join(w), w) for i, w in enumerate(words)]
+    found += [(f"common words {i} here now", ["common", "words", "here", "now"]) for i in range(3, 40)]
+    asked = []
+
+    def prose(s: str) -> bool:
+        asked.append(s)
+        return not s.startswith("sentence 0")  # the best-scoring one is a table row, say
+
+    assert top_sentences(found, idf, 2) == [found[0][0], found[2][0]]  # every sentence prose: the best two
+    assert top_sentences(found, idf, 2, prose) == [found[1][0], found[2][0]]  # in reading order, the row left out
+    assert len(asked) == 3  # of the best three only, not all 40

@@ -10,9 +10,9 @@ import heapq
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import repeat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import islice, repeat
 from operator import mul
 
 from ..models import Page, Section
@@ -71,8 +71,9 @@ class PageTerms:
     ``idf``: word -> log(1 + pages / pages using it), for ranking sentences;
     ``counts[i]``: key-term counts of page i + 1 (a key term is the stem of a word of
     4+ letters); ``term_idf``: the same idf for key terms; ``shown``: key term -> the
-    word first seen for it; ``sentences[i]``: page i + 1's prose sentences (see
-    :func:`is_prose`), each with its words that are not stopwords; ``search[i]``: page
+    word first seen for it; ``sentences[i]``: page i + 1's sentences of prose length (40-400
+    characters), each with its words that are not stopwords (whether one is prose, :func:`is_prose`,
+    is asked only of the few a summary could quote: :meth:`prose`); ``search[i]``: page
     i + 1's search-term counts, as :func:`alphasearch.text.terms` counts them (the
     folder's page index is built from these; empty when not asked for)."""
 
@@ -82,6 +83,14 @@ class PageTerms:
     shown: dict[str, str]
     sentences: tuple[tuple[tuple[str, list[str]], ...], ...]
     search: tuple[Counter[str], ...] = ()
+    _prose: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)  # is_prose, remembered
+
+    def prose(self, sentence: str) -> bool:
+        """:func:`is_prose` of ``sentence``, remembered."""
+        known = self._prose.get(sentence)
+        if known is None:
+            known = self._prose[sentence] = is_prose(sentence)
+        return known
 
     @classmethod
     def of(cls, pages: Sequence[Page], *, search: bool = True) -> "PageTerms":
@@ -98,15 +107,15 @@ class PageTerms:
             # each sentence tokenised once: its words are the page's words (white space alone
             # separates sentences), and a prose sentence keeps its own (see text.sentences)
             found: list[str] = []
-            prose = []
+            candidates = []
             for piece in pieces(page.text):
                 piece_words = _WORD.findall(piece.lower())
                 found += piece_words
                 if len(piece) < 40:  # too short for prose however its white space is counted
                     continue
                 sentence = " ".join(piece.split())
-                if len(sentence) >= 40 and is_prose(sentence):
-                    prose.append((sentence, [w for w in piece_words if w not in STOPWORDS]))
+                if 40 <= len(sentence) <= 400:  # prose length (is_prose)
+                    candidates.append((sentence, [w for w in piece_words if w not in STOPWORDS]))
             distinct = dict.fromkeys(found)  # in reading order
             new = [w for w in distinct if w not in term_of]
             if new:
@@ -127,7 +136,7 @@ class PageTerms:
                 terms_here = Counter(map(term_of.__getitem__, found))
                 terms_here.pop("", None)
                 searched.append(terms_here)
-            sents.append(tuple(prose))
+            sents.append(tuple(candidates))
         n = max(1, len(pages))
         return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
                    {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(searched))
@@ -157,7 +166,7 @@ def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = No
         parts = []
         if node.is_leaf or len(node.page_numbers) <= 3:
             found = [pair for p in node.page_numbers for pair in stats.sentences[p - 1]]
-            best = top_sentences(found, stats.idf, 2)
+            best = top_sentences(found, stats.idf, 2, stats.prose)
             if best:
                 parts.extend(best)
             else:  # no prose: a table or a figure; say what its rows are
@@ -175,18 +184,24 @@ def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = No
     return make(root)[0]
 
 
-def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float], k: int) -> list[str]:
+def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float], k: int,
+                  prose: Callable[[str], bool] | None = None) -> list[str]:
     """The ``k`` sentences (of the first 300, each with its terms) with the most idf
-    per √length, in reading order."""
+    per √length, in reading order. ``prose``: only sentences it accepts count (asked of the
+    best first, so of few when most are prose, and of every one only when there are more than
+    300 to choose the first 300 from)."""
+    if prose is not None and len(found) > 300:
+        found, prose = [pair for pair in found if prose(pair[0])], None
     scored = []
     seen: set[str] = set()
     for i, (s, toks) in enumerate(found[:300]):
-        if len(toks) < 4 or s in seen:
+        if len(toks) < 4 or s in seen:  # a repeated sentence has the same words and is prose or not alike
             continue
         seen.add(s)
         score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
         scored.append((score, i, s))
-    best = sorted(scored, reverse=True)[:k]
+    scored.sort(reverse=True)
+    best = scored[:k] if prose is None else list(islice((x for x in scored if prose(x[2])), k))
     return [shorten(s, 240) for _, _, s in sorted(best, key=lambda x: x[1])]
 
 
@@ -198,5 +213,5 @@ def document_summary(root: Section, pages: Sequence[Page], title: str, stats: Pa
         total.update(c)
     heads = "; ".join(shorten(c.title, 50) for c in root.children[:12])
     keys = ", ".join(stats.key_terms(total, 15))
-    lead = " ".join(top_sentences([pair for found in stats.sentences[:3] for pair in found], stats.idf, 2))
+    lead = " ".join(top_sentences([pair for found in stats.sentences[:3] for pair in found], stats.idf, 2, stats.prose))
     return shorten(f"{title}. {lead} Sections: {heads}. Key terms: {keys}.", 1200)
