@@ -17,7 +17,7 @@ from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
-from .scorers import PageRanker, clean_question, names_page, wants_number
+from .scorers import PageRanker, clean_question, names_page, page_labels, page_refs, wants_number
 from .streaming import FieldText
 from .text import sentences, shorten, terms
 
@@ -229,6 +229,11 @@ def extractive_answer(
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
 
 
+def printed_labels(doc: DocumentIndex, page: int) -> tuple[int, ...]:
+    """The printed page numbers of ``page`` (:func:`scorers.page_labels`, read with the whole document)."""
+    return page_labels([p.text for p in doc.pages])[page - 1] if 1 <= page <= doc.page_count else ()
+
+
 def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores: np.ndarray | None = None,
                      rescore: Callable[[str], np.ndarray] | None = None) -> dict[str, float]:
     """Four parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
@@ -246,7 +251,8 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
     text = doc.page(first).text if 1 <= first <= doc.page_count else ""
     years = dict.fromkeys(FISCAL_YEAR.findall(question))
     out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300),
-           "named_page": 1.0 if names_page(question, first, doc.page_count, text) else 0.0,
+           "named_page": 1.0 if names_page(question, first, doc.page_count, text, labels=printed_labels(
+               doc, first) if page_refs(question) else None) else 0.0,
            "year_missing": 1.0 if years and not all(y in text for y in years) else 0.0}
     if rescore is None or page_scores is None or not page_scores.size or page_scores.max() <= 0:
         return out

@@ -109,7 +109,13 @@ _STATEMENT_NEED = {
         re.IGNORECASE),
 }
 STATEMENT_WEIGHT = 1.0
-PAGE_REF_WEIGHT = 0.8
+# A page the question names by number ("on page 17") is, like a page named by position, the page
+# asked about: its boost (1.2, was 0.8) puts it above the best text match; the PDF page of that
+# number gets half when another page prints the number. On the development set 16 questions name
+# a page; with the labels of running footers (:func:`page_labels`) and this weight, 5 more of them
+# rank the named page first, 1 fewer (a question counting "page 17" from the second page of a web
+# print-out): the labels alone gain 2 (a brochure of two-page spreads), the weight 3 more.
+PAGE_REF_WEIGHT = 1.2
 # A page named by position (the cover, the last page) is the page asked about: its boost is above the
 # best page's normalised text score (1), so it comes first however well another page matches the words.
 # On the development set (276 questions) 3 of 4 cover questions ranked another page first with 0.8 (the
@@ -143,7 +149,18 @@ _FIGURE_REF = re.compile(r"\b(fig(?:ure)?|table)\.?\s*(\d{1,3})\b|\b(first|secon
                          re.IGNORECASE)
 _APPENDIX_REF = re.compile(r"\bappendix\s+([A-Z\d]{1,2})\b", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3}
-_LABEL_LINE = re.compile(r"^\s*(?:page\s+)?(\d{1,4})(?:\s*(?:/|of)\s*\d{1,4})?\s*$", re.IGNORECASE)
+_LABEL_LINE = re.compile(r"^\s*(?:page\s+)?[(\-–—]?\s*(\d{1,4})\s*[)\-–—]?(?:\s*(?:/|of)\s*\d{1,4})?\s*$",
+                         re.IGNORECASE)
+# a running header/footer line with the page number at its start or its end, apart from the words
+# by two spaces or a bar ("16  Graduate Studies", "Annual Report | 17", "Version 1.3 17")
+_LEAD_NUMBER = re.compile(r"^(?P<n>\d{1,3})(?:\s*[|•·]\s*|\s{2,}|\s+(?=[^\W\d_]))(?P<words>\S.{0,80})$")
+_TRAIL_NUMBER = re.compile(r"^(?P<words>.{0,80}\S)(?:\s*[|•·]\s*|\s+)(?P<n>\d{1,3})$")
+# the words next to the number make it something else: "Note 12", "Item 7", "$ 245", "12 %", "No. 3"
+_NOT_PAGE_BEFORE = re.compile(r"(?:\b(?:notes?|items?|chapters?|sections?|parts?|tables?|fig(?:ure)?s?|appendix|"
+                              r"steps?|exhibits?|schedules?|articles?|no|nr|rule|phase|level|class|q[1-4]|fy)\.?|"
+                              r"[$€£%#:,.+\-/(])$", re.IGNORECASE)
+_NOT_PAGE_AFTER = re.compile(r"^(?:[$€£%#:,.+\-/)]|(?:percent|million|billion|thousand|months?|years?|days?)\b)",
+                             re.IGNORECASE)
 
 
 def page_refs(question: str) -> list[int]:
@@ -187,26 +204,79 @@ def _caption_pattern(kind: str, number: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*appendix\s*{re.escape(number)}\b", re.IGNORECASE | re.MULTILINE)
 
 
-def names_page(question: str, page: int, page_count: int, text: str) -> bool | None:
+def names_page(question: str, page: int, page_count: int, text: str,
+               labels: Sequence[int] | None = None) -> bool | None:
     """Whether ``page`` (1-based, its ``text``) is a page the question names: by number or
-    printed label ("on page 19"), by position (the cover, the last page) or by the caption it
-    holds ("Figure 3", "Table 2", "Appendix E"); None when the question names none."""
+    printed label ("on page 19"; ``labels``: the page's printed numbers from :func:`page_labels`,
+    else the number alone on a line of ``text``), by position (the cover, the last page) or by
+    the caption it holds ("Figure 3", "Table 2", "Appendix E"); None when the question names none."""
     refs = page_refs(question) + positional_refs(question, page_count)
     captions = caption_refs(question)
     if not refs and not captions:
         return None
-    return page in refs or (bool(refs) and page_label(text) in refs) or any(
+    printed = labels if labels is not None else [page_label(text)]
+    return page in refs or any(lab in refs for lab in printed) or any(
         _caption_pattern(kind, number).search(text) for kind, number in captions)
 
 
+def _edge_lines(text: str) -> list[str]:
+    """The last three then the first three non-empty lines (each once): where a printed page number sits."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    last, first = range(len(lines) - 1, max(-1, len(lines) - 4), -1), range(min(3, len(lines)))
+    return [lines[i] for i in dict.fromkeys([*last, *first])]
+
+
 def page_label(text: str) -> int | None:
-    """The printed page number: a line holding only a number among the first or last three lines."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    for ln in lines[-3:][::-1] + lines[:3]:
+    """The printed page number: a line holding only a number ("17", "Page 4 of 9", "(1)",
+    "- 3 -") among the first or last three lines."""
+    for ln in _edge_lines(text):
         m = _LABEL_LINE.match(ln)
         if m:
             return int(m.group(1))
     return None
+
+
+def _running_parts(line: str) -> list[tuple[str, int]]:
+    """(the words, the number) of a header/footer line that begins or ends with a page number:
+    "Annual Report 2023 | 17" -> ("annual report 2023", 17), "16  Graduate Studies" -> ("graduate
+    studies", 16). A word like "Note" or "Item" before the number makes it a heading, not a page."""
+    out = []
+    for rx, beside in ((_LEAD_NUMBER, _NOT_PAGE_AFTER), (_TRAIL_NUMBER, _NOT_PAGE_BEFORE)):
+        m = rx.match(line)
+        if m and re.search(r"[^\W\d_]", m.group("words")) and not beside.search(m.group("words")):
+            out.append((" ".join(m.group("words").lower().split()), int(m.group("n"))))
+    return out
+
+
+def page_labels(texts: Sequence[str]) -> list[tuple[int, ...]]:
+    """The printed page numbers of every page of a document (a spread of two printed pages has
+    two): a line of only a number (:func:`page_label`), or a running header/footer line that
+    begins or ends with the number ("Graduate Studies & Professional Learning  17",
+    "17 | Annual Report") when the same words frame a number on at least two other pages — a
+    table row or heading ending in a number does not recur that way."""
+    parts = [[p for ln in _edge_lines(t) for p in _running_parts(ln)] for t in texts]
+    seen: dict[str, dict[int, list[int]]] = {}  # words -> page index -> the numbers they frame there
+    for i, ps in enumerate(parts):
+        for words, n in ps:
+            seen.setdefault(words, {}).setdefault(i, []).append(n)
+
+    def grows(by_page: dict[int, list[int]]) -> bool:
+        """Page after page, the numbers grow by at most two per page (a spread holds two), with
+        the odd exception (numbering restarting in an appendix)."""
+        pages = sorted(by_page)
+        steps = [0 < min(by_page[b]) - max(by_page[a]) and max(by_page[b]) - max(by_page[a]) <= 2 * (b - a)
+                 for a, b in zip(pages, pages[1:])]
+        return len(pages) >= 3 and sum(steps) >= 0.8 * len(steps)
+
+    running = {words for words, by_page in seen.items() if grows(by_page)}
+    out = []
+    for text, ps in zip(texts, parts):
+        labels = [n for words, n in ps if words in running]
+        alone = page_label(text)
+        if alone is not None:
+            labels.insert(0, alone)
+        out.append(tuple(dict.fromkeys(labels)))
+    return out
 
 
 # --- lexical page retrieval -----------------------------------------------------------------
@@ -254,7 +324,7 @@ class PageRanker:
         self.heads = _bm25(head_tokens)
         self.numeric = np.asarray([numeric_share(p.text) for p in doc.pages], dtype=np.float32)
         self.kinds = [statement_kind(p.text, float(x)) for p, x in zip(doc.pages, self.numeric)]
-        self.labels = [page_label(p.text) for p in doc.pages]
+        self.labels = [list(lab) for lab in page_labels([p.text for p in doc.pages])]
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
@@ -284,7 +354,7 @@ class PageRanker:
         self.df = Counter({str(k): int(v) for k, v in meta["df"].items()})
         self.numeric = np.asarray(meta["numeric"], dtype=np.float32)
         self.kinds = [str(k) for k in meta["kinds"]]
-        self.labels = [None if lab is None else int(lab) for lab in meta["labels"]]
+        self.labels = [[int(x) for x in lab] for lab in meta["labels"]]
         self.body, self.heads = (bm25s.BM25.load(directory / name, show_progress=False)
                                  if (directory / name).is_dir() else None for name in ("body", "heads"))
         if (self.body is not None and self.body.scores["num_docs"] != len(self.window_page)) or (
@@ -332,7 +402,7 @@ class PageRanker:
                 if kind in needs:
                     boost[i] += STATEMENT_WEIGHT
         for ref in page_refs(question):
-            labelled = [i for i, lab in enumerate(self.labels) if lab == ref]
+            labelled = [i for i, lab in enumerate(self.labels) if ref in lab]
             for i in labelled:
                 boost[i] += PAGE_REF_WEIGHT
             if 1 <= ref <= n:

@@ -6,8 +6,8 @@ import pytest
 
 from alphasearch.models import DocumentIndex, Page, Section
 from alphasearch.scorers import (HybridScorer, LexicalScorer, PageRanker, PriorScorer, TitleScorer, caption_refs,
-                                 make_scorer, page_label, page_refs, positional_refs, statement_kind,
-                                 statements_needed)
+                                 make_scorer, names_page, page_label, page_labels, page_refs, positional_refs,
+                                 statement_kind, statements_needed)
 
 INCOME = ("Acme Corp\nConsolidated Statements of Operations\n(In millions)\n2023 2022\nNet sales 1,200 1,100\n"
           "Cost of sales 700 650\nGross profit 500 450\nNet income 120 100\n")
@@ -220,3 +220,38 @@ def test_a_section_titled_for_the_question_outranks_one_that_mentions_it_more():
     assert warranty > service
     old_service, old_warranty = HybridScorer(doc, weights=(0.85, 0.15, 0.0)).score(question, root.children)
     assert old_service > old_warranty
+
+
+def test_printed_labels_in_running_footers(engine, make_pdf):
+    # a brochure printed as spreads: each PDF page after the cover holds two printed pages, numbered in
+    # running footers ("4  Riverside Handbook", "Riverside Handbook  5"); a question about "page 7"
+    # means the PDF page holding printed page 7 (PDF page 4), not PDF page 7
+    topics = ["apples", "pears", "plums", "cherries", "quinces", "apricots", "peaches"]
+    pages = [["Riverside Handbook", "A guide for members."]]
+    for i, fruit in enumerate(topics, start=1):
+        left, right = 2 * i, 2 * i + 1
+        pages.append([f"Growing {fruit}", f"How we prune and harvest {fruit} in the orchard every season.",
+                      f"{left}  Riverside Handbook", f"Riverside Handbook  {right}"])
+    doc = engine.index_bytes(make_pdf(pages), "handbook.pdf")
+    texts = [p.text for p in doc.pages]
+    labels = page_labels(texts)
+    assert labels[0] == () and set(labels[3]) == {6, 7} and set(labels[7]) == {14, 15}
+    ranker = PageRanker(doc)
+    assert int(np.argmax(ranker.scores("How many trees are shown on page 7?"))) + 1 == 4
+    assert int(np.argmax(ranker.scores("What is shown on page 12?"))) + 1 == 7
+    # the answer's confidence sees the same printed numbers
+    assert names_page("How many trees are on page 7?", 4, 8, texts[3], labels=labels[3])
+    assert not names_page("How many trees are on page 7?", 4, 8, texts[3])  # from its text alone: no
+
+
+def test_numbers_at_line_ends_that_are_not_page_numbers():
+    # a heading ending in a number ("Note 12"), a table row ("Net income 245") and a number alone
+    # in parentheses or dashes; only the last two are printed page numbers
+    assert page_label("Body text\n(1)") == 1 and page_label("- 3 -\nBody text") == 3
+    texts = [f"Note {i}\nSome accounting policy text.\nNet income {n}" for i, n in enumerate([245, 310, 388, 402, 517])]
+    assert page_labels(texts) == [()] * 5  # "Note" names a note; "net income" recurs, growing faster than pages
+    texts = [f"Body of page {i}.\nAnnual Report 2023 | {i + 10}" for i in range(1, 6)]
+    assert page_labels(texts) == [(i + 10,) for i in range(1, 6)]
+    # the same words ending in numbers that do not grow page after page: a recurring table row
+    texts = [f"Body of page {i}.\nTotal members {n}" for i, n in enumerate([40, 12, 33, 7], start=1)]
+    assert page_labels(texts) == [()] * 4
