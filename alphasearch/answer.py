@@ -15,7 +15,7 @@ import numpy as np
 
 from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
-from .direct import Direct, figure_answer
+from .direct import Direct, figure_answer, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .scorers import PageRanker, clean_question, names_page, page_labels, page_refs, wants_number
 from .streaming import FieldText
@@ -161,22 +161,25 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
-    figure = None
+    figure = matched = None
     if kind == "number" or wants_figure(question) or asks(question, "measure") or (
             kind == "text" and FISCAL_YEAR.search(question)):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
+        # the confidence's parts as fitted: how well any row names what is asked, a footer or date row too
+        matched = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER],
+                                strict=False)
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
-                 "margin": _margin(page_scores), "figure": figure.score if figure else 0.0,
+                 "margin": _margin(page_scores), "figure": matched.score if matched else 0.0,
                  "agree": 1.0 if candidates[0][3] == pages[0] else 0.0}
         first, second = pages[0], pages[1] if len(pages) > 1 else pages[0]
         scored = page_scores is not None and page_scores.size >= max(first, second)
         parts["top_agree"] = (float(int(np.argmax(page_scores)) + 1 == first) if scored else 0.5)  # 0.5: unknown
         parts["first_meaning"] = _closeness(doc, question, [first])
-        parts["fig_first"] = 1.0 if figure is not None and figure.figures and figure.figures[0].page == first else 0.0
-        parts["computed"] = 1.0 if figure is not None and figure.kind in ("ratio", "change") else 0.0
+        parts["fig_first"] = 1.0 if matched and matched.figures and matched.figures[0].page == first else 0.0
+        parts["computed"] = 1.0 if matched is not None and matched.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
         parts.update(first_page_parts(doc, question, first, page_scores, rescore))
         calibrated = calibration.predict(parts)
@@ -206,11 +209,18 @@ def extractive_answer(
         said = [c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
                 and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5]
         lead = next((c for c in said if states_cause(c[4])), said[0] if said else None)
+    head = lead or chosen[0]
+    if not (figure and not explain) and says_nothing(head[4] + head[5], question):
+        # a heading or table header in the question's own words ("Votes Against") or a page footer tells
+        # nothing: the next best line that adds something leads; none at all, then no direct line (the
+        # key points stay)
+        head = next((c for c in candidates if c[0] >= 0.5 * best_score and not says_nothing(c[4] + c[5], question)
+                     and not _instruction(c[4])), None)
+        lead = head
     if lead is not None and lead not in chosen:
         chosen = [lead] + chosen[:max_sentences - 1]
-    best_page, best_sentence, best_ctx = (lead or chosen[0])[3:6]
-    direct = (not explain and figure) or Direct(f"{shorten(best_sentence, 400)}{best_ctx} — p. {best_page}", kind="sentence",
-                              score=best_cov)
+    direct = (not explain and figure) or (head is not None and Direct(
+        f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
@@ -226,7 +236,23 @@ def extractive_answer(
     else:
         text = quotes
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
-                   structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df))
+                   structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df,
+                             answered=True))
+
+
+def says_nothing(line: str, question: str) -> bool:
+    """``line`` is no direct answer: it only :func:`restates` the question, or it is a page footer, a
+    numbered heading or a date alone (:func:`direct.not_line_item`)."""
+    return restates(line, question) or not_line_item(line)
+
+
+def restates(line: str, question: str) -> bool:
+    """Every word of ``line`` (stopwords aside, stemmed) is one of the question's: a heading or table
+    header repeating what is asked ("Error description" for "What are the error descriptions …?")
+    answers nothing. Not so when the question offers alternatives (``asks`` "choice": "which of
+    the two, A or B"): naming one of them is the answer."""
+    own = set(terms(line))
+    return bool(own) and own <= set(terms(question)) and not asks(question, "choice")
 
 
 def printed_labels(doc: DocumentIndex, page: int) -> tuple[int, ...]:
@@ -293,12 +319,14 @@ def wants_figure(question: str) -> bool:
 
 
 def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: Sequence[tuple[int, str]],
-              direct: Direct | None, df: Mapping[str, int]) -> dict:
+              direct: Direct | None, df: Mapping[str, int], *, answered: bool | None = None) -> dict:
     """The answer's parts, each with its pages: ``direct`` (the one line, or None on a
-    fallback), ``key_points`` (the supporting sentences), ``not_said`` (what the question asks
-    that the pages read do not contain: a year no column or sentence has, a term the document
-    never uses), and ``looked_at`` (the pages read and the closest passages; on a fallback
-    these are shown marked as not an answer)."""
+    fallback or when no line adds anything to the question), ``key_points`` (the supporting
+    sentences), ``not_said`` (what the question asks that the pages read do not contain: a year
+    no column or sentence has, a term the document never uses), and ``looked_at`` (the pages
+    read and the closest passages; on a fallback these are shown marked as not an answer).
+    ``answered``: whether this is an answer, not a fallback (default: it has a direct line)."""
+    answered = direct is not None if answered is None else answered
     from .direct import _YEAR as YEAR
 
     texts = {p: doc.page(p).text for p in read if 1 <= p <= doc.page_count}
@@ -318,11 +346,11 @@ def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: 
     out = {
         "direct": None if direct is None else {
             **direct.to_dict(), "pages": sorted({f.page for f in direct.figures}) or [key_points[0]["page"]]},
-        "key_points": key_points if direct is not None else [],
+        "key_points": key_points if answered else [],
         "not_said": not_said,
-        "looked_at": {"pages": list(texts), "passages": [] if direct is not None else key_points,
-                      "note": "" if direct is not None else "Not an answer: the pages read and the passages "
-                                                                 "closest to the question."},
+        "looked_at": {"pages": list(texts), "passages": [] if answered else key_points,
+                      "note": "" if answered else "Not an answer: the pages read and the passages "
+                                                  "closest to the question."},
     }
     return out
 

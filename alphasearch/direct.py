@@ -247,6 +247,18 @@ def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, Tabl
     return out
 
 
+@lru_cache(maxsize=1)
+def _not_items() -> tuple[re.Pattern, ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in lexicon().get("not_line_items", ()))
+
+
+def not_line_item(line: str) -> bool:
+    """The printed line is no table row whatever numbers it holds: a page footer ("Page 5 of 15"),
+    a numbered heading ("Example 1"), a date ("21st July, 2006"), by the lexicon's ``not_line_items``."""
+    line = " ".join(line.split())
+    return any(p.search(line) for p in _not_items())
+
+
 def period_fit(kind: str, asked: str) -> float:
     """How well a column of period ``kind`` ("quarter", "year", "" unknown) answers a question
     asking for ``asked`` ("" when it names no period: a full year is then the natural reading)."""
@@ -256,18 +268,24 @@ def period_fit(kind: str, asked: str) -> float:
 
 
 def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
-          rank_penalty: float = 0.05, period: str = "") -> list[tuple[float, Figure]]:
+          rank_penalty: float = 0.05, period: str = "", strict: bool = False) -> list[tuple[float, Figure]]:
     """Candidate figures best first: (score, figure) for each row with a value in a wanted column
-    (the year asked, of the kind of period asked: a full year unless a quarter… is named)."""
+    (the year asked, of the kind of period asked: a full year unless a quarter… is named). ``strict``:
+    only figures that can be stated as the answer: no line that is not a line item
+    (:func:`not_line_item`), no cell printing a number the question itself states."""
     out = []
     for rank, page, row in rows:
+        if strict and not_line_item(row.text):  # "Page 5 of 15", "Example 1", "21st July, 2006"
+            continue
         named = row.caption or row.label  # a row headed by a year names what its table lists
         s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
             continue
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
-        cells = [(col, period_fit(kind, period), c) for col, kind, c in heads if c.value is not None]
+        # a number the question itself prints ("… in 2006?") is a key of the row, not what it answers
+        cells = [(col, period_fit(kind, period), c) for col, kind, c in heads if c.value is not None
+                 and not (strict and c.text.strip("()$€£-−%+ ") in q_terms)]
         if not cells:
             continue
         if row.columns and not any(_YEAR.fullmatch(col) or col == CHANGE for col, _, _ in cells):
@@ -300,13 +318,17 @@ def _fmt(x: float, decimals: int = 2) -> str:
 
 
 def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, read: int = 3,
-                  further: Sequence[int] = ()) -> Direct | None:
+                  further: Sequence[int] = (), strict: bool = True) -> Direct | None:
     """The direct answer for a figure question, or None when no table row of the first
     ``read`` pages (``read`` + 2 for computations, whose figures may sit on different
     statements) matches well enough. When none of them matches well (a row of another line
     item, or a quarter's column for a year asked), the ``further`` pages (the next ones of the
     ranking) are read too, and a row there that matches a line item of the lexicon well answers
-    instead (a row matching only the question's own words, e.g. the company's name, does not)."""
+    instead (a row matching only the question's own words, e.g. the company's name, does not).
+    ``strict`` (the default): a row or cell that is no figure to state is passed over (see
+    :func:`_pick`); ``strict=False`` reads rows as the confidence's "figure" part was fitted on: how
+    well any row of the pages read names what is asked (a date row naming the question's date
+    is still evidence that the page is the one asked about)."""
     question = " ".join(question.split())  # a run of spaces made the margin pattern backtrack (15 s for 2,000)
     years = list(dict.fromkeys(_YEAR.findall(question)))
     q_terms = set(terms(question))
@@ -317,15 +339,15 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if groups and _CHANGE.search(question) and "cagr" not in question.lower():
         # a change of a line item asked: the one a sentence states (a row matching only the question's own
         # words, "Against a forecast GDP", is too loose a reading of a sentence)
-        stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question))
+        stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question), strict)
         if stated is not None:
             return stated
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
-    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question))
+    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=strict)
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
-                                    wanted, period=period_asked(question))]
+                                    wanted, period=period_asked(question), strict=strict)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
     if not found:
@@ -334,12 +356,12 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     return Direct(fig.line(), (fig,), "figure", fig.score)
 
 
-def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
+def _stated_change(doc, pages, groups, q_terms, years, period, strict: bool = True) -> Direct | None:
     """The change a sentence of ``pages`` states for the line item asked, as a percentage ("worldwide
     sales increased 1.3%"), in the later year asked; None when no sentence names the item well."""
     rows = [(rank, page, r) for rank, page in enumerate(pages) if 1 <= page <= doc.page_count
             for r in change_rows(doc.page(page).text)]
-    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period)
+    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period, strict=strict)
     if not found:
         return None
     # ties: the clause naming more of the question's own words ("adjusted EPS" before "diluted EPS")

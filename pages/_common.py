@@ -347,7 +347,7 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
     if answer.fallback:
         st.info(md_escape(answer.text), icon=":material/search_off:")
         looked_at(structured.get("looked_at") or {}, key)
-    elif structured.get("direct"):
+    elif structured.get("direct") or structured.get("key_points"):
         render_structured(structured, key)
     else:
         st.markdown(md_escape(answer.text))
@@ -417,8 +417,9 @@ def render_structured(structured: dict, key: str = "") -> None:
     """Direct answer · key points · what the document did not say, each with its pages (``key``: the
     answer's, one box per answer of a chat)."""
     with st.container(key=f"structured-answer-{key}" if key else "structured-answer"):
-        direct = structured["direct"]
-        st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
+        direct = structured.get("direct")
+        if direct:  # none when no line says more than the question (the key points then come first)
+            st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
         points = structured.get("key_points") or []
         if points:
             st.markdown("**Key points**\n\n" + "\n".join(

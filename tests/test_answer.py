@@ -276,3 +276,28 @@ def test_table_context_reads_a_header_spread_over_lines_and_leaves_prose_alone()
     assert _table_context(page, 8) == ""   # prose
     assert _table_context(page, 9) == ""   # two numbers under three year columns: no guess
     assert _table_context(page, 2) == ""   # a header line itself
+
+
+def test_a_heading_that_repeats_the_question_is_not_the_direct_answer(engine, make_pdf):
+    from alphasearch.answer import restates
+    from alphasearch.pdf import TextBlock
+
+    d = engine.index_bytes(make_pdf([
+        [TextBlock("Care of the machine", 18, True), "Descale the machine every three months with the agent supplied."],
+        [TextBlock("Milk temperature", 16, True), "Green: very cold milk, up to 8 degrees.",
+         "Orange: warm milk, above 40 degrees.", "Rinse the milk pipe after every use."],
+        [TextBlock("Error description", 16, True), "Error description", "Switch the machine off and on again."],
+    ]), "machine.pdf")
+    milk = engine.ask_document(d, "What temperature does the green colour represent for the milk?", seed=0)
+    assert milk.pages[0] == 2 and not milk.fallback
+    assert milk.extra["direct_answer"] == "Green: very cold milk, up to 8 degrees. — p. 2"  # not "Milk temperature"
+    assert milk.extra["structured"]["direct"]["pages"] == [2]
+    # every line of the page read restates the question: no direct line, but an answer with its key points
+    errors = engine.ask_document(d, "What are the error descriptions?", seed=0)
+    assert errors.pages[0] == 3 and not errors.fallback and "direct_answer" not in errors.extra
+    got = errors.extra["structured"]
+    assert got["direct"] is None and got["key_points"] and not got["looked_at"]["note"]
+    assert restates("Error description", "What are the error descriptions?")
+    assert not restates("Error 88: boiler over-temperature", "What are the error descriptions?")
+    # a choice between alternatives the question names is answered by naming one
+    assert not restates("Covina and West Covina", "Which area is larger, CA19 or Covina and West Covina?")

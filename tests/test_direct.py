@@ -679,3 +679,19 @@ def test_a_negative_figure_after_an_operator_is_bracketed(doc):
     """Net (loss)/earnings of 2022 is printed "(1,204)": the arithmetic shows "- (-1,204)", not "- -1,204"."""
     d = figure_answer(doc, "What was operating income minus net income in 2022?", [2, 1])
     assert d.text.startswith("9,954 - (-1,204) = $11,158 million — Operating income, 2022: $9,954 million (p. 2)")
+
+
+def test_a_page_footer_a_numbered_heading_or_a_date_is_not_a_figure(engine, make_pdf):
+    from alphasearch.direct import not_line_item
+
+    d = engine.index_bytes(make_pdf([
+        ["Quarterly report of the water board.", "The board met four times this year.", "Page 1 of 2"],
+        ["Meetings held", "15th May, 2006 3 3", "21st July, 2006 3 2",
+         "Members present at each meeting are listed above.", "Page 2 of 2"]]), "board.pdf")
+    assert figure_answer(d, "How many pages are there?", [1, 2]) is None  # not "Page 1 of: 2"
+    met = figure_answer(d, "How many members were present on 21st July, 2006?", [2, 1])
+    assert met is not None and met.figures[0].value == 3  # the date's year is not the figure
+    for line in ("Page 5 of 15", "page 12", "5 of 15", "Example 1", "Table 3", "21st July, 2006", "July 21, 2006"):
+        assert not_line_item(line), line
+    for line in ("Total revenues 66,608 60,117", "Employees 12,450", "Page views 1,200,000"):
+        assert not not_line_item(line), line
