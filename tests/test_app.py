@@ -124,6 +124,22 @@ def test_a_chat_of_several_structured_answers_and_fallbacks_renders(app):
     shown = texts(app)
     assert shown.count("**Direct answer:**") == 2 and shown.count("Not an answer") >= 2, shown
 
+def test_an_answer_without_a_direct_line_shows_its_key_points(app):
+    """Every line of the page found repeats the question's words: no direct line, but an answer
+    (its key points), not a fallback."""
+    from alphasearch.pdf import TextBlock
+    from pdf_factory import make_pdf
+
+    data = make_pdf([[TextBlock("Care of the machine", 18, True), "Descale the machine every three months."],
+                     [TextBlock("Error description", 16, True), "Error description",
+                      "Switch the machine off and on again."]])
+    app.file_uploader[0].set_value(("machine.pdf", data, "application/pdf")).run()
+    ok(app)
+    ask(app, "single_question", "What are the error descriptions?")
+    shown = texts(app)
+    assert "**Key points**" in shown and "**Direct answer:**" not in shown and "Not an answer" not in shown, shown
+
+
 def test_reset_forgets_document_and_chat(app):
     sample_loaded(app)
     ask(app, "single_question", "Who leads Northwind Robotics?")
