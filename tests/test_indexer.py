@@ -222,3 +222,25 @@ def test_a_summary_asks_whether_a_sentence_is_prose_only_of_its_best():
     assert top_sentences(found, idf, 2) == [found[0][0], found[2][0]]  # every sentence prose: the best two
     assert top_sentences(found, idf, 2, prose) == [found[1][0], found[2][0]]  # in reading order, the row left out
     assert len(asked) == 3  # of the best three only, not all 40
+
+
+def test_a_summary_quotes_the_same_sentence_under_every_hash_seed():
+    # a set yields its words in an order that depends on the process's hash seed, and a float sum in
+    # another order can differ in its last bit (0.1 + 0.2 + 0.3 is 0.6000000000000001 one way, 0.6
+    # another): two sentences worth exactly the same must tie alike in every process (the later
+    # one, as for any tie), or the same PDF gets other summaries in another process
+    import os
+    from pathlib import Path
+    import subprocess
+    import sys
+
+    code = ("from alphasearch.indexing.summaries import top_sentences;"
+            "idf = {'alpha': 0.1, 'beta': 0.2, 'gamma': 0.3, 'zero': 0.0, 'six': 0.6};"
+            "found = [('alpha beta gamma zero', ['alpha', 'beta', 'gamma', 'zero']),"
+            "         ('six zero zero zero', ['six', 'zero', 'zero', 'zero'])];"
+            "print(top_sentences(found, idf, 1)[0])")
+    root = Path(__file__).resolve().parent.parent
+    quoted = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                             cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+              for seed in range(12)}
+    assert quoted == {"six zero zero zero"}

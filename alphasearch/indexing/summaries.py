@@ -198,7 +198,9 @@ def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float],
         if len(toks) < 4 or s in seen:  # a repeated sentence has the same words and is prose or not alike
             continue
         seen.add(s)
-        score = sum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
+        # fsum is exact, so the score does not depend on the order a set yields its words (which varies with
+        # the process's hash seed): equal scores tie alike in every process
+        score = math.fsum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
         scored.append((score, i, s))
     scored.sort(reverse=True)
     best = scored[:k] if prose is None else list(islice((x for x in scored if prose(x[2])), k))
