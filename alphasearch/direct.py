@@ -34,7 +34,6 @@ _CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd
                      r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
 _DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula|\bdefine [^.?;:]{1,60}? as)"
                       r"\s*:?\s*(?P<expr>[^?.;]+)", re.IGNORECASE)
-_OPERATOR = re.compile(r"\s(/|÷|divided by|over|minus|less|plus|[-–+])\s", re.IGNORECASE)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
@@ -529,7 +528,13 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     return [], percent, ""
 
 
-_OPS = {"÷": "/", "divided by": "/", "over": "/", "minus": "-", "less": "-", "plus": "+", "–": "-"}
+@lru_cache(maxsize=1)
+def _operators() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's ``operators``: a pattern splitting "A divided by B - C" at its operators (a word
+    or sign between spaces), and each operator's operation ("divided by" -> "/")."""
+    ops = {w.lower(): op for op, words in lexicon()["operators"].items() for w in words}
+    alternatives = "|".join(re.escape(w) for w in sorted(ops, key=len, reverse=True))
+    return re.compile(rf"\s({alternatives})\s", re.IGNORECASE), ops
 MAX_OPERANDS = 6  # a question writing out more terms than this is not read as one computation
 
 
@@ -537,14 +542,15 @@ def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple
     """The operands of "A + B - C" (operators as words or signs) as [(operator before, [lexicon group])];
     empty unless every part names a line item. A part naming a ``defined`` term (the question's own
     definition, first operand only: the terms are read left to right) stands for its operands."""
-    parts = _OPERATOR.split(text)
+    split, ops = _operators()
+    parts = split.split(text)
     if not 3 <= len(parts) <= 2 * MAX_OPERANDS - 1:  # a name alone ("working capital ratio") is none
         return []
     operands: list[tuple[str, list[str]]] = []
     op = ""
     for k, part in enumerate(parts):
         if k % 2:
-            op = _OPS.get(part.lower(), part)
+            op = ops.get(part.lower(), part)
             continue
         part = part.strip().strip("()[]")  # "(cash from operations - capex)"
         term = next((t for t in defined or {} if _norm(t) in _norm(part)), None)
