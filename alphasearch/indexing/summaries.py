@@ -17,7 +17,7 @@ from operator import mul
 
 from ..models import Page, Section
 from .headings import not_a_heading
-from ..text import _WORD, STOPWORDS, numeric_share, pieces, shorten, stems
+from ..text import STOPWORDS, WORD, numeric_share, pieces, shorten, stems
 
 _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
 _LOWER_WORD = re.compile(r"(?<!\S)[a-z]")
@@ -109,7 +109,7 @@ class PageTerms:
             found: list[str] = []
             candidates = []
             for piece in pieces(page.text):
-                piece_words = _WORD.findall(piece.lower())
+                piece_words = WORD.findall(piece.lower())
                 found += piece_words
                 if len(piece) < 40:  # too short for prose however its white space is counted
                     continue
