@@ -533,8 +533,7 @@ def _operators() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's ``operators``: a pattern splitting "A divided by B - C" at its operators (a word
     or sign between spaces), and each operator's operation ("divided by" -> "/")."""
     ops = {w.lower(): op for op, words in lexicon()["operators"].items() for w in words}
-    alternatives = "|".join(re.escape(w) for w in sorted(ops, key=len, reverse=True))
-    return re.compile(rf"\s({alternatives})\s", re.IGNORECASE), ops
+    return re.compile(rf"\s({domain.alternation(ops)})\s", re.IGNORECASE), ops
 MAX_OPERANDS = 6  # a question writing out more terms than this is not read as one computation
 
 

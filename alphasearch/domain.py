@@ -4,16 +4,25 @@
 ``periods.json`` (kinds of reporting period), ``facts.json`` (cover-page patterns),
 ``headings.json`` (numbered heading patterns); ``confidence.json``, which the calibration
 benchmark rewrites, is read by :mod:`alphasearch.calibration`.
-Each file is read once per process; callers must not change what they get.
+Each file is read once per process; callers must not change what they get. :func:`alternation`
+turns one of their word lists into a pattern.
 """
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def alternation(words, *, spaces_optional: bool = False) -> str:
+    """A list of words or phrases as one regular-expression alternation, longest first (so "as of"
+    is tried before "as"); with ``spaces_optional`` a space in a phrase matches any white space or none."""
+    escaped = (re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return "|".join(e.replace(r"\ ", r"\s*") if spaces_optional else e for e in escaped)
 
 
 @lru_cache(maxsize=None)

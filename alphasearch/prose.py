@@ -25,9 +25,9 @@ _AMOUNT = re.compile(r"(?<![\w.])(?P<neg>\()?(?P<cur>[$€£])\s?(?P<num>\d{1,3}
                      r"|(?<![\w.$])(?P<num2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                      r"(?:\s*(?P<unit2>billion|million|thousand)s?\b|\s?(?P<pct>%))", re.IGNORECASE)
 _BETWEEN = re.compile(r"^\s*,?\s*(?:and\s+)?$", re.IGNORECASE)  # what separates the amounts of one run
-_LEAD = re.compile(r"^(?:[\s,;:]|(?:during|in|for|as of|at|of|the)\b)+", re.IGNORECASE)
-_TAIL = re.compile(r"(?:[\s,;:]|\b(?:was|were|is|are|of|totaled|totalled|amounted to|to|at|approximately|about|"
-                   r"by|in|for|during|as of)\b)+$", re.IGNORECASE)
+_TRIMMED = domain.load("lexicon")["sentence_labels"]  # words a sentence's line-item name is trimmed of
+_LEAD = re.compile(rf"^(?:[\s,;:]|(?:{domain.alternation(_TRIMMED['lead'])})\b)+", re.IGNORECASE)
+_TAIL = re.compile(rf"(?:[\s,;:]|\b(?:{domain.alternation(_TRIMMED['tail'])})\b)+$", re.IGNORECASE)
 MAX_LABEL_WORDS = 14
 
 
@@ -89,7 +89,7 @@ def _printed(m: re.Match) -> str:
 
 # --- changes a sentence states ("worldwide sales increased 1.3% to $94.9 billion") ----------------
 def _words(kind: str) -> str:  # the lexicon's words for a rise or a fall, as one alternation
-    return "|".join(re.escape(w) for w in sorted(domain.load("lexicon")["changes"][kind], key=len, reverse=True))
+    return domain.alternation(domain.load("lexicon")["changes"][kind])
 
 
 _STATED = re.compile(rf"\b(?:(?P<rise>{_words('rise')})|(?P<fall>{_words('fall')}))\b(?:\s+(?:of|by|was|were|"

@@ -69,8 +69,8 @@ class TableRow:
 @lru_cache(maxsize=1)
 def _period_patterns() -> tuple[tuple[str, re.Pattern], ...]:
     kinds = domain.load("periods")["kinds"]
-    return tuple((kind, re.compile(r"(?<![a-z0-9])(?:" + "|".join(
-        re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")(?![a-z])")) for kind, phrases in kinds.items())
+    return tuple((kind, re.compile(rf"(?<![a-z0-9])(?:{domain.alternation(phrases)})(?![a-z])"))
+                 for kind, phrases in kinds.items())
 
 
 def period_kinds(text: str) -> list[str]:
@@ -159,9 +159,18 @@ def _without_leaders(label: str) -> str:
 
 CHANGE = "change"  # the header of a column of changes between the years beside it
 _SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)
-_CHANGE_COLUMN = re.compile(r"^[$%(]*\s*(?:(?:19|20)\d\d\s*(?:vs\.?|versus|v\.|compared (?:to|with))\s*(?:19|20)\d\d|"
-                            r"(?:\$|%|percent(?:age)?)?\s*(?:change|chg\.?|variance|increase|decrease|"
-                            r"increase\s*/?\s*\(?decrease\)?|\(?decrease\)?)|(?:\$|%))[\s%)]*$", re.IGNORECASE)
+
+
+def _change_column() -> re.Pattern[str]:
+    """A column header of changes: "2022 vs. 2021", "% Change", "Increase/(Decrease)" (lexicon's ``change_columns``)."""
+    kinds = domain.load("lexicon")["change_columns"]
+    between = domain.alternation(kinds["comparisons"], spaces_optional=True)
+    prefix, word = domain.alternation(kinds["prefixes"]), domain.alternation(kinds["words"], spaces_optional=True)
+    return re.compile(rf"^[$%(]*\s*(?:(?:19|20)\d\d\s*(?:{between})\s*(?:19|20)\d\d|(?:{prefix})?\s*(?:{word}))[\s%)]*$",
+                      re.IGNORECASE)
+
+
+_CHANGE_COLUMN = _change_column()
 
 
 def _header_years(line: str) -> list[str] | None:

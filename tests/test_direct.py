@@ -435,6 +435,9 @@ def test_change_columns_and_short_fiscal_years_in_headers():
     assert sales.kinds == ("quarter",) * 3 + ("year",) * 3
     text = "\n".join(["(in millions)", "2022 vs. 2021", "FY22", "FY21", "$ Change", "Net sales", "100", "90", "10"])
     assert [(r.label, r.columns) for r in parse_rows(text)] == [("Net sales", ("2022", "2021", "change"))]
+    text = "\n".join(["(in millions)", "2022 compared with 2021", "2022", "2021", "Increase / (Decrease)",
+                      "Net sales", "100", "90", "10"])  # the words of lexicon.json's change_columns, spaced out
+    assert [(r.label, r.columns) for r in parse_rows(text)] == [("Net sales", ("2022", "2021", "change"))]
 
 
 @pytest.fixture
