@@ -202,6 +202,14 @@ def show_error(exc: BaseException, doing: str) -> None:
                  icon=":material/error:")
 
 
+def open_library():
+    """(library, its folders); when the library cannot be opened, one sentence on screen and the page stops."""
+    try:
+        lib = library()
+        return lib, lib.folders()
+    except AlphaSearchError as exc:
+        show_error(exc, "opening the library")
+        st.stop()
 
 
 def check_upload_size(data: bytes, name: str, settings: Settings) -> None:

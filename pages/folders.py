@@ -8,7 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from pages._common import ScriptThreadProgress, current_settings, doc_facts, inert, library, md_escape, show_error
+from pages._common import (ScriptThreadProgress, current_settings, doc_facts, inert, md_escape, open_library,
+                           show_error)
 
 EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
 
@@ -30,12 +31,7 @@ STATUS_ICON = {"indexed": "indexed (new)", "unchanged": "unchanged (same bytes, 
 st.title("Folders")
 st.caption("Group PDFs into folders; Folder query routes each question to the right folder and documents.")
 
-try:
-    lib = library()
-    folders = lib.folders()
-except AlphaSearchError as exc:
-    show_error(exc, "opening the library")
-    st.stop()
+lib, folders = open_library()
 
 for msg in ss.pop("folders_flash", []):
     st.toast(msg, icon=":material/check_circle:")

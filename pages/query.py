@@ -11,20 +11,15 @@ import streamlit as st
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Citation
-from pages._common import (SearchRecord, engine, inert, library, md_escape, percent, remember_search, render_answer,
-                           searches, shorten, show_error, stored_answer)
+from pages._common import (SearchRecord, engine, inert, md_escape, open_library, percent, remember_search,
+                           render_answer, searches, shorten, show_error, stored_answer)
 
 ss = st.session_state
 AUTO = "__auto__"
 st.title("Folder query")
 st.caption("Ask across your folders. AlphaSearch picks the folder, then the documents, then the sections.")
 
-try:
-    lib = library()
-    folders = lib.folders()
-except AlphaSearchError as exc:
-    show_error(exc, "opening the library")
-    st.stop()
+lib, folders = open_library()
 
 if not any(f.documents for f in folders):
     st.info("The library has no documents yet. Create folders and add PDFs on the **Folders** screen first.",

@@ -692,3 +692,13 @@ def test_a_confidence_short_of_certain_never_shows_as_100_percent():
     from pages._common import percent
 
     assert [percent(p) for p in (0.9988, 0.996, 0.42, 0.004, 1.0, 0.0)] == ["99%", "99%", "42%", "1%", "100%", "0%"]
+
+
+@pytest.mark.parametrize("page", ["pages/folders.py", "pages/query.py"])
+def test_a_damaged_catalog_is_one_sentence_on_the_folder_screens(app, data_dir, page):
+    """A catalog that is not a database: the screen says so in one sentence and stops; no traceback."""
+    (data_dir / "library").mkdir(parents=True, exist_ok=True)
+    (data_dir / "library" / "catalog.sqlite3").write_bytes(b"this is not a database" * 100)
+    app.switch_page(page).run()
+    ok(app)
+    assert any("is damaged" in e and "move it aside" in e for e in errors(app)), errors(app)
