@@ -122,7 +122,8 @@ def extractive_answer(
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
     scores) and how far the first page's score is ahead of the second page's, whether the first
     page is the page ranker's best, how well a table row matches the figure asked (0 when none),
-    whether that figure is on the first page and whether the answer is a computation, whether the
+    whether that figure is on the first page and whether the answer is a computation (all three 0
+    when the question asks for an explanation, "what drove …": a row is no sign a page explains), whether the
     best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
     page has, whether it is a page the question names and whether it misses a year asked). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
@@ -169,17 +170,21 @@ def extractive_answer(
         # the confidence's parts as fitted: how well any row names what is asked, a footer or date row too
         matched = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER],
                                 strict=False)
+    explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
+    # a table row read for a question asking why or what drove a change is no sign the first page
+    # explains it: the figure's parts count for questions that ask for the figure, not the reason
+    read_row = None if explain else matched
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
-                 "margin": _margin(page_scores), "figure": matched.score if matched else 0.0,
+                 "margin": _margin(page_scores), "figure": read_row.score if read_row else 0.0,
                  "agree": 1.0 if candidates[0][3] == pages[0] else 0.0}
         first, second = pages[0], pages[1] if len(pages) > 1 else pages[0]
         scored = page_scores is not None and page_scores.size >= max(first, second)
         parts["top_agree"] = (float(int(np.argmax(page_scores)) + 1 == first) if scored else 0.5)  # 0.5: unknown
         parts["first_meaning"] = _closeness(doc, question, [first])
-        parts["fig_first"] = 1.0 if matched and matched.figures and matched.figures[0].page == first else 0.0
-        parts["computed"] = 1.0 if matched is not None and matched.kind in ("ratio", "change") else 0.0
+        parts["fig_first"] = 1.0 if read_row and read_row.figures and read_row.figures[0].page == first else 0.0
+        parts["computed"] = 1.0 if read_row is not None and read_row.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
         parts.update(first_page_parts(doc, question, first, page_scores, rescore))
         calibrated = calibration.predict(parts)
@@ -203,7 +208,6 @@ def extractive_answer(
         if all(cand[4] != c[4] for c in chosen):
             chosen.append(cand)
     lead = _lead(question, kind, candidates, best_score)
-    explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
     if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header;
         # the best of them that states a cause ("… was primarily due to …") first
         said = [c for c in candidates if not c[5] and c[0] >= 0.5 * best_score

@@ -301,3 +301,18 @@ def test_a_heading_that_repeats_the_question_is_not_the_direct_answer(engine, ma
     assert not restates("Error 88: boiler over-temperature", "What are the error descriptions?")
     # a choice between alternatives the question names is answered by naming one
     assert not restates("Covina and West Covina", "Which area is larger, CA19 or Covina and West Covina?")
+
+
+def test_figure_parts_count_for_the_figure_asked_not_for_why_it_changed(engine):
+    from pdf_factory import table_pdf
+
+    d = engine.index_bytes(table_pdf(), "harbor.pdf")  # page 2: the statement with "Total revenues"
+    change = engine.ask_document(d, "What was the change in total revenues from 2021 to 2022?", seed=0)
+    why = engine.ask_document(d, "What drove the change in total revenues from 2021 to 2022?", seed=0)
+    assert change.pages[0] == why.pages[0] == 2
+    parts = change.extra["confidence_parts"]
+    assert parts["figure"] > 0.5 and parts["fig_first"] == parts["computed"] == 1.0
+    # the same row is read, but a statement's row does not say what drove the change
+    parts = why.extra["confidence_parts"]
+    assert parts["figure"] == parts["fig_first"] == parts["computed"] == 0.0
+    assert why.confidence < change.confidence
