@@ -2,7 +2,7 @@
 
 ``lexicon.json`` (analysts' names for line items, ratios, formulas, the words of stated changes),
 ``periods.json`` (kinds of reporting period), ``facts.json`` (cover-page patterns),
-``headings.json`` (numbered heading patterns); ``confidence.json``, which the calibration
+``headings.json`` (numbered heading patterns), ``ranking.json`` (the page ranker's words); ``confidence.json``, which the calibration
 benchmark rewrites, is read by :mod:`alphasearch.calibration`.
 Each file is read once per process; callers must not change what they get. :func:`alternation`
 turns one of their word lists into a pattern.

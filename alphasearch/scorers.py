@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 import bm25s
 import numpy as np
 
+from . import domain
 from .models import DocumentIndex, Section
 from .text import numeric_share, terms, words
 
@@ -124,13 +125,45 @@ POSITION_WEIGHT = 1.2
 CAPTION_WEIGHT = 0.6
 
 
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_NOT_BEFORE_TITLE = frozenset("of the on in to by from for within into".split())  # "ANALYSIS OF THE ..."
+
+
+@lru_cache(maxsize=1)
+def _title_tail() -> frozenset[str]:
+    return frozenset(domain.load("ranking")["statement_title_tail"])
+
+
+def _is_title(line: str, m: re.Match[str]) -> bool:
+    """Whether ``line``, where ``m`` found a statement's name, is that statement's title: at most
+    four capitalised words before the name ("U.S. GAAP Condensed Consolidated", "3M Company"), after
+    it only periods, units and parentheses ("as of December 31, 2023", "(Unaudited)", "and
+    Comprehensive Loss"), and no sentence end. "Statement of Earnings Location" (a column head),
+    "Impact of derivatives on the consolidated balance sheets" or "... recognized on our consolidated
+    balance sheets." name a statement without being it."""
+    if line.rstrip().endswith((".", ":", ";", ",")):
+        return False
+    before = line[:m.start()].split()
+    if len(before) > 4 or any(w[0].islower() or w.lower() in _NOT_BEFORE_TITLE for w in before):
+        return False
+    after = words(_PARENTHESES.sub(" ", line[m.end():]))
+    return all(w in _title_tail() or w.isdigit() for w in after)
+
+
 def statement_kind(text: str, numeric: float) -> str:
-    """"income", "balance" or "cashflow" when the page is that primary statement, else ""."""
+    """"income", "balance" or "cashflow" when the page is that primary statement (its title is
+    one of the first eight lines, :func:`_is_title`, and the page is mostly figures), else "".
+    A page with the titles of several statements in its first 30 lines is an index of them."""
     if numeric < 0.12:
         return ""
-    head = "\n".join(text.splitlines()[:8])
-    kinds = [k for k, rx in _STATEMENT_TITLE.items() if rx.search(head)]
-    return kinds[0] if len(kinds) == 1 else ""  # several titles: an index of statements
+    first, kinds = "", set()
+    for i, line in enumerate(text.splitlines()[:30]):
+        for kind, rx in _STATEMENT_TITLE.items():
+            m = rx.search(line)
+            if m and _is_title(line, m):
+                kinds.add(kind)
+                first = first or (kind if i < 8 else "")
+    return first if len(kinds) == 1 else ""
 
 
 def statements_needed(question: str) -> frozenset[str]:

@@ -255,3 +255,22 @@ def test_numbers_at_line_ends_that_are_not_page_numbers():
     # the same words ending in numbers that do not grow page after page: a recurring table row
     texts = [f"Body of page {i}.\nTotal members {n}" for i, n in enumerate([40, 12, 33, 7], start=1)]
     assert page_labels(texts) == [()] * 4
+
+
+def test_a_statement_is_its_title_not_a_mention(engine, make_pdf):
+    """A page is a primary statement when a line is the statement's title ("Consolidated Balance
+    Sheets (Unaudited)", "U.S. GAAP Condensed Consolidated Statements of Income"); a note whose
+    first lines mention the balance sheet, a column head ("Statement of Earnings Location") or
+    an index listing every statement is none, though all are mostly figures."""
+    rows = [f"Item {i} {100 + i} {90 + i}" for i in range(12)]
+    pages = [
+        ["Acme Corp", "Consolidated Balance Sheets (Unaudited)", "As of December 31, 2023 and 2022", *rows],
+        ["U.S. GAAP Condensed Consolidated Statements of Income", "(in millions)", *rows],
+        ["Intangible Assets", "Acquired intangibles, included in other assets on our consolidated balance sheets,",
+         "consist of the following (in millions):", *rows],
+        ["Amortization expense was as follows:", "Statement of Earnings Location", "Cost of sales", *rows],
+        ["Index to Financial Statements", "Consolidated Statements of Operations 45",
+         "Consolidated Balance Sheets 46", "Consolidated Statements of Cash Flows 47", *rows],
+    ]
+    doc = engine.index_bytes(make_pdf(pages), "statements.pdf")
+    assert PageRanker(doc).kinds == ["balance", "income", "", "", ""]
