@@ -17,7 +17,7 @@ from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
-from .scorers import PageRanker, clean_question, names_page, page_labels, page_refs, wants_number
+from .scorers import PageRanker, asks, clean_question, names_page, page_labels, page_refs, wants_number
 from .streaming import FieldText
 from .text import sentences, shorten, terms
 
@@ -445,16 +445,6 @@ def _closeness(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float
     vecs = embed([clean_question(question)] + texts)
     sim = float((vecs[1:] @ vecs[0]).max())
     return min(1.0, max(0.0, (sim - 0.05) / 0.35))
-
-
-def asks(question: str, what: str) -> bool:
-    """The question's first sentence (its main ask: "Does X improve? If not, explain why." asks
-    no explanation) uses one of the lexicon's words for ``what`` ("phone", "explanation")."""
-    from .direct import lexicon
-
-    first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
-    low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
-    return any(f" {w} " in low for w in lexicon()["asks"][what])
 
 
 def states_cause(sentence: str) -> bool:

@@ -79,6 +79,14 @@ def wants_number(question: str) -> bool:
     return bool(_NUMERIC_Q.search(question))
 
 
+def asks(question: str, what: str) -> bool:
+    """The question's first sentence (its main ask: "Does X improve? If not, explain why." asks
+    no explanation) uses one of the lexicon's words for ``what`` ("phone", "explanation")."""
+    first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
+    return any(f" {w} " in low for w in domain.load("lexicon")["asks"][what])
+
+
 # --- financial statements: which ones a question needs, which one a page is ---------------
 # A page is a primary statement when its title area (first lines) names one and the page is
 # mostly figures; a question needs a statement when it names it or asks for a figure or ratio
@@ -166,8 +174,18 @@ def statement_kind(text: str, numeric: float) -> str:
     return first if len(kinds) == 1 else ""
 
 
+@lru_cache(maxsize=1)
+def _not_in_statements() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{domain.alternation(domain.load('ranking')['not_in_statements'])})\b", re.IGNORECASE)
+
+
 def statements_needed(question: str) -> frozenset[str]:
-    """The statements a question names or whose line items it needs."""
+    """The statements a question names or whose line items it needs; none when it asks for the
+    reasons of a change ("What drove the operating margin change?": the statements give the
+    figures, the discussion their causes) or for an adjusted, non-GAAP measure (the statements
+    do not print one)."""
+    if asks(question, "explanation") or _not_in_statements().search(question):
+        return frozenset()
     question = question.replace("_", " ")
     return frozenset(k for k, rx in _STATEMENT_NEED.items() if rx.search(question))
 

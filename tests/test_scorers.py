@@ -274,3 +274,27 @@ def test_a_statement_is_its_title_not_a_mention(engine, make_pdf):
     ]
     doc = engine.index_bytes(make_pdf(pages), "statements.pdf")
     assert PageRanker(doc).kinds == ["balance", "income", "", "", ""]
+
+
+def test_reasons_and_adjusted_measures_need_no_statement(engine, make_pdf):
+    """The statement boost is for figures the statements print: a question asking what drove a
+    change (its first sentence; "If not useful, explain why" asks no reason) or for an adjusted,
+    non-GAAP measure ranks the page that discusses it above the income statement."""
+    rows = ["Net sales 1,200 1,100", "Cost of sales 700 650", "Gross profit 500 450", "Operating income 150 160",
+            "Interest expense 10 9", "Income tax 30 31", "Net income 110 120", "EBITDA 210 215"]
+    pages = [
+        ["Acme Corp", "Consolidated Statements of Income", "(In millions) 2023 2022", *rows],
+        ["Results of operations", "Operating margin fell to 12.5% from 14.5% in 2022, driven by higher freight costs",
+         "and lower prices of garden tools; the operating margin of the rake business held steady."],
+        ["Non-GAAP measures", "Adjusted EBITDA was $260 million in 2023, before restructuring charges of $50 million.",
+         "We use adjusted EBITDA to compare our businesses over time."],
+    ]
+    doc = engine.index_bytes(make_pdf(pages), "acme.pdf")
+    ranker = PageRanker(doc)
+    top = lambda q: int(np.argmax(ranker.scores(q))) + 1  # noqa: E731
+    assert statements_needed("What was Acme's operating margin in 2023?") == {"income"}
+    assert top("What was Acme's operating margin in 2023?") == 1
+    assert statements_needed("What drove the operating margin change in 2023?") == frozenset()
+    assert top("What drove the operating margin change in 2023?") == 2
+    assert statements_needed("Is the operating margin improving? If not useful, explain why.") == {"income"}
+    assert top("What was Acme's adjusted EBITDA in 2023?") == 3
