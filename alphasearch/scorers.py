@@ -195,7 +195,9 @@ _PAGE_REF = re.compile(r"\b(?:pages?|slides?|pp?\.)\s*\(?\s*(\d{1,4})(?:\s*(?:an
 # the cover as a thing ("on the cover", "the cover page"), not the verb ("what does the warranty cover?")
 _COVER = re.compile(r"\b(?:(?:the|front) cover\b|cover (?:page|image|photo|picture)s?\b|front page|title page)",
                     re.IGNORECASE)
-_LAST = re.compile(r"\b(?:(second|2nd)[- ](?:to[- ])?last|penultimate|last) (?:page|slide)\b", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:(second|2nd)[- ](?:to[- ])?last|penultimate|last) (?:page|slide)\b"
+                   r"|\b(?:page|slide) (?:at|on|in) (?:the )?(?:(second|2nd)[- ](?:to[- ])?last|penultimate|last)\b",
+                   re.IGNORECASE)  # "the last page", "the page at the second last"
 _FIGURE_REF = re.compile(r"\b(fig(?:ure)?|table)\.?\s*(\d{1,3})\b|\b(first|second|third) (figure|table)\b",
                          re.IGNORECASE)
 _APPENDIX_REF = re.compile(r"\bappendix\s+([A-Z\d]{1,2})\b", re.IGNORECASE)
@@ -214,21 +216,43 @@ _NOT_PAGE_AFTER = re.compile(r"^(?:[$€£%#:,.+\-/)]|(?:percent|million|billion
                              re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def _page_words() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
+    """Pages named in words: ("page three", "pages three and four"), ("the second page",
+    "3rd slide"), and the number of each word."""
+    data = domain.load("ranking")
+    numbers = domain.alternation(data["numbers"])
+    spelled = re.compile(rf"\b(?:pages?|slides?)\s+({numbers})\b(?:\s*(?:and|&|-|–|to)\s*({numbers})\b)?",
+                         re.IGNORECASE)
+    ordinal = re.compile(rf"\b({domain.alternation(data['ordinals'])}|\d{{1,3}}(?:st|nd|rd|th))\s+(?:page|slide)\b",
+                         re.IGNORECASE)
+    return spelled, ordinal, {**data["numbers"], **data["ordinals"]}
+
+
 def page_refs(question: str) -> list[int]:
-    """Page numbers the question names ("on page 19", "pages 10 and 11")."""
+    """Page numbers the question names ("on page 19", "pages 10 and 11", "page three")."""
     out: list[int] = []
     for m in _PAGE_REF.finditer(question):
         out.extend(int(g) for g in m.groups() if g)
+    spelled, _, value = _page_words()
+    for m in spelled.finditer(question):
+        out.extend(value[g.lower()] for g in m.groups() if g)
     return out
 
 
 def positional_refs(question: str, page_count: int) -> list[int]:
-    """Pages named by position: the cover (page 1), the last or second-last page."""
+    """Pages named by position: the cover (page 1), the n-th page ("the first page of the
+    document", "the 3rd slide": counted from the start, whatever the page prints), the last
+    or second-last page."""
     out = []
     if _COVER.search(question):
         out.append(1)
+    _, ordinal, value = _page_words()
+    for m in ordinal.finditer(question):
+        word = m.group(1).lower()
+        out.append(value[word] if word in value else int(word[:-2]))
     for m in _LAST.finditer(question):
-        out.append(page_count - 1 if m.group(1) else page_count)
+        out.append(page_count - 1 if m.group(1) or m.group(2) or "penultimate" in m.group(0).lower() else page_count)
     return [p for p in out if 1 <= p <= page_count]
 
 

@@ -298,3 +298,21 @@ def test_reasons_and_adjusted_measures_need_no_statement(engine, make_pdf):
     assert top("What drove the operating margin change in 2023?") == 2
     assert statements_needed("Is the operating margin improving? If not useful, explain why.") == {"income"}
     assert top("What was Acme's adjusted EBITDA in 2023?") == 3
+
+
+def test_pages_named_in_words(engine, make_pdf):
+    """'page three' is page 3 (its printed number, as 'page 3'), 'the first page' / 'the 4th
+    slide' count pages from the start, 'the page at the second last' and 'the penultimate page'
+    are the one before the last (the penultimate page was taken for the last)."""
+    pages = [[f"Chapter {i}", f"How the cars of model {i} are built and tested, with photos of the cars."]
+             for i in range(1, 7)]
+    doc = engine.index_bytes(make_pdf(pages), "cars.pdf")
+    ranker = PageRanker(doc)
+    top = lambda q: int(np.argmax(ranker.scores(q))) + 1  # noqa: E731
+    assert page_refs("How many cars appear on page three?") == [3] and top("How many cars appear on page three?") == 3
+    assert page_refs("How many people appear on pages three and four?") == [3, 4]
+    assert positional_refs("Who is named on the first page of the document?", 6) == [1]
+    assert top("How many cars are shown on the 4th slide?") == 4
+    assert positional_refs("In the figure at Page at the second last, how many cars?", 6) == [5]
+    assert top("How many cars are on the penultimate page?") == 5
+    assert page_refs("Which cars have three doors?") == [] and positional_refs("Is this the first model?", 6) == []
