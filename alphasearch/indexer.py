@@ -104,7 +104,7 @@ def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
         for title in toc_titles.get(page.number, ()):
             if title not in heads:
                 heads.append(title)
-        out.append(Page(page.number, page.text, tuple(heads[:12])))
+        out.append(Page(page.number, page.text, tuple(heads[:12]), page.pictures))
     return out
 
 

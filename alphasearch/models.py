@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-INDEX_VERSION = 7  # bump when the offline tree changes so cached indexes are rebuilt
+INDEX_VERSION = 8  # bump when the offline tree changes so cached indexes are rebuilt
 
 
 @dataclass(frozen=True)
@@ -81,18 +81,20 @@ class Section:
 
 @dataclass(frozen=True)
 class Page:
-    """One page's text and the heading lines found on it (1-based ``number``)."""
+    """One page's text, the heading lines found on it (1-based ``number``) and how many
+    pictures of its own it holds (images that are not a logo or background on most pages)."""
 
     number: int
     text: str
     headings: tuple[str, ...] = ()
+    pictures: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "text": self.text, "headings": list(self.headings)}
+        return {"number": self.number, "text": self.text, "headings": list(self.headings), "pictures": self.pictures}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Page":
-        return cls(int(d["number"]), str(d["text"]), tuple(d.get("headings", ())))
+        return cls(int(d["number"]), str(d["text"]), tuple(d.get("headings", ())), int(d.get("pictures", 0)))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import math
 import re
 import threading
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,7 @@ class PageContent:
     number: int  # 1-based
     text: str
     lines: list[Line] = field(default_factory=list)
+    pictures: int = 0  # the pictures of its own the page holds (:func:`_pictures`)
 
 
 @dataclass
@@ -166,6 +168,7 @@ def read_pdf(
         cut: list[int] = []
         heavy: list[int] = []
         too_complex: list[int] = []
+        images: list[list[tuple[int, int]]] = []  # per page: (xref, pixels) of the images it holds
         for i in range(n):
             with _PAGE_LOCK:  # one page at a time, so other threads can render between pages
                 pymupdf.TOOLS.mupdf_warnings(reset=True)
@@ -176,7 +179,9 @@ def read_pdf(
                         lines = []
                     else:
                         heavy += [i + 1] if verdict == "cut" else []
-                        lines = _page_lines(doc[i])
+                        page = doc[i]
+                        lines = _page_lines(page)
+                        images.append(_page_images(page))
                 except Exception:
                     skipped.append(i + 1)
                     lines = []
@@ -187,8 +192,12 @@ def read_pdf(
             if was_cut:
                 cut.append(i + 1)
             pages.append(PageContent(i + 1, "\n".join(line.text for line in lines), lines))
+            if len(images) < len(pages):
+                images.append([])
             if progress:
                 progress(i + 1, n)
+        for page, count in zip(pages, _pictures(images)):
+            page.pictures = count
         if skipped:
             warnings.append(f"Page {skipped[0]} could not be read and was skipped." if len(skipped) == 1 else
                             f"{len(skipped)} pages could not be read and were skipped: {_page_list(skipped)}.")
@@ -749,6 +758,28 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
             if joined:
                 out.append(Line(joined, round(size, 1), bold * 2 >= total))
     return out
+
+
+PICTURE_MIN_PIXELS = 150 * 150  # a smaller image is an icon, a bullet or a rule
+PICTURE_MAX_SHARE = 0.3  # an image on more of the pages (and on more than two) is a logo or background
+
+
+def _page_images(page: pymupdf.Page) -> list[tuple[int, int]]:
+    """(xref, width x height in pixels) of each image the page's resources hold: read from the
+    page's resource list, not by running its drawing instructions (~0.03 ms a page, not ~1 ms)."""
+    try:
+        return [(int(im[0]), int(im[2]) * int(im[3])) for im in page.get_images()]
+    except Exception:
+        return []
+
+
+def _pictures(images: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
+    """For each page, how many pictures of its own it holds: images of at least
+    ``PICTURE_MIN_PIXELS`` that at most ``PICTURE_MAX_SHARE`` of the pages (or two) hold, so a
+    logo or background repeated on every page is no picture."""
+    uses = Counter(x for page in images for x in {x for x, _ in page})
+    most = max(2.0, PICTURE_MAX_SHARE * len(images))
+    return [len({x for x, pixels in page if pixels >= PICTURE_MIN_PIXELS and uses[x] <= most}) for page in images]
 
 
 def _span_style(style: str) -> tuple[float, float, bool]:

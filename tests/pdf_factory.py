@@ -24,6 +24,27 @@ def make_pdf(pages, *, toc=(), title: str = "", width: float = 595, height: floa
     return write_pdf(norm, toc=toc, title=title, width=width, height=height)
 
 
+def picture_pdf(pages, images) -> bytes:
+    """Pages of text lines (one list of strings per page, each page with its own resources) with
+    images drawn on them: ``images`` is a list of (pages, width, height in pixels); each entry is
+    one image (one object in the file) drawn on each of its pages."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page(width=595, height=842)
+        for k, line in enumerate(lines):
+            page.insert_text((72, 90 + 20 * k), line, fontsize=16 if k == 0 else 11)
+    for k, (on, w, h) in enumerate(images):
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, w, h), False)
+        pix.set_rect(pix.irect, (40 * k % 256, 120, 200))
+        xref = 0
+        for p in on:
+            rect = pymupdf.Rect(300, 500, 300 + w / 2, 500 + h / 2)
+            xref = doc[p - 1].insert_image(rect, pixmap=pix) if not xref else doc[p - 1].insert_image(rect, xref=xref)
+    out = doc.tobytes()
+    doc.close()
+    return out
+
+
 # --- small documents with a known structure --------------------------------------------------
 _CHAPTERS = [
     ("Introduction", "This handbook explains how the Riverside cooperative runs its community orchards, "

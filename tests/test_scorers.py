@@ -316,3 +316,28 @@ def test_pages_named_in_words(engine, make_pdf):
     assert positional_refs("In the figure at Page at the second last, how many cars?", 6) == [5]
     assert top("How many cars are on the penultimate page?") == 5
     assert page_refs("Which cars have three doors?") == [] and positional_refs("Is this the first model?", 6) == []
+
+
+def test_a_question_about_a_picture_looks_at_pages_with_pictures(engine):
+    """A page holds a picture of its own when an image of at least 150 x 150 pixels is on it and on
+    few other pages: a logo on every page and a small icon are none. A question about what a map,
+    photo or chart shows ranks the pages with pictures above one that only matches its words better;
+    a question naming the page, or with no picture word, ranks as before."""
+    from pdf_factory import picture_pdf
+
+    pages = [["Company history", "Founded in 1950 by two brothers."],
+             ["Products", "Garden tools, rakes and spades."],
+             ["Regional offices", "Where we work."],
+             ["Contact", "Write to the head office."],
+             ["Regional offices", "The regional offices are North, South, East and West; each regional office "
+                                  "serves the farms of its region."]]
+    data = picture_pdf(pages, [((1, 2, 3, 4, 5), 200, 200),  # a logo on every page
+                                         ((3,), 300, 200),  # the map
+                                         ((4,), 40, 40)])  # an icon
+    doc = engine.index_bytes(data, "offices.pdf")
+    assert [p.pictures for p in doc.pages] == [0, 0, 1, 0, 0]
+    ranker = PageRanker(doc)
+    top = lambda q: int(np.argmax(ranker.scores(q))) + 1  # noqa: E731
+    assert top("Which regional offices does the map show?") == 3
+    assert top("Which regional offices are listed?") == 5  # no picture asked: the better text
+    assert top("Which regional offices does the map on page 5 show?") == 5  # the page named
