@@ -26,6 +26,7 @@ CONFIDENCE_WEIGHTS = (0.3, 0.2, 0.3, 0.2)
 LEXICAL_WEIGHTS = (0.85, 0.15)
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
+OPENING_LINES = 3  # a page's first lines: its title, read for the "opening" part of the confidence
 ROBUST_WORDS = 30  # at most this many leave-one-word-out rankings for the "robust" part of the confidence
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
@@ -116,7 +117,7 @@ def extractive_answer(
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
-    names, of thirteen reported: how close in meaning the question is to the pages read and to the
+    names, of sixteen reported: how close in meaning the question is to the pages read and to the
     first page alone (static embeddings), the share of the question's idf-weighted terms in the
     best sentence and its neighbours, the share of those terms the document uses at all, how
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
@@ -126,7 +127,8 @@ def extractive_answer(
     when the question asks for an explanation, "what drove …": a row is no sign a page explains), whether the
     best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
-    page has, whether it is a page the question names and whether it misses a year asked). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    page has, whether it is a page the question names, whether it misses a year asked and how much of the
+    question its opening lines hold). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
     Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
     ``threshold``, or when the document uses none of the question's terms, the answer is the
     fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
@@ -186,7 +188,7 @@ def extractive_answer(
         parts["fig_first"] = 1.0 if read_row and read_row.figures and read_row.figures[0].page == first else 0.0
         parts["computed"] = 1.0 if read_row is not None and read_row.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
-        parts.update(first_page_parts(doc, question, first, page_scores, rescore))
+        parts.update(first_page_parts(doc, question, first, page_scores, rescore, df=df))
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
             w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
@@ -265,8 +267,9 @@ def printed_labels(doc: DocumentIndex, page: int) -> tuple[int, ...]:
 
 
 def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores: np.ndarray | None = None,
-                     rescore: Callable[[str], np.ndarray] | None = None) -> dict[str, float]:
-    """Four parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
+                     rescore: Callable[[str], np.ndarray] | None = None, *,
+                     df: Mapping[str, int] | None = None) -> dict[str, float]:
+    """Five parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
     that, left out one at a time, leave the page ranker's best page (of ``page_scores``) its best
     page under ``rescore`` (0.5 when unknown) — a ranking that one word decides is fragile (a
     query-performance signal; it does not compare the ranker with the search, so a page the
@@ -276,14 +279,23 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
     when the question names a page, figure, table or appendix and the first page is it
     (:func:`scorers.names_page`), else 0; ``year_missing``: 1 when the question asks for a year
     ("2022", "FY2022") that the first page does not print, else 0 (a statement page prints the
-    years of its columns: one without the year asked is rarely the page asked for). Measured on
-    held-out documents of the development set: see ``benchmarks/answer_eval.py``."""
+    years of its columns: one without the year asked is rarely the page asked for); ``opening``:
+    the share of the question's terms (weighted by idf, with ``df`` the pages using each term) in
+    the first page's opening lines (``OPENING_LINES``: its title; a page titled with what is asked
+    is rarely the wrong one). Measured on held-out documents of the development set: see
+    ``benchmarks/answer_eval.py``."""
     text = doc.page(first).text if 1 <= first <= doc.page_count else ""
     years = dict.fromkeys(FISCAL_YEAR.findall(question))
     out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300),
            "named_page": 1.0 if names_page(question, first, doc.page_count, text, labels=printed_labels(
                doc, first) if page_refs(question) else None) else 0.0,
-           "year_missing": 1.0 if years and not all(y in text for y in years) else 0.0}
+           "year_missing": 1.0 if years and not all(y in text for y in years) else 0.0,
+           "opening": 0.0}
+    q_terms = list(dict.fromkeys(terms(clean_question(question))))
+    if q_terms:
+        idf = _idf(doc, q_terms, df or {})
+        opening = set(terms("\n".join(text.splitlines()[:OPENING_LINES])))
+        out["opening"] = sum(idf[t] for t in q_terms if t in opening) / sum(idf.values())
     if rescore is None or page_scores is None or not page_scores.size or page_scores.max() <= 0:
         return out
     best = int(np.argmax(page_scores))
@@ -370,7 +382,8 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "robust": "the best page stays best leaving out any one question word",
                "first_words": "words on the first page (per 300)",
                "named_page": "the first page is the page, figure or table named",
-               "year_missing": "the first page lacks the year asked"}
+               "year_missing": "the first page lacks the year asked",
+               "opening": "question terms in the first page's opening lines"}
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:

@@ -114,7 +114,7 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words",
-                              "named_page", "year_missing"]
+                              "named_page", "year_missing", "opening"]
     # the shipped model leaves out the two parts that only say whether the search agreed with the page
     # ranker (they would mark down every answer where the search found a page the ranker missed), and
     # two that added nothing on held-out documents (closeness to the pages read: first_meaning says it;
@@ -316,3 +316,25 @@ def test_figure_parts_count_for_the_figure_asked_not_for_why_it_changed(engine):
     parts = why.extra["confidence_parts"]
     assert parts["figure"] == parts["fig_first"] == parts["computed"] == 0.0
     assert why.confidence < change.confidence
+
+
+def test_opening_reads_the_first_pages_title_lines(engine, make_pdf):
+    from alphasearch.answer import first_page_parts
+
+    d = engine.index_bytes(make_pdf([
+        ["Soil nitrate survey", "We sampled cores at twelve sites along the river in spring."],
+        ["Methods", "Cores were taken at dawn.", "Each core was sealed and cooled.",
+         "Nitrate in soil cores was measured by the laboratory; the soil survey took two weeks."],
+        ["Budget", "The laboratory charged 40 euros for each soil sample."],
+    ]), "survey.pdf")
+    question = "Where was the soil nitrate survey done?"
+    assert first_page_parts(d, question, 1)["opening"] == 1.0  # "Soil nitrate survey": titled with what is asked
+    assert first_page_parts(d, question, 2)["opening"] == 0.0  # the same words, but below its opening lines
+    # page 3 opens with two of three words asked; weighted by how few pages use a word, its "soil"
+    # counts for less when every page uses it
+    assert first_page_parts(d, "laboratory soil nitrate", 3)["opening"] == pytest.approx(2 / 3)
+    rare, common = (first_page_parts(d, "laboratory soil nitrate", 3, df={"soil": n, "laboratori": 2, "nitrat": 2})[
+        "opening"] for n in (1, 3))
+    assert 0.0 < common < 2 / 3 < rare < 1.0
+    asked = engine.ask_document(d, question, seed=0)
+    assert asked.pages[0] == 1 and asked.extra["confidence_parts"]["opening"] == 1.0
