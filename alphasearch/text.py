@@ -17,9 +17,12 @@ STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
 # starts and takes all of it), found ~15% faster without the boundary tests
 WORD = re.compile(r"\w{2,}")  # a word: what words() finds (also the page statistics' tokens)
 _DIGIT = re.compile(r"\d")
-_SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9(\"'])|\n{2,}|\n(?=[A-Z•\-–])")
-_NOT_LETTERS = re.compile(r"[^a-z]+")
-_NOT_LETTERS_OR_NEWLINE = re.compile(r"[^a-z\n]+")
+# where a sentence ends: white space after . ! ? ; before a capital, digit or quote; 2+ newlines; a newline
+# before a capital or bullet. Written to start with its white space (the lookbehind looks back past it), so the
+# scan skips to the next white space instead of trying three branches at every character (~1.8x faster)
+_SENT = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z0-9(\"'])|(?<=\n)\n+|(?<=\n)(?=[A-Z•\-–]))")
+# ASCII bytes: a-z and newline kept, every other byte a space (a text's non-ASCII characters are "?" by then)
+_LETTERS_AND_NEWLINES = bytes(c if 97 <= c <= 122 or c == 10 else 32 for c in range(256))
 _NUMBER = re.compile(r"(?<!\S)\(?[$€£]?\d[\d,.]*%?\)?(?!\S)")  # a whitespace token that is a number
 
 
@@ -83,12 +86,18 @@ def numeric_share(text: str, tokens: int | None = None) -> float:
 
 def normalise(text: str) -> str:
     """Lower-case letters only, digits dropped: for matching titles and running headers."""
-    return " ".join(_NOT_LETTERS.sub(" ", text.lower()).split())
+    return " ".join(_letters(text).split())
 
 
 def normalise_lines(text: str) -> list[str]:
     """:func:`normalise` of each line of ``text``, in one pass over the whole text."""
-    return [" ".join(line.split()) for line in _NOT_LETTERS_OR_NEWLINE.sub(" ", text.lower()).split("\n")]
+    return [" ".join(line.split()) for line in _letters(text).split("\n")]
+
+
+def _letters(text: str) -> str:
+    """``text`` lower-cased with every character but a-z and newline made a space (as a pattern
+    [^a-z\\n] would, in one C pass over bytes: ~15x faster than the pattern's substitution)."""
+    return text.lower().encode("ascii", "replace").translate(_LETTERS_AND_NEWLINES).decode("ascii")
 
 
 def shorten(text: str, limit: int = 60) -> str:

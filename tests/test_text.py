@@ -18,3 +18,15 @@ def test_terms_match_stemming_afresh_even_when_the_memo_restarts(monkeypatch):
     monkeypatch.setattr(text, "_STEMS_MAX", 3)  # every call overflows: the memo starts afresh
     assert text.terms(SAMPLE) == _fresh(SAMPLE)
     assert text.terms("employe employees") == ["employ", "employ"]
+
+
+def test_normalise_keeps_ascii_letters_only():
+    assert text.normalise("  Item 7A. Management’s DISCUSSION — Résumé\t(2022)  ") == "item a management s discussion r sum"
+    assert text.normalise_lines("Café Société\n\nNOTE 9: Leases\n") == ["caf soci t", "", "note leases", ""]
+    assert text.normalise("İstanbul \ud800x") == "i stanbul x"  # lower() makes i + a combining dot; a lone surrogate
+
+
+def test_pieces_split_where_sentences_end():
+    assert text.pieces("Revenue grew. Costs fell; Margins rose! it held.\n\nNext part\nAnother line\nlower line") == [
+        "Revenue grew.", "Costs fell;", "Margins rose! it held.", "Next part", "Another line\nlower line"]
+    assert text.pieces("a.  \n \"Quoted\" e.g. 1999 ok\n• item\n\n\n(x)") == ["a.", "\"Quoted\" e.g.", "1999 ok", "• item", "(x)"]

@@ -84,7 +84,7 @@ class Layout:
         for page in content.pages:
             for line in page.lines:
                 sizes[line.size] += len(line.text)
-            texts = tuple(normalise_lines("\n".join(line.text for line in page.lines))) if page.lines else ()
+            texts = tuple(normalise_lines(page.text)) if page.lines else ()  # a page's text: its lines joined
             seen.update(set(texts))
             norm.append(texts)
         n = content.page_count
