@@ -170,6 +170,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"{questions} questions, {len(methods)} method(s), engine {engine.settings.resolved_engine}, "
           f"{time.perf_counter() - started:.0f}s" + (f"; rows in {args.out}" if args.out else ""))
     print(evaluation.format_table(evaluation.summarise(rows, ks), ks))
+    if {"mcts_puct", "flat_read"} <= set(methods):  # the default search against flat reading at equal pages read
+        gap = evaluation.hit1_gap(rows, "mcts_puct", "flat_read")
+        if gap:
+            print(evaluation.format_hit1_gap(gap))
     print("\nAnswers (printed: questions whose gold figure is printed on an evidence page; direct/text: the share "
           "whose direct answer/answer text carries it; fb: fallback rate on answerable/off-topic questions):")
     print(evaluation.format_answer_summary(evaluation.answer_summary(rows)))

@@ -404,6 +404,48 @@ def _off_topic_doc(q: Question, questions: Sequence[Question]) -> str:
     return others[hashlib.sha256(q.id.encode("utf-8")).digest()[0] % len(others)]
 
 
+# --- one method against another, split by document ------------------------------------------------
+def hit1_gap(rows: Sequence[Row], method: str, baseline: str, *, splits: int = 30) -> dict[str, Any] | None:
+    """hit@1 of ``method`` less ``baseline``'s on the questions both answered (off-topic rows left out):
+    ``all``; ``halves``, on each half of the documents (:func:`half_of`, the fixed split); and over
+    ``splits`` other document splits (seeds 1..splits, both halves of each) their ``mean``, ``p10``
+    (the 10th percentile) and ``min`` — so a gap is seen not to rest on a few documents. None when
+    the two methods share no question."""
+    hits: dict[str, dict[tuple[str, str], float]] = {method: {}, baseline: {}}
+    for r in rows:
+        if r.method in hits and not r.off_topic:
+            hits[r.method][(r.id, r.doc)] = hit_at_k(r.pages, r.evidence_pages, 1)
+    both = sorted(set(hits[method]) & set(hits[baseline]))
+    if not both:
+        return None
+
+    def gap(keys: list[tuple[str, str]]) -> float | None:
+        return sum(hits[method][k] - hits[baseline][k] for k in keys) / len(keys) if keys else None
+
+    def halves(seed: int) -> list[float | None]:
+        return [gap([k for k in both if half_of(k[1], seed) == h]) for h in (0, 1)]
+
+    others = sorted(g for seed in range(1, splits + 1) for g in halves(seed) if g is not None)
+    out: dict[str, Any] = {"method": method, "baseline": baseline, "n": len(both), "all": gap(both),
+                           "halves": halves(0), "splits": splits}
+    if others:
+        out.update(mean=statistics.fmean(others), p10=others[int(0.1 * (len(others) - 1))], min=others[0])
+    return out
+
+
+def format_hit1_gap(g: dict[str, Any]) -> str:
+    """One line of :func:`hit1_gap`."""
+    def f(x: float | None) -> str:
+        return "–" if x is None else f"{x:+.3f}"
+
+    line = (f"hit@1 {g['method']} less {g['baseline']} ({g['n']} questions): {f(g['all'])}; "
+            f"halves by document {f(g['halves'][0])} / {f(g['halves'][1])}")
+    if "mean" in g:
+        line += (f"; {g['splits']} other document splits, both halves: mean {f(g['mean'])}, "
+                 f"10th percentile {f(g['p10'])}, lowest {f(g['min'])}")
+    return line
+
+
 # --- answers, not only pages -------------------------------------------------------------------
 def answer_summary(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
     """Per method: the answer-level figures.

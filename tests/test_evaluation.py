@@ -226,3 +226,33 @@ def test_auroc_and_logistic_fit_are_exact_on_literal_data():
     assert [calibration.half_of(n, 0) for n in names] == [calibration.half_of(n) for n in names]
     assert [calibration.half_of(n, 1) for n in names] != [calibration.half_of(n) for n in names]
     assert calibration.half_of("a.pdf", 3) == calibration.half_of("a.pdf", 3)
+
+
+def test_hit1_gap_by_document_half_and_other_splits():
+    from alphasearch.calibration import half_of
+
+    docs = [f"doc{i}.pdf" for i in range(40)]
+    first = next(d for d in docs if half_of(d) == 0)
+    rows = []
+    for i, doc in enumerate(docs):
+        # "a" finds every first page; "b" misses it on one document of the first half only
+        rows.append(Row(f"q{i}", doc, "s", "a", [1, 2], [1], "", 0.0, False, 0.0))
+        rows.append(Row(f"q{i}", doc, "s", "b", [2, 1] if doc == first else [1, 2], [1], "", 0.0, False, 0.0))
+    rows.append(Row("away", first, "s", "b", [2], [], "", 0.0, True, 0.0, off_topic=True))  # not counted
+    g = evaluation.hit1_gap(rows, "a", "b", splits=5)
+    half0 = sum(half_of(d) == 0 for d in docs)
+    assert g["n"] == 40 and g["all"] == pytest.approx(1 / 40)
+    assert g["halves"] == [pytest.approx(1 / half0), 0.0]
+    assert g["min"] == 0.0 and 0.0 < g["mean"] < 1 / 10  # in every split one half holds the document, one not
+    assert "halves by document +0.0" in evaluation.format_hit1_gap(g)
+    assert evaluation.hit1_gap(rows, "a", "c") is None
+
+
+def test_cli_prints_the_default_search_against_flat_reading(tmp_path, capsys):
+    root = _tiny_set(tmp_path)
+    code = main(["--data-dir", str(tmp_path / "data"), "eval", str(root), "--limit", "2",
+                 "--methods", "mcts_puct,flat_read"])
+    assert code == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("hit@1 mcts_puct less flat_read (2 questions): ") and "halves by document" in line
+               for line in printed)
