@@ -75,6 +75,19 @@ def clean_question(question: str) -> str:
     return _INSTRUCTION.sub(" ", question)
 
 
+@lru_cache(maxsize=1)
+def _document_nouns() -> re.Pattern[str]:
+    nouns = domain.alternation(domain.load("ranking")["document_nouns"])
+    return re.compile(rf"\b(?:this|the|our|these)\s+(?:{nouns})\b", re.IGNORECASE)
+
+
+def query_text(question: str) -> str:
+    """What the page ranker searches for: the question without formatting instructions and without
+    the words that name the document itself ("in this report", "the paper", "these slides"), which
+    match pages that happen to say "report" or "paper" rather than the pages asked about."""
+    return _document_nouns().sub(" ", clean_question(question))
+
+
 def wants_number(question: str) -> bool:
     return bool(_NUMERIC_Q.search(question))
 
@@ -463,7 +476,7 @@ class PageRanker:
             hit = self._cache.get(question)
         if hit is not None:
             return hit
-        q = terms(clean_question(question))
+        q = terms(query_text(question))
         n = self.doc.page_count
         page = np.zeros(n, dtype=np.float32)
         if self.body is not None and q:

@@ -7,7 +7,7 @@ import pytest
 from alphasearch.models import DocumentIndex, Page, Section
 from alphasearch.scorers import (HybridScorer, LexicalScorer, PageRanker, PriorScorer, TitleScorer, caption_refs,
                                  make_scorer, names_page, page_label, page_labels, page_refs, positional_refs,
-                                 statement_kind, statements_needed)
+                                 query_text, statement_kind, statements_needed)
 
 INCOME = ("Acme Corp\nConsolidated Statements of Operations\n(In millions)\n2023 2022\nNet sales 1,200 1,100\n"
           "Cost of sales 700 650\nGross profit 500 450\nNet income 120 100\n")
@@ -341,3 +341,18 @@ def test_a_question_about_a_picture_looks_at_pages_with_pictures(engine):
     assert top("Which regional offices does the map show?") == 3
     assert top("Which regional offices are listed?") == 5  # no picture asked: the better text
     assert top("Which regional offices does the map on page 5 show?") == 5  # the page named
+
+
+def test_words_naming_the_document_are_not_searched(engine, make_pdf):
+    """'according to this report', 'in the paper' name the document, not what a page says: the page
+    about the regulations comes first, not the page that talks about the report."""
+    pages = [["About this report", "This report on the regulations was written by the inspectors. The report "
+                                   "covers one visit; a report like this one is published every year."],
+             ["Findings", "Two regulations were breached during the visit: staffing and safe care."],
+             ["Contact", "Write to the head office for copies."]]
+    doc = engine.index_bytes(make_pdf(pages), "inspection.pdf")
+    ranker = PageRanker(doc)
+    assert query_text("How many regulations are breached according to this report?").split() == [
+        "How", "many", "regulations", "are", "breached", "according", "to", "?"]
+    assert int(np.argmax(ranker.scores("Which regulations were breached according to this report?"))) + 1 == 2
+    assert int(np.argmax(ranker.scores("Who wrote the inspectors' report?"))) + 1 == 1  # not after 'the'
