@@ -17,7 +17,8 @@ from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
-from .scorers import PageRanker, asks, clean_question, names_page, page_labels, page_refs, wants_number
+from .scorers import (PageRanker, asks, asks_picture, clean_question, names_page, page_labels, page_refs,
+                      wants_number)
 from .streaming import FieldText
 from .text import sentences, shorten, terms
 
@@ -117,7 +118,7 @@ def extractive_answer(
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
-    names, of sixteen reported: how close in meaning the question is to the pages read and to the
+    names, of seventeen reported: how close in meaning the question is to the pages read and to the
     first page alone (static embeddings), the share of the question's idf-weighted terms in the
     best sentence and its neighbours, the share of those terms the document uses at all, how
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
@@ -127,8 +128,8 @@ def extractive_answer(
     when the question asks for an explanation, "what drove …": a row is no sign a page explains), whether the
     best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
-    page has, whether it is a page the question names, whether it misses a year asked and how much of the
-    question its opening lines hold). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    page has, whether it is a page the question names, whether it misses a year asked, how much of the
+    question its opening lines hold and whether it lacks a picture asked about). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
     Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
     ``threshold``, or when the document uses none of the question's terms, the answer is the
     fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
@@ -269,7 +270,7 @@ def printed_labels(doc: DocumentIndex, page: int) -> tuple[int, ...]:
 def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores: np.ndarray | None = None,
                      rescore: Callable[[str], np.ndarray] | None = None, *,
                      df: Mapping[str, int] | None = None) -> dict[str, float]:
-    """Five parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
+    """Six parts of the confidence, each in [0, 1]. ``robust``: the share of the question's words
     that, left out one at a time, leave the page ranker's best page (of ``page_scores``) its best
     page under ``rescore`` (0.5 when unknown) — a ranking that one word decides is fragile (a
     query-performance signal; it does not compare the ranker with the search, so a page the
@@ -282,15 +283,19 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
     years of its columns: one without the year asked is rarely the page asked for); ``opening``:
     the share of the question's terms (weighted by idf, with ``df`` the pages using each term) in
     the first page's opening lines (``OPENING_LINES``: its title; a page titled with what is asked
-    is rarely the wrong one). Measured on held-out documents of the development set: see
-    ``benchmarks/answer_eval.py``."""
+    is rarely the wrong one); ``picture_missing``: 1 when the question asks what a picture shows
+    (:func:`scorers.asks_picture`: a map, photo, chart, a colour…) and the first page holds no
+    picture of its own (``Page.pictures``), else 0 (its words alone cannot show it). Measured on
+    held-out documents of the development set: see ``benchmarks/answer_eval.py``."""
     text = doc.page(first).text if 1 <= first <= doc.page_count else ""
     years = dict.fromkeys(FISCAL_YEAR.findall(question))
     out = {"robust": 0.5, "first_words": min(1.0, len(text.split()) / 300),
            "named_page": 1.0 if names_page(question, first, doc.page_count, text, labels=printed_labels(
                doc, first) if page_refs(question) else None) else 0.0,
            "year_missing": 1.0 if years and not all(y in text for y in years) else 0.0,
-           "opening": 0.0}
+           "opening": 0.0,
+           "picture_missing": 1.0 if asks_picture(question) and 1 <= first <= doc.page_count
+           and not doc.page(first).pictures else 0.0}
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if q_terms:
         idf = _idf(doc, q_terms, df or {})
@@ -383,7 +388,8 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "first_words": "words on the first page (per 300)",
                "named_page": "the first page is the page, figure or table named",
                "year_missing": "the first page lacks the year asked",
-               "opening": "question terms in the first page's opening lines"}
+               "opening": "question terms in the first page's opening lines",
+               "picture_missing": "a picture is asked and the first page holds none"}
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:

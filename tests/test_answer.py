@@ -114,7 +114,7 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words",
-                              "named_page", "year_missing", "opening"]
+                              "named_page", "year_missing", "opening", "picture_missing"]
     # the shipped model leaves out the two parts that only say whether the search agreed with the page
     # ranker (they would mark down every answer where the search found a page the ranker missed), and
     # two that added nothing on held-out documents (closeness to the pages read: first_meaning says it;
@@ -338,3 +338,19 @@ def test_opening_reads_the_first_pages_title_lines(engine, make_pdf):
     assert 0.0 < common < 2 / 3 < rare < 1.0
     asked = engine.ask_document(d, question, seed=0)
     assert asked.pages[0] == 1 and asked.extra["confidence_parts"]["opening"] == 1.0
+
+
+def test_picture_missing_when_a_picture_is_asked_and_the_first_page_has_none(engine):
+    from pdf_factory import picture_pdf
+
+    from alphasearch.answer import first_page_parts
+
+    pages = [["Company history", "Founded in 1950 by two brothers."],
+             ["Regional offices", "The map shows where we work."],
+             ["Regional offices", "The regional offices are North, South, East and West."]]
+    d = engine.index_bytes(picture_pdf(pages, [((1, 2, 3), 200, 200),  # a logo on every page: no picture
+                                               ((2,), 300, 200)]), "offices.pdf")  # the map
+    asked = "Which regional offices does the map show?"
+    assert first_page_parts(d, asked, 2)["picture_missing"] == 0.0  # the page with the map
+    assert first_page_parts(d, asked, 3)["picture_missing"] == 1.0  # the words, but no picture
+    assert first_page_parts(d, "Which regional offices are listed?", 3)["picture_missing"] == 0.0  # none asked
