@@ -2,8 +2,9 @@
 
 Sources, in order of trust: the PDF outline (when it looks right), numbered
 headings with styled lines nested below them (:mod:`.indexing.headings`), headings
-from font size and bold lines alone, and pages grouped by topic. The root carries the
-document's title (:mod:`.indexing.title`); summaries come from :mod:`.indexing.summaries`.
+from font size and bold lines alone, and pages grouped by topic (cut where neighbouring
+pages share the fewest key terms). The root carries the document's title
+(:mod:`.indexing.title`); summaries come from :mod:`.indexing.summaries`.
 Leaves cover every page (sections that start on the same page share it); no leaf
 spans more than ``max_leaf_pages`` pages; no node has more than ``MAX_FANOUT``
 children, and a grouping node says what it holds ("Notes 1–9"). Pages are 1-based
@@ -15,8 +16,6 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from . import pdf
 from .models import DocumentIndex, Page, Section
@@ -52,9 +51,9 @@ def build(
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
                            progress=lambda i, n: report("reading pages", i / n))
     report("building the tree", 0.0)
-    root, source, pages = section_tree(content, max_leaf_pages=max_leaf_pages, name=name)
+    root, source, pages, stats = section_tree(content, max_leaf_pages=max_leaf_pages, name=name,
+                                              search_terms=search_terms)
     report("summaries", 0.0)
-    stats = PageTerms.of(pages, search=search_terms)
     root = summarise(root, pages, stats)
     warnings = list(content.warnings)
     if not any(p.text.strip() for p in pages):
@@ -75,15 +74,17 @@ def build(
 
 
 def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8, name: str = "document.pdf",
-                 ) -> tuple[Section, str, list[Page]]:
+                 search_terms: bool = False) -> tuple[Section, str, list[Page], PageTerms]:
     """The section tree of read PDF content (without summaries), where it came from
-    ("outline", "headings" or "topics"), and the pages with their heading lines.
-    The root carries the document's title (:func:`document_title`)."""
+    ("outline", "headings" or "topics"), the pages with their heading lines, and their word
+    statistics (``search_terms``: as :meth:`PageTerms.of`). The root carries the document's
+    title (:func:`document_title`)."""
     layout = Layout.of(content)
     pages = detect_headings(content, layout)
+    stats = PageTerms.of(pages, search=search_terms)
     title = document_title(content, pages, layout, name)
-    root, source = build_tree(content, pages, layout, max_leaf_pages=max_leaf_pages, title=title)
-    return root, source, pages
+    root, source = build_tree(content, pages, layout, stats, max_leaf_pages=max_leaf_pages, title=title)
+    return root, source, pages, stats
 
 
 # --- headings ---------------------------------------------------------------
@@ -199,7 +200,7 @@ class _Node:
     children: list["_Node"]
 
 
-def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, *,
+def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, stats: PageTerms, *,
                max_leaf_pages: int = 8, title: str = "") -> tuple[Section, str]:
     n = content.page_count
     entries, source = trusted_outline(content), "outline"
@@ -213,9 +214,9 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, *
         tops = _from_entries(entries, n)
     else:
         tops = [_Node(_group_title(pages, a, b), a, b, 1, "topics", [])
-                for a, b in topic_groups(pages, 1, n, max_leaf_pages)]
+                for a, b in topic_groups(stats, 1, n, max_leaf_pages)]
     root = _Node(title or content.title or "Document", 1, n, 0, "root", tops)
-    _split_large(root, pages, max_leaf_pages)
+    _split_large(root, pages, stats, max_leaf_pages)
     _limit_fanout(root)
     counter = iter(range(10**9))
     return _freeze(root, counter), source
@@ -267,16 +268,18 @@ def _fill_gaps(nodes: list[_Node], start: int, end: int) -> None:
         nodes[-1].end = end
 
 
-def topic_groups(pages: Sequence[Page], start: int, end: int, max_size: int) -> list[tuple[int, int]]:
+def topic_groups(stats: PageTerms, start: int, end: int, max_size: int) -> list[tuple[int, int]]:
     """Split pages [start, end] into runs of related pages: cut where neighbouring
-    pages are least similar (static embeddings), keeping runs of 2..max_size pages."""
+    pages share the fewest key terms (:meth:`PageTerms.neighbours`), keeping runs of 2..max_size pages.
+
+    Key terms rather than static embeddings of the pages' first 2,000 characters: on the 11 eval
+    PDFs whose outline has 2+ levels, their trees built from the top level alone, 0.75 of the cuts
+    fell on a page where a deeper outline entry starts against 0.60 (128/170 vs 109/181; cuts in the
+    middle: 0.45), in ~1/20 of the time."""
     count = end - start + 1
     if count <= max_size:
         return [(start, end)]
-    from .scorers import embed  # heavy import kept lazy
-
-    vecs = embed([pages[p - 1].text[:2000] or " " for p in range(start, end + 1)])
-    sims = np.einsum("ij,ij->i", vecs[:-1], vecs[1:])  # sims[i]: page start+i vs start+i+1
+    sims = stats.neighbours(start, end)  # sims[i]: page start+i vs start+i+1
     target = max(2, min(max_size, round(math.sqrt(count)) + 1, max_size))
 
     def cut(a: int, b: int) -> list[tuple[int, int]]:  # indexes into pages, inclusive
@@ -301,11 +304,11 @@ def _group_title(pages: Sequence[Page], a: int, b: int) -> str:
     return f"Pages {a}–{b}" if a != b else f"Page {a}"
 
 
-def _split_large(node: _Node, pages: Sequence[Page], max_leaf: int) -> None:
+def _split_large(node: _Node, pages: Sequence[Page], stats: PageTerms, max_leaf: int) -> None:
     for child in node.children:
-        _split_large(child, pages, max_leaf)
+        _split_large(child, pages, stats, max_leaf)
     if not node.children and node.end - node.start + 1 > max_leaf:
-        groups = topic_groups(pages, node.start, node.end, max_leaf)
+        groups = topic_groups(stats, node.start, node.end, max_leaf)
         if len(groups) > 1:
             node.children = [_Node(_group_title(pages, a, b) if a != node.start else node.title + f" (pp. {a}–{b})",
                                    a, b, node.level + 1, "split", []) for a, b in groups]

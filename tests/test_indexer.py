@@ -94,6 +94,17 @@ def test_flat_text_becomes_topic_groups():
     assert {7, 13} <= starts  # cuts fall where the topic changes
 
 
+def test_neighbouring_pages_on_one_topic_are_alike():
+    pages = [[TOPICS["orchard"] + " First."], [TOPICS["orchard"] + " Second."], ["12 34"],
+             [TOPICS["railway"] + " Third."], [TOPICS["astronomy"]]]
+    _, stats = indexer.build(pdf_factory.make_pdf(pages), "topics.pdf")
+    same, before_blank, after_blank, across = stats.neighbours(1, 5)[0], *stats.neighbours(2, 5)
+    assert same > 0.8  # the same key terms but "first" and "second"
+    assert before_blank == after_blank == 0.0  # a page of figures alone has no key terms
+    assert 0.0 <= across < 0.2 * same
+    assert len(stats.neighbours(1, 5)) == 4 and stats.neighbours(3, 3) == []
+
+
 def test_short_flat_document_is_one_group(flat_pdf):
     doc = indexer.build_index(flat_pdf, "flat.pdf")
     assert doc.tree_source == "topics"

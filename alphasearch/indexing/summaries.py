@@ -141,6 +141,21 @@ class PageTerms:
         return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
                    {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(searched))
 
+    def neighbours(self, start: int, end: int) -> list[float]:
+        """How alike each page of ``start``..``end`` - 1 is to the next (1-based): the cosine of their
+        key-term vectors, each term weighted (1 + log count) × idf; 0 beside a page without key terms."""
+        vectors = []
+        for counts in self.counts[start - 1:end]:
+            v = {t: (1.0 + math.log(c)) * self.term_idf[t] for t, c in counts.items()}
+            vectors.append((v, math.sqrt(sum(x * x for x in v.values()))))
+        out = []
+        for (a, norm_a), (b, norm_b) in zip(vectors, vectors[1:]):
+            if len(a) > len(b):
+                a, b = b, a
+            dot = sum(x * b.get(t, 0.0) for t, x in a.items())
+            out.append(dot / (norm_a * norm_b) if norm_a and norm_b else 0.0)
+        return out
+
     def key_terms(self, counts: Counter[str], k: int) -> list[str]:
         """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
         scores = map(mul, counts.values(), map(self.term_idf.get, counts, repeat(0.0)))
