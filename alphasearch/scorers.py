@@ -95,9 +95,14 @@ def wants_number(question: str) -> bool:
 def asks(question: str, what: str) -> bool:
     """The question's first sentence (its main ask: "Does X improve? If not, explain why." asks
     no explanation) uses one of the lexicon's words for ``what`` ("phone", "explanation")."""
+    return first_sentence_says(question, domain.load("lexicon")["asks"][what])
+
+
+def first_sentence_says(question: str, phrases: Sequence[str]) -> bool:
+    """The question's first sentence holds one of ``phrases`` (lower-case words, whole words)."""
     first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
     low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
-    return any(f" {w} " in low for w in domain.load("lexicon")["asks"][what])
+    return any(f" {w} " in low for w in phrases)
 
 
 # --- financial statements: which ones a question needs, which one a page is ---------------
@@ -201,9 +206,11 @@ def _not_in_statements() -> re.Pattern[str]:
 def statements_needed(question: str) -> frozenset[str]:
     """The statements a question names or whose line items it needs; none when it asks for the
     reasons of a change ("What drove the operating margin change?": the statements give the
-    figures, the discussion their causes) or for an adjusted, non-GAAP measure (the statements
-    do not print one)."""
-    if asks(question, "explanation") or _not_in_statements().search(question):
+    figures, the discussion their causes), for an adjusted, non-GAAP measure (the statements
+    do not print one), or how an item is recorded or what it is made of (the notes say;
+    ``detail_asks``)."""
+    if (asks(question, "explanation") or _not_in_statements().search(question)
+            or first_sentence_says(question, domain.load("ranking")["detail_asks"])):
         return frozenset()
     question = question.replace("_", " ")
     return frozenset(k for k, rx in _STATEMENT_NEED.items() if rx.search(question))

@@ -356,3 +356,20 @@ def test_words_naming_the_document_are_not_searched(engine, make_pdf):
         "How", "many", "regulations", "are", "breached", "according", "to", "?"]
     assert int(np.argmax(ranker.scores("Which regulations were breached according to this report?"))) + 1 == 2
     assert int(np.argmax(ranker.scores("Who wrote the inspectors' report?"))) + 1 == 1  # not after 'the'
+
+
+def test_how_an_item_is_recorded_or_made_up_needs_no_statement(engine, make_pdf):
+    """The balance sheet prints the inventories' total; how they are recorded, or what they are
+    made of, is in the notes: such a question ranks the note above the statement."""
+    rows = ["Cash 50 40", "Merchandise inventories 300 280", "Receivables 120 110", "Total assets 2,000 1,900",
+            "Accounts payable 150 140", "Total liabilities 900 850"]
+    pages = [["Acme Corp", "Consolidated Balance Sheets", "(In millions) 2023 2022", *rows],
+             ["Merchandise inventories", "Merchandise inventories are recorded at the lower of cost or net "
+              "realisable value; their components are finished goods and parts."]]
+    doc = engine.index_bytes(make_pdf(pages), "acme.pdf")
+    ranker = PageRanker(doc)
+    top = lambda q: int(np.argmax(ranker.scores(q))) + 1  # noqa: E731
+    assert top("What were Acme's merchandise inventories in 2023?") == 1
+    assert statements_needed("How does Acme record merchandise inventories?") == frozenset()
+    assert top("How does Acme record merchandise inventories?") == 2
+    assert top("What are the components of Acme's merchandise inventories?") == 2
