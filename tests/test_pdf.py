@@ -405,3 +405,11 @@ def test_characters_outside_ascii_read_back(make_pdf):
     every "&" as "&amp;"; the lines hold the characters themselves."""
     text = pdf.read_pdf(make_pdf([["Café prices: 20 °C ± 2, £3 © AT&T <b>"]])).pages[0].text
     assert text == "Café prices: 20 °C ± 2, £3 © AT&T <b>"
+
+
+def test_entities_read_as_clean_text():
+    """A span's entities read as html.unescape reads them, cleaned as the page around them is: a
+    control character (form feed, carriage return) is dropped, an invalid one is U+FFFD."""
+    read = lambda s: pdf._ENTITY.sub(pdf._unescape, s)  # noqa: E731
+    assert read("a&#xc;b&#xd;c&#x9;d") == "abc\td"
+    assert read("&#x2019;&#x93;&#xd800;&#x0;&amp;&lt;&#x1;") == "\u2019\u201c\ufffd\ufffd&<"
