@@ -44,11 +44,13 @@ import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 import bm25s
 import numpy as np
 
+from . import domain
 from . import facts as doc_facts
 from .errors import NotFoundError, StoreError
 from .models import Section
@@ -313,19 +315,18 @@ def document_tree(docs: Sequence[DocProfile], pages: Sequence[int], label: str =
 
 
 # --- Phase 0 -----------------------------------------------------------------------------------
-_FOLLOWUP = re.compile(
-    r"^\s*(and|but|also|so|then|what about|how about|and what|what of|same|compared)\b|"
-    r"\b(the (year|quarter|month|one|period) (before|after|prior)|previous (year|quarter)|prior (year|quarter)|"
-    r"year before|last year|that|those|these|it|its|they|them|their|there|this one|same)\b",
-    re.IGNORECASE,
-)
+@lru_cache(maxsize=1)
+def _followup() -> re.Pattern[str]:
+    words = domain.load("questions")
+    return re.compile(rf"^\s*(?:{domain.alternation(words['followup_openers'])})\b|"
+                      rf"\b(?:{domain.alternation(words['followup_refs'])})\b", re.IGNORECASE)
 
 
 def looks_like_followup(question: str) -> bool:
     """Short questions that lean on the conversation ("and the year before?")."""
     q = question.strip()
     content = terms(clean_question(q))
-    return len(content) <= 2 or (len(q.split()) <= 10 and bool(_FOLLOWUP.search(q)))
+    return len(content) <= 2 or (len(q.split()) <= 10 and bool(_followup().search(q)))
 
 
 class OfflineRouter:

@@ -57,22 +57,19 @@ def embed(texts: Sequence[str]) -> np.ndarray:
 
 
 # --- question analysis ---------------------------------------------------------------------
-_INSTRUCTION = re.compile(
-    r"(round (your|the) answer[^.?]*[.?]?|answer in [^.?]*[.?]?|give (a|your) (response|answer)[^.?]*[.?]?|"
-    r"please [^.?]*(format|round)[^.?]*[.?]?|using the [^.?]*statement[^.?]*\.)",
-    re.IGNORECASE,
-)
-_NUMERIC_Q = re.compile(
-    r"\b(how (much|many)|what (is|was|were|are) the (total|amount|value|number|percentage|ratio|margin|rate)|"
-    r"ratio|margin|percent|percentage|\$|usd|million|billion|revenue|income|expense|cash|capex|eps|"
-    r"dividend|assets|liabilities|debt|cost|sales|profit|growth|amount|total)\b",
-    re.IGNORECASE,
-)
+@lru_cache(maxsize=1)
+def _question_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(formatting instructions, cues of a figure question) from data/questions.json."""
+    words = domain.load("questions")
+    instruction = re.compile("(" + "|".join(words["instructions"]) + ")", re.IGNORECASE)
+    numeric = re.compile(r"\b(" + "|".join(words["numeric_patterns"]) + "|" + domain.alternation(words["numeric_words"])
+                         + r")\b", re.IGNORECASE)
+    return instruction, numeric
 
 
 def clean_question(question: str) -> str:
     """The question without formatting instructions ("Round your answer…")."""
-    return _INSTRUCTION.sub(" ", question)
+    return _question_patterns()[0].sub(" ", question)
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +86,7 @@ def query_text(question: str) -> str:
 
 
 def wants_number(question: str) -> bool:
-    return bool(_NUMERIC_Q.search(question))
+    return bool(_question_patterns()[1].search(question))
 
 
 def asks(question: str, what: str) -> bool:
