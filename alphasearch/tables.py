@@ -243,6 +243,8 @@ def parse_rows(text: str) -> list[TableRow]:
         start = i
         # figures continue on the following lines ("$", "34,229 $", "35,355 $", …)
         cells, currency, j = _more_cells(lines, i + 1, cells, currency)
+        if label and cells and all(_MARK.match(c.text) for c in cells) and len(header) != len(cells):
+            cells = []  # "Best Buy Stores, L.P. (1)": a name with its footnote mark, no figure
         if not cells:
             if label:
                 label_lines.append((i, label))
@@ -414,6 +416,7 @@ def _period_columns(run: list[tuple[str, str]], above: list[str]) -> list[tuple[
 
 
 _FOOTNOTE = re.compile(r"^\(\d\)$")
+_MARK = re.compile(r"^\(\d{1,2}\)$")  # "(1)", "(12)" after a name: a footnote mark when no column is its own
 
 
 def _align(header: list[tuple[str, str]], cells: list[Cell]) -> tuple[list[Cell], tuple[tuple[str, str], ...]]:

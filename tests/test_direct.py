@@ -698,3 +698,20 @@ def test_a_page_footer_a_numbered_heading_or_a_date_is_not_a_figure(engine, make
         assert not_line_item(line), line
     for line in ("Total revenues 66,608 60,117", "Employees 12,450", "Page views 1,200,000"):
         assert not not_line_item(line), line
+
+
+def test_a_footnote_mark_after_a_name_is_no_figure(engine, make_pdf):
+    """A list of subsidiaries with footnote marks ("Harbor Stores, L.P. (1)") holds no figure,
+    while a store count table's "(1)" (a store closed) stays a figure."""
+    data = make_pdf([
+        ["Harbor Freight Logistics Inc. Annual Report 2022"],
+        ["Exhibit 21.1", "Subsidiaries of the registrant", "Harbor Stores, L.P. (1)", "Harbor Purchasing LLC (2)",
+         "Harbor Canada Ltd. (3)", "(1) A Virginia limited partnership. (2) A Minnesota company."],
+        ["Store count", "2022", "2021", "Harbor stores", "908", "(1)", "Outlet centers", "20", "18"],
+    ])
+    pages = pdf.read_pdf(data).pages
+    assert not [r for r in parse_rows(pages[1].text) if "Harbor" in r.label]
+    stores = {r.label: r for r in parse_rows(pages[2].text)}["Harbor stores"]
+    assert [c.value for c in stores.cells] == [908, -1] and stores.columns == ("2022", "2021")
+    doc = engine.index_bytes(data, "subsidiaries.pdf")
+    assert figure_answer(doc, "What acquisitions did Harbor Stores, L.P. make in 2022?", [2]) is None
