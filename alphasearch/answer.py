@@ -165,18 +165,15 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
-    figure = matched = None
+    figure = None
     if kind == "number" or wants_figure(question) or asks(question, "measure") or (
             kind == "text" and FISCAL_YEAR.search(question)):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
-        # the confidence's parts as fitted: how well any row names what is asked, a footer or date row too
-        matched = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER],
-                                strict=False)
     explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
     # a table row read for a question asking why or what drove a change is no sign the first page
     # explains it: the figure's parts count for questions that ask for the figure, not the reason
-    read_row = None if explain else matched
+    read_row = None if explain else figure
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,

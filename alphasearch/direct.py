@@ -137,7 +137,8 @@ def _neutral() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
 
 
-def _names_another_item(norm: str, groups: Sequence[str]) -> bool:
+@lru_cache(maxsize=4096)
+def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
     """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
     asked = other = 0
     for group, p in _group_phrases():
@@ -161,16 +162,14 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     if not lab:
         return 0.0
     norm = _norm(label)
-    if groups and _names_another_item(norm, groups):
+    if groups and _names_another_item(norm, tuple(groups)):
         return 0.0  # "Cost of sales" is not "sales", "Deferred revenue" not "revenue"
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
-        phrases = lexicon()["groups"][group]
-        vocab = question_terms | {t for p in phrases for t in terms(p)}
-        precision = len(lab & vocab) / len(lab)
-        for phrase in phrases:
-            want = set(terms(phrase)) - _neutral() or set(terms(phrase))
-            if _norm(phrase) in norm:
+        phrases, words = _group_terms(group)
+        precision = len(lab & (question_terms | words)) / len(lab)
+        for phrase, want in phrases:
+            if phrase in norm:
                 recall = 1.0
             else:
                 recall = len(want & lab) / len(want) * 0.8 if want else 0.0
@@ -182,6 +181,15 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
             hit = len(own & asked)
             best = (hit / len(own)) * min(1.0, hit / min(2, len(asked)))
     return best
+
+
+@lru_cache(maxsize=None)
+def _group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
+    """A lexicon group's phrases, each normalised with the terms a label must hold (the neutral
+    words aside, unless that leaves none), and the terms of all its phrases."""
+    phrases = lexicon()["groups"][group]
+    return (tuple((_norm(p), frozenset(set(terms(p)) - _neutral() or terms(p))) for p in phrases),
+            frozenset(t for p in phrases for t in terms(p)))
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -241,9 +249,15 @@ def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, Tabl
     out = []
     for rank, page in enumerate(pages):
         if 1 <= page <= doc.page_count:
-            text = doc.page(page).text
-            out.extend((rank, page, r) for r in parse_rows(text) + prose_rows(text))
+            out.extend((rank, page, r) for r in page_rows(doc.page(page).text))
     return out
+
+
+@lru_cache(maxsize=256)
+def page_rows(text: str) -> tuple[TableRow, ...]:
+    """The table rows and the rows sentences state of a page's text (read once for the lookups,
+    computations and changes of one question, and for the next questions of the same pages)."""
+    return tuple(parse_rows(text) + prose_rows(text))
 
 
 @lru_cache(maxsize=1)
@@ -317,17 +331,16 @@ def _fmt(x: float, decimals: int = 2) -> str:
 
 
 def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, read: int = 3,
-                  further: Sequence[int] = (), strict: bool = True) -> Direct | None:
+                  further: Sequence[int] = ()) -> Direct | None:
     """The direct answer for a figure question, or None when no table row of the first
     ``read`` pages (``read`` + 2 for computations, whose figures may sit on different
     statements) matches well enough. When none of them matches well (a row of another line
     item, or a quarter's column for a year asked), the ``further`` pages (the next ones of the
     ranking) are read too, and a row there that matches a line item of the lexicon well answers
     instead (a row matching only the question's own words, e.g. the company's name, does not).
-    ``strict`` (the default): a row or cell that is no figure to state is passed over (see
-    :func:`_pick`); ``strict=False`` reads rows as the confidence's "figure" part was fitted on: how
-    well any row of the pages read names what is asked (a date row naming the question's date
-    is still evidence that the page is the one asked about)."""
+    A row or cell that is no figure to state is passed over (``strict`` in :func:`_pick`): a page
+    footer, a date, a number the question itself prints. The confidence's figure parts read the
+    same answer, so it is looked up once."""
     question = " ".join(question.split())  # a run of spaces made the margin pattern backtrack (15 s for 2,000)
     years = list(dict.fromkeys(_YEAR.findall(question)))
     q_terms = set(terms(question))
@@ -338,15 +351,15 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if groups and _CHANGE.search(question) and "cagr" not in question.lower():
         # a change of a line item asked: the one a sentence states (a row matching only the question's own
         # words, "Against a forecast GDP", is too loose a reading of a sentence)
-        stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question), strict)
+        stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question))
         if stated is not None:
             return stated
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
-    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=strict)
+    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True)
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
-                                    wanted, period=period_asked(question), strict=strict)]
+                                    wanted, period=period_asked(question), strict=True)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
     if not found:
@@ -355,12 +368,12 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     return Direct(fig.line(), (fig,), "figure", fig.score)
 
 
-def _stated_change(doc, pages, groups, q_terms, years, period, strict: bool = True) -> Direct | None:
+def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
     """The change a sentence of ``pages`` states for the line item asked, as a percentage ("worldwide
     sales increased 1.3%"), in the later year asked; None when no sentence names the item well."""
     rows = [(rank, page, r) for rank, page in enumerate(pages) if 1 <= page <= doc.page_count
             for r in change_rows(doc.page(page).text)]
-    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period, strict=strict)
+    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period, strict=True)
     if not found:
         return None
     # ties: the clause naming more of the question's own words ("adjusted EPS" before "diluted EPS")
