@@ -715,3 +715,14 @@ def test_a_footnote_mark_after_a_name_is_no_figure(engine, make_pdf):
     assert [c.value for c in stores.cells] == [908, -1] and stores.columns == ("2022", "2021")
     doc = engine.index_bytes(data, "subsidiaries.pdf")
     assert figure_answer(doc, "What acquisitions did Harbor Stores, L.P. make in 2022?", [2]) is None
+
+
+def test_the_figure_is_looked_up_once_per_question(engine, doc, monkeypatch):
+    """The confidence's figure parts read the direct answer itself: one lookup per figure question."""
+    from alphasearch import answer as answer_module
+
+    calls = []
+    real = answer_module.figure_answer
+    monkeypatch.setattr(answer_module, "figure_answer", lambda *a, **k: calls.append(1) or real(*a, **k))
+    got = engine.ask_document(doc, "What were total revenues in 2022?")
+    assert len(calls) == 1 and got.extra["direct_answer"].startswith("Total revenues, 2022: $66,608 million")
