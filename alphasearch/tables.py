@@ -133,6 +133,9 @@ def _split_cells(line: str) -> tuple[str, list[Cell], str]:
             currency = currency or tok[-1] if tok in ("$", "€", "£") else currency or tok
             k -= 1
             continue
+        if tok == "%" and k > 1 and (joined := parse_number(tokens[k - 2] + "%")) is not None and joined.percent:
+            tok = tokens[k - 2] + "%"  # "6.9 %": the sign printed apart from its figure
+            k -= 1
         if tok.endswith("$") and len(tok) > 1 and parse_number(tok[:-1]):  # "34,229$"
             tok = tok[:-1]
             currency = currency or "$"

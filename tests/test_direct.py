@@ -726,3 +726,15 @@ def test_the_figure_is_looked_up_once_per_question(engine, doc, monkeypatch):
     monkeypatch.setattr(answer_module, "figure_answer", lambda *a, **k: calls.append(1) or real(*a, **k))
     got = engine.ask_document(doc, "What were total revenues in 2022?")
     assert len(calls) == 1 and got.extra["direct_answer"].startswith("Total revenues, 2022: $66,608 million")
+
+
+def test_a_percent_sign_printed_apart_from_its_figure_is_read_with_it(engine, make_pdf):
+    """Filings print "6.9 %" (the sign a separate word): the row keeps its percentages and columns."""
+    data = make_pdf([["Harbor Freight Logistics Inc. Annual Report 2022"],
+                     ["Analysis of sales", "Sales increase/(decrease) due to:", "2022", "2021", "Volume", "6.9 %",
+                      "12.9 %", "Price", "(0.8)", "(0.7)", "Gross margin 42.1 % 40.0 %"]])
+    rows = {r.label: r for r in parse_rows(pdf.read_pdf(data).pages[1].text)}
+    assert [c.value for c in rows["Volume"].cells] == [6.9, 12.9] and rows["Volume"].cells[0].percent
+    assert rows["Gross margin"].columns == ("2022", "2021") and rows["Gross margin"].cell_for("2021").value == 40.0
+    doc = engine.index_bytes(data, "margins.pdf")
+    assert figure_answer(doc, "What was the gross margin in 2021?", [2]).text == "Gross margin, 2021: 40% — p. 2"
