@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from . import domain
+from . import domain, facts
 from .models import DocumentIndex
 from .prose import change_rows, prose_rows
 from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words
@@ -253,6 +253,22 @@ def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, Tabl
     return out
 
 
+def org_terms(doc: DocumentIndex) -> frozenset[str]:
+    """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
+    best, buy; none when it names none), read once per document."""
+    got = _ORG.get(doc.doc_id)
+    if got is None:
+        org = facts.extract(doc).org
+        got = frozenset(terms(" ".join(facts.org_words(org)))) if org else frozenset()
+        if len(_ORG) >= 64:
+            _ORG.clear()
+        _ORG[doc.doc_id] = got
+    return got
+
+
+_ORG: dict[str, frozenset[str]] = {}
+
+
 @lru_cache(maxsize=256)
 def page_rows(text: str) -> tuple[TableRow, ...]:
     """The table rows and the rows sentences state of a page's text (read once for the lookups,
@@ -281,16 +297,22 @@ def period_fit(kind: str, asked: str) -> float:
 
 
 def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
-          rank_penalty: float = 0.05, period: str = "", strict: bool = False) -> list[tuple[float, Figure]]:
+          rank_penalty: float = 0.05, period: str = "", strict: bool = False,
+          org: frozenset[str] = frozenset()) -> list[tuple[float, Figure]]:
     """Candidate figures best first: (score, figure) for each row with a value in a wanted column
     (the year asked, of the kind of period asked: a full year unless a quarter… is named). ``strict``:
     only figures that can be stated as the answer: no line that is not a line item
-    (:func:`not_line_item`), no cell printing a number the question itself states."""
+    (:func:`not_line_item`), no cell printing a number the question itself states. ``org``: the
+    terms of the document's organisation; without a line item of the lexicon, a row whose label
+    shares only those with the question ("Best Buy Co., Inc." for "… acquisitions that Best Buy
+    has done") does not match."""
     out = []
     for rank, page, row in rows:
         if strict and not_line_item(row.text):  # "Page 5 of 15", "Example 1", "21st July, 2006"
             continue
         named = row.caption or row.label  # a row headed by a year names what its table lists
+        if org and not groups and set(terms(named)) & q_terms <= org:
+            continue
         s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
@@ -356,7 +378,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
             return stated
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
-    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True)
+    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc))
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
                                     wanted, period=period_asked(question), strict=True)]

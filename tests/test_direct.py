@@ -738,3 +738,17 @@ def test_a_percent_sign_printed_apart_from_its_figure_is_read_with_it(engine, ma
     assert rows["Gross margin"].columns == ("2022", "2021") and rows["Gross margin"].cell_for("2021").value == 40.0
     doc = engine.index_bytes(data, "margins.pdf")
     assert figure_answer(doc, "What was the gross margin in 2021?", [2]).text == "Gross margin, 2021: 40% — p. 2"
+
+
+def test_a_row_named_only_by_the_company_answers_no_question(engine, make_pdf):
+    """A stock performance table's row "Harbor Freight Logistics Inc." shares only the company's
+    name with a question about its acquisitions: no figure answers it, while a row naming what
+    is asked still does."""
+    doc = engine.index_bytes(make_pdf([
+        ["Harbor Freight Logistics Inc.", "Annual Report 2022", "Harbor Freight Logistics Inc. moves freight by sea."],
+        ["Comparison of cumulative total return", "2021", "2022", "Harbor Freight Logistics Inc.", "$ 165.74", "$ 139.12",
+         "S&P 500", "$ 150.10", "$ 122.85", "Acquisitions completed", "2", "3"],
+    ]), "harbor-return.pdf")
+    assert figure_answer(doc, "What acquisitions has Harbor Freight Logistics done in 2022?", [2]) is None
+    assert figure_answer(doc, "How many acquisitions did Harbor Freight Logistics complete in 2022?", [2]).text \
+        .startswith("Acquisitions completed, 2022:")
