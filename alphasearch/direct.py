@@ -367,15 +367,18 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     years = list(dict.fromkeys(_YEAR.findall(question)))
     q_terms = set(terms(question))
     computed = _computation(doc, question, pages[:read + 2], years, q_terms)
-    if computed is not None:
+    if computed is not None and not (computed.kind == "change" and computed.score < STRONG_ROW):
         return computed
     groups = concepts(question)
     if groups and _CHANGE.search(question) and "cagr" not in question.lower():
         # a change of a line item asked: the one a sentence states (a row matching only the question's own
-        # words, "Against a forecast GDP", is too loose a reading of a sentence)
+        # words, "Against a forecast GDP", is too loose a reading of a sentence), unless a table's row
+        # names the item better ("Total Pharmaceutical Sales" is a poorer "sales" than "worldwide sales")
         stated = _stated_change(doc, pages[:read], groups, q_terms, years, period_asked(question))
-        if stated is not None:
+        if stated is not None and (computed is None or stated.score > computed.score):
             return stated
+    if computed is not None:
+        return computed
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
     found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc))

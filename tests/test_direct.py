@@ -752,3 +752,28 @@ def test_a_row_named_only_by_the_company_answers_no_question(engine, make_pdf):
     assert figure_answer(doc, "What acquisitions has Harbor Freight Logistics done in 2022?", [2]) is None
     assert figure_answer(doc, "How many acquisitions did Harbor Freight Logistics complete in 2022?", [2]).text \
         .startswith("Acquisitions completed, 2022:")
+
+
+@pytest.fixture
+def sales_growth_doc(engine, make_pdf):
+    """A results page: a sentence stating the company's sales growth and a segment table with a
+    "% Change" column."""
+    return engine.index_bytes(make_pdf([
+        ["Harbor Freight Logistics Inc.", "Annual Report 2022"],
+        ["Analysis of consolidated sales",
+         "In 2022, worldwide sales increased 1.3% to $94.9 billion as compared to an increase of 13.6% in 2021.",
+         "Segment sales (in millions)", "2022", "2021", "% Change", "Total Pharmaceutical Sales", "52,563", "52,080",
+         "0.9 %", "Total Freight Sales", "27,427", "27,060", "1.4 %"],
+    ]), "harbor-growth.pdf")
+
+
+@pytest.mark.parametrize("question, line", [
+    ("Are Harbor's FY2022 financials that of a high growth company?", "Worldwide sales, 2022 change: 1.3% — p. 2"),
+    ("What was the growth of pharmaceutical sales in 2022?",
+     "Total Pharmaceutical Sales, 2021→2022 change: 0.9% — p. 2"),
+])
+def test_a_growth_company_is_read_by_its_sales_growth(sales_growth_doc, question, line):
+    """"A high growth company" asks for sales growth (data/lexicon.json); the change a sentence states
+    for the company's sales wins over a segment's printed change that names the item less well,
+    not over a row naming it as asked."""
+    assert figure_answer(sales_growth_doc, question, [2]).text == line
