@@ -628,6 +628,7 @@ class HybridScorer:
     weights 0.25-0.75."""
 
     REWORDING_WEIGHT = 0.3
+    weighs_page_scores = True  # its score holds the page ranker's evidence (the search mixes in no more of it)
 
     def __init__(self, doc: DocumentIndex, weights: tuple[float, float, float] = (0.7, 0.3, 0.0),
                  ranker: PageRanker | None = None, rewordings: Callable[[str], Sequence[str]] | None = None):

@@ -156,6 +156,26 @@ def test_the_default_goes_down_the_best_judged_branch_then_the_runner_up():
     assert [st.judged for st in old.steps][:2] == [("A", "B"), ("B/p3",)]
 
 
+def test_the_best_page_score_below_a_section_steers_the_search_not_its_value():
+    """A judge's 0.6 against 0.5: B's page 3 is the page ranker's best (prior 1.0), A's best 0.2. The promise
+    0.7·0.6 + 0.3·0.2 = 0.48 against 0.7·0.5 + 0.3·1.0 = 0.65 sends the search to B's page first; Q stays
+    the judge's. A judge that already weighs the page scores (the offline HybridScorer), or page_weight 0, goes to A."""
+    leafy = Section("R", "Root", (1, 4), children=(Section("A", "Alpha", (1, 2)), Section("B", "Beta", (3, 4))))
+    reader = Pages({1: 0.1, 2: 0.1, 3: 0.9, 4: 0.1}, priors={1: 0.2, 2: 0.1, 3: 1.0, 4: 0.1})
+    args = dict(reader=reader, iterations=20, rng=random.Random(0))
+    trace = search(leafy, "q", Fixed({"A": 0.6, "B": 0.5}), **args)
+    assert [st.judged for st in trace.steps] == [("A", "B"), ("B/p3",)] and trace.stop_reason == "confident"
+    nodes = {n.section.node_id: n for n in trace.root.walk()}
+    assert nodes["A"].q == pytest.approx(0.6) and nodes["B"].q == pytest.approx(0.9)
+
+    class Weighing(Fixed):
+        weighs_page_scores = True
+
+    for judge, weight in ((Weighing({"A": 0.6, "B": 0.5}), 0.3), (Fixed({"A": 0.6, "B": 0.5}), 0.0)):
+        plain = search(leafy, "q", judge, page_weight=weight, **args)
+        assert [st.judged for st in plain.steps][:2] == [("A", "B"), ("A/p1",)]
+
+
 def test_the_search_stops_once_a_page_read_is_confident():
     leafy = Section("R", "Root", (1, 4), children=(Section("A", "Alpha", (1, 2)), Section("B", "Beta", (3, 4))))
     reader = Pages({1: 0.2, 2: 0.9, 3: 0.9, 4: 0.9}, priors={1: 0.9, 2: 0.1})
