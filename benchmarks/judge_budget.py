@@ -19,10 +19,12 @@ request (what an LLM judge that batches siblings, like the engine's, is billed).
 Methods, on the eval set's real section trees (offline indexer, cached):
 ``default`` — the engine's search (PUCT with the offline prior, ``scorers.PriorScorer``,
 free; siblings judged together; leaf sections expand into pages, each page read is
-one judge call on that page; max backup; stops when a page read is confident or
-the tree is exhausted); ``no_pages`` — the same without reading pages; ``one_by_one``
+one judge call on that page; max backup; selection mixes a judged node's reward
+with the best offline page score in its range, ``mcts.PAGE_WEIGHT``, Q stays the
+judge's; stops when a page read is confident or the tree is exhausted); ``no_pages``
+— the same without reading pages (so without the page mix); ``one_by_one``
 — the same judging one node per iteration (no sibling batch); ``ucb1`` —
-the same search with UCB1 and no prior; ``reference`` — the reference system's
+the same search with UCB1 and no prior (reading pages, it mixes the page scores too); ``reference`` — the reference system's
 MCTS (``baselines.mcts_reference``: one node per iteration, no cache, so a
 revisited leaf costs a call again: ``calls`` counts real calls, ``distinct`` the
 distinct nodes judged); greedy, beam (widths 2, 3, 5) and exhaustive. The page ranking of a search, the same rule for all
