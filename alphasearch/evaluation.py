@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .answer import without_citations
 from .calibration import auroc, half_of
 from .errors import AlphaSearchError, ConfigError
 from .figures import carries, gold_figures
@@ -384,8 +385,10 @@ def run(
                           out.nodes_scored, err, out.pages_read, out.iterations, out.judged_nothing,
                           direct_answer=direct, confidence_parts=dict(out.extra.get("confidence_parts", {})),
                           gold_printed=printed and not away,
-                          direct_carries=printed and not away and carries(direct, gold),
-                          answer_carries=printed and not away and carries(out.answer, gold), off_topic=away)
+                          # a page cited ("— p. 13") is no figure the answer states
+                          direct_carries=printed and not away and carries(without_citations(direct), gold),
+                          answer_carries=printed and not away and carries(without_citations(out.answer), gold),
+                          off_topic=away)
                 rows.append(row)
                 if on_row:
                     on_row(row)

@@ -206,6 +206,22 @@ def test_rows_measure_the_answer_and_off_topic_questions_fall_back(tmp_path, eng
     assert summary["fallback_off_topic"] is not None
 
 
+def test_a_page_cited_is_no_figure_the_answer_carries(tmp_path, engine, make_pdf):
+    """The direct answer "… 14 regional offices … — p. 12" does not carry a gold figure 12: the page
+    it cites is not a figure it states."""
+    root = tmp_path / "set"
+    (root / "pdfs").mkdir(parents=True)
+    pages = [[f"Weather notes on shipping lane {name}."] for name in "ABCDEFGHIJK"]
+    pages.append(["Our offices", "Harbor Freight Logistics runs 14 regional offices across the coast.", "Page 12 of 12"])
+    (root / "pdfs" / "harbor.pdf").write_bytes(make_pdf(pages))
+    q = {"id": "c1", "doc": "harbor.pdf", "question": "How many regional offices does Harbor Freight Logistics run?",
+         "answer": "12", "evidence_pages": [12], "source": "fin"}
+    (root / "questions.jsonl").write_text(json.dumps(q) + "\n")
+    row = evaluation.run(root, engine, methods=["mcts_puct"])[0]
+    assert row.gold_printed and "14 regional offices" in row.direct_answer and "p. 12" in row.direct_answer
+    assert not row.direct_carries and not row.answer_carries
+
+
 def test_auroc_and_logistic_fit_are_exact_on_literal_data():
     import numpy as np
 
