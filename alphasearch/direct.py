@@ -393,6 +393,13 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     return Direct(fig.line(), (fig,), "figure", fig.score)
 
 
+def asks_line_item(question: str) -> bool:
+    """The question asks for one line item's figure as printed (a row of a table answers it): it
+    names a line item of the lexicon and asks for no computation (a ratio, a defined formula,
+    "A / B") and no change between periods."""
+    return bool(concepts(question)) and not _operands(question)[0] and not _CHANGE.search(question)
+
+
 def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
     """The change a sentence of ``pages`` states for the line item asked, as a percentage ("worldwide
     sales increased 1.3%"), in the later year asked; None when no sentence names the item well."""

@@ -7,6 +7,21 @@ score of the page blended with how well its best passage covers the question
 (:func:`passage_coverage`); with a model, one call of the model judge
 (``judge``) on the page's text. Every page node carries a snippet: the page's
 sentence that best covers the question, for the visualizer.
+
+The offline read also does what the page ranker cannot afford for every page: it
+checks the page against the question (:meth:`PageReader.fit`). For a question asking
+one line item's figure ("What is the FY2016 COGS?") it runs the answer's table reader
+(:func:`alphasearch.direct.figure_answer`) on the page alone: a page with no row naming
+the item in the year asked, and no sentence stating a figure for it in that year, reads
+``FIGURE_MISSING`` times lower (below the search's confidence threshold, so the search
+reads the next candidate); a page with such a row counts ``FIGURE_FOUND`` more in the
+final ranking. A page that does not print a year the question asks ("in 2022",
+"FY2022") reads ``YEAR_MISSING`` times lower. On the development set (276 questions)
+the default search's hit@1 went 0.721 -> 0.736 and flat reading at equal pages read
+(the ranker's top pages reread with the same read) 0.703 -> 0.707: gap +0.018 -> +0.029,
+halves by document +0.035 / +0.022, 30 other splits p10 +0.017; the search reads 2.5
+pages a question instead of 1.2. The figure check alone: gap +0.025; the year check
+alone: +0.022.
 """
 from __future__ import annotations
 
@@ -15,9 +30,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .direct import _YEAR, STRONG_ROW, asks_line_item, concepts, figure_answer
+from .figures import numbers
 from .mcts import Scorer, page_node
 from .models import DocumentIndex, Section
-from .scorers import PageRanker, clean_question
+from .scorers import PageRanker, asks, clean_question
 from .text import sentences, shorten, terms
 
 SNIPPET_CHARS = 220
@@ -25,6 +42,11 @@ SNIPPET_CHARS = 220
 # On 100 development questions an equal mix (0.5, 0.5) read 14 pages a question and lost 0.02
 # hit@1 against the ranker's order; (0.8, 0.2) reads ~3 and keeps hit@1 within 0.01 of it.
 DEEP_READ_WEIGHTS = (0.8, 0.2)
+# The page checked against the question (PageReader.fit): a line item asked and no row of it in the
+# year asked on the page; a year asked that the page does not print; a row of the line item found.
+FIGURE_MISSING = 0.7
+YEAR_MISSING = 0.85
+FIGURE_FOUND = 0.5
 
 
 def _idf(q_terms: Sequence[str], df: Mapping[str, int], pages: int) -> dict[str, float]:
@@ -50,6 +72,14 @@ def passage_coverage(text: str, q_terms: Sequence[str], idf: Mapping[str, float]
     return best, best_s
 
 
+def _states_figure(text: str, item: str, years: set[str]) -> bool:
+    """A sentence of ``text`` names the line item ``item`` (a lexicon group) and every year of
+    ``years``, and prints a figure that is not a year ("capital expenditures were 377 million
+    dollars in 2020")."""
+    return any(item in concepts(s) and all(y in s for y in years)
+               and any(not (x.is_integer() and 1980 <= x < 2050) for x in numbers(s)) for s in sentences(text))
+
+
 class PageReader:
     """The :class:`alphasearch.mcts.Reader` of one document: page nodes, their prior
     (the page ranker's score) and the deep read (``judge`` when given — a model
@@ -62,6 +92,7 @@ class PageReader:
         self.judge = judge
         self.weights = weights
         self._passages: dict[tuple[str, int], tuple[float, str]] = {}
+        self._fits: dict[tuple[str, int], tuple[float, bool]] = {}
 
     def _passage(self, question: str, page: int) -> tuple[float, str]:
         key = (question, page)
@@ -73,6 +104,32 @@ class PageReader:
             if len(self._passages) > 4096:
                 self._passages.clear()
             self._passages[key] = hit
+        return hit
+
+    def fit(self, question: str, page: int) -> tuple[float, bool]:
+        """(factor in (0, 1], figure found) of reading ``page`` for ``question``: the factor is
+        ``FIGURE_MISSING`` when the question asks one line item's figure (:func:`direct.asks_line_item`,
+        not an explanation of it), the table reader finds no row of it in the year asked on this
+        page alone (row score below ``direct.STRONG_ROW``) and no sentence states a figure for it in
+        the years asked; times ``YEAR_MISSING`` when the page does not print every year the
+        question names. "Found": that row is there."""
+        key = (question, page)
+        hit = self._fits.get(key)
+        if hit is None:
+            text = self.doc.page(page).text
+            factor, found = 1.0, False
+            years = set(_YEAR.findall(question))
+            if asks_line_item(question) and not asks(question, "explanation"):
+                row = figure_answer(self.doc, question, [page], read=1)
+                found = row is not None and row.score >= STRONG_ROW
+                if not found and not _states_figure(text, concepts(question)[0], years):
+                    factor = FIGURE_MISSING
+            if years and not all(y in text for y in years):
+                factor *= YEAR_MISSING
+            hit = (factor, found)
+            if len(self._fits) > 4096:
+                self._fits.clear()
+            self._fits[key] = hit
         return hit
 
     def pages_of(self, question: str, section: Section) -> list[Section]:
@@ -91,14 +148,18 @@ class PageReader:
     def deep_read(self, question: str, page: int) -> float:
         """The offline deep read of one page, in [0, 1]."""
         a, b = self.weights
-        return min(1.0, a * float(self.ranker.scores(question)[page - 1]) + b * self._passage(question, page)[0])
+        blend = a * float(self.ranker.scores(question)[page - 1]) + b * self._passage(question, page)[0]
+        return min(1.0, blend * self.fit(question, page)[0])
 
     def read_evidence(self, question: str, page: int) -> float:
         """What the offline deep read found on one page, on the page ranker's scale: the
         ranker's score plus the passage coverage weighed as the deep read weighs it (so a
-        page read ranks against unread pages, which carry the ranker's score alone)."""
+        page read ranks against unread pages, which carry the ranker's score alone), times the page's
+        :meth:`fit`, plus ``FIGURE_FOUND`` when the read found the line item asked in the year asked."""
         a, b = self.weights
-        return float(self.ranker.scores(question)[page - 1]) + (b / a) * self._passage(question, page)[0]
+        factor, found = self.fit(question, page)
+        seen = float(self.ranker.scores(question)[page - 1]) + (b / a) * self._passage(question, page)[0]
+        return seen * factor + (FIGURE_FOUND if found else 0.0)
 
     def score(self, question: str, pages: Sequence[Section]) -> list[float]:
         if self.judge is not None:
@@ -112,4 +173,5 @@ class PageReader:
         return [pages[int(i)] for i in order]
 
 
-__all__ = ["PageReader", "passage_coverage", "DEEP_READ_WEIGHTS", "SNIPPET_CHARS"]
+__all__ = ["PageReader", "passage_coverage", "DEEP_READ_WEIGHTS", "SNIPPET_CHARS", "FIGURE_MISSING", "YEAR_MISSING",
+           "FIGURE_FOUND"]

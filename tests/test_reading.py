@@ -1,6 +1,7 @@
 """Pages the search reads, in the final ranking: the offline deep read's evidence on the
 page ranker's scale, and a marginal read that does not jump ahead of a better unread page
-(a model's reads still do)."""
+(a model's reads still do); the read checks the page against the question (the line item
+asked, in the year asked) and a page that fails sends the search on to the next one."""
 from __future__ import annotations
 
 import random
@@ -112,3 +113,93 @@ def test_pages_without_text_are_not_read_offline(engine):
     trace = search(empty.root, QUESTION, tools.scorer, prior=tools.prior, reader=tools.reader, iterations=25,
                    rng=random.Random(0))
     assert pages_read(trace) == [] and trace.stop_reason == "exhausted" and len(trace.steps) == 1
+
+
+# --- the read checks the page against the question: the figure asked, in the year asked -------------
+FIGURE_QUESTION = "What were the purchases of property, plant and equipment in 2022?"
+
+
+def filing_pages_pdf() -> bytes:
+    """3 pages: (1) prose about purchases of property, plant and equipment in 2022, every word of
+    the question many times and no table (the page ranker's best page); (2) a table titled with the
+    line item whose row gives the figure, columns 2022/2021/2020 (a close second); (3) the same rows for
+    2021/2020 only."""
+    import pymupdf
+
+    from pdf_factory import STATEMENT_ROWS
+
+    doc = pymupdf.open()
+    prose = doc.new_page(width=595, height=842)
+    lines = ["Property, plant and equipment in 2022",
+             "Our purchases of property, plant and equipment in 2022 focused on plant upgrades.",
+             "Purchases of equipment and property were planned with each plant in 2022.",
+             "The plant and equipment purchases of 2022 follow our property plan.",
+             "We expect purchases of property, plant and equipment to continue.",
+             "In 2022 purchases of property, plant and equipment were funded from cash flows."]
+    for i, line in enumerate(lines):
+        prose.insert_text((72, 90 + 22 * i), line, fontsize=11)
+    for years, columns in ((("2022", "2021", "2020"), (0, 1, 2)), (("2021", "2020"), (1, 2))):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 80), "Selected figures: purchases of property, plant and equipment" if len(years) == 3
+                         else "Selected figures",
+                         fontsize=14)
+        page.insert_text((72, 100), "(In millions)", fontsize=9)
+        if len(years) == 3:
+            for k, line in enumerate(("Purchases of property, plant and equipment in 2022 were for plants.",
+                                      "Property and equipment purchases of 2022 are shown above.")):
+                page.insert_text((72, 330 + 22 * k), line, fontsize=10)
+        xs = (330, 420, 510)[:len(years)]
+        for x, year in zip(xs, years):
+            page.insert_text((x, 125), year, fontsize=10)
+        for k, (label, cells) in enumerate(STATEMENT_ROWS):
+            page.insert_text((72, 150 + 22 * k), label, fontsize=10)
+            for x, c in zip(xs, columns):
+                page.insert_text((x, 150 + 22 * k), cells[c], fontsize=10)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+@pytest.fixture
+def filing(engine):
+    return engine.index(filing_pages_pdf(), "filing.pdf")
+
+
+def test_the_read_runs_the_table_reader_on_the_page_and_checks_the_year(engine, filing):
+    from alphasearch.reading import FIGURE_FOUND, FIGURE_MISSING, YEAR_MISSING
+
+    reader = engine.tools(filing).reader
+    assert reader.fit(FIGURE_QUESTION, 1) == (FIGURE_MISSING, False)  # the words, but no row
+    assert reader.fit(FIGURE_QUESTION, 2) == (1.0, True)  # the row, in the year asked
+    assert reader.fit(FIGURE_QUESTION, 3) == pytest.approx((FIGURE_MISSING * YEAR_MISSING, False))
+    # a sentence stating a figure for the line item in the year asked is the figure too
+    from alphasearch.direct import concepts
+    from alphasearch.reading import _states_figure
+
+    item = concepts(FIGURE_QUESTION)[0]
+    said = "In 2022 purchases of property, plant and equipment were 1,577 million dollars."
+    assert _states_figure(said, item, {"2022"})
+    assert not _states_figure(said, item, {"2021"}) and not _states_figure(said, "revenue", {"2022"})
+    assert not _states_figure("Purchases of property, plant and equipment rose in 2022.", item, {"2022"})
+    # no line item asked: only the year is checked; no year either: the read is the blend alone
+    assert reader.fit("Which plant upgrades were planned in 2022?", 3) == (YEAR_MISSING, False)
+    assert reader.fit("Which plant upgrades were planned?", 1) == (1.0, False)
+    # an explanation of a line item is read from sentences: no row is needed
+    assert reader.fit("Why did purchases of property, plant and equipment rise in 2022?", 1) == (1.0, False)
+    a, b = DEEP_READ_WEIGHTS
+    scores = engine.tools(filing).ranker.scores(FIGURE_QUESTION)
+    assert reader.read_evidence(FIGURE_QUESTION, 2) == pytest.approx(
+        float(scores[1]) + b / a * reader._passage(FIGURE_QUESTION, 2)[0] + FIGURE_FOUND)
+
+
+def test_a_read_that_finds_no_row_sends_the_search_to_the_next_page(engine, filing):
+    tools = engine.tools(filing)
+    scores = tools.ranker.scores(FIGURE_QUESTION)
+    assert int(scores.argmax()) + 1 == 1  # the ranker's best page is the prose
+    assert tools.reader.deep_read(FIGURE_QUESTION, 1) < engine.settings.confidence_threshold
+    trace = search(filing.root, FIGURE_QUESTION, tools.scorer, prior=tools.prior, reader=tools.reader,
+                   iterations=25, confidence_threshold=engine.settings.confidence_threshold, rng=random.Random(0))
+    read = [p for p, _ in pages_read(trace)]
+    assert read[0] == 2 and 1 in read  # the prose page failed the read; the table page confirmed it
+    assert trace.stop_reason == "confident"
+    assert engine.ranked_pages(filing, FIGURE_QUESTION, trace, model_reads=False)[0] == 2
