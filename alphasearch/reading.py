@@ -34,7 +34,7 @@ from .direct import _YEAR, STRONG_ROW, asks_line_item, concepts, figure_answer
 from .figures import numbers
 from .mcts import Scorer, page_node
 from .models import DocumentIndex, Section
-from .scorers import PageRanker, asks, clean_question
+from .scorers import PageRanker, asks, asks_detail, clean_question
 from .text import sentences, shorten, terms
 
 SNIPPET_CHARS = 220
@@ -109,7 +109,7 @@ class PageReader:
     def fit(self, question: str, page: int) -> tuple[float, bool]:
         """(factor in (0, 1], figure found) of reading ``page`` for ``question``: the factor is
         ``FIGURE_MISSING`` when the question asks one line item's figure (:func:`direct.asks_line_item`,
-        not an explanation of it), the table reader finds no row of it in the year asked on this
+        not an explanation of it nor of what it is made of), the table reader finds no row of it in the year asked on this
         page alone (row score below ``direct.STRONG_ROW``) and no sentence states a figure for it in
         the years asked; times ``YEAR_MISSING`` when the page does not print every year the
         question names. "Found": that row is there."""
@@ -119,7 +119,7 @@ class PageReader:
             text = self.doc.page(page).text
             factor, found = 1.0, False
             years = set(_YEAR.findall(question))
-            if asks_line_item(question) and not asks(question, "explanation"):
+            if asks_line_item(question) and not asks(question, "explanation") and not asks_detail(question):
                 row = figure_answer(self.doc, question, [page], read=1)
                 found = row is not None and row.score >= STRONG_ROW
                 if not found and not _states_figure(text, concepts(question)[0], years):

@@ -200,14 +200,19 @@ def _not_in_statements() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{domain.alternation(domain.load('ranking')['not_in_statements'])})\b", re.IGNORECASE)
 
 
+def asks_detail(question: str) -> bool:
+    """The question's first sentence asks how an item is recorded or what it is made of ("the
+    components of cost of sales"; ``detail_asks`` of data/ranking.json), not for its total."""
+    return first_sentence_says(question, domain.load("ranking")["detail_asks"])
+
+
 def statements_needed(question: str) -> frozenset[str]:
     """The statements a question names or whose line items it needs; none when it asks for the
     reasons of a change ("What drove the operating margin change?": the statements give the
     figures, the discussion their causes), for an adjusted, non-GAAP measure (the statements
     do not print one), or how an item is recorded or what it is made of (the notes say;
     ``detail_asks``)."""
-    if (asks(question, "explanation") or _not_in_statements().search(question)
-            or first_sentence_says(question, domain.load("ranking")["detail_asks"])):
+    if asks(question, "explanation") or _not_in_statements().search(question) or asks_detail(question):
         return frozenset()
     question = question.replace("_", " ")
     return frozenset(k for k, rx in _STATEMENT_NEED.items() if rx.search(question))

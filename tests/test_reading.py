@@ -186,6 +186,9 @@ def test_the_read_runs_the_table_reader_on_the_page_and_checks_the_year(engine, 
     assert reader.fit("Which plant upgrades were planned?", 1) == (1.0, False)
     # an explanation of a line item is read from sentences: no row is needed
     assert reader.fit("Why did purchases of property, plant and equipment rise in 2022?", 1) == (1.0, False)
+    # so is what it is made of, or how it is recorded (the notes say; no row of its total is needed)
+    assert reader.fit("What were the components of purchases of property, plant and equipment in 2022?", 1) == \
+        (1.0, False)
     a, b = DEEP_READ_WEIGHTS
     scores = engine.tools(filing).ranker.scores(FIGURE_QUESTION)
     assert reader.read_evidence(FIGURE_QUESTION, 2) == pytest.approx(
