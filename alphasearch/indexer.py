@@ -281,16 +281,19 @@ def topic_groups(stats: PageTerms, start: int, end: int, max_size: int) -> list[
         return [(start, end)]
     sims = stats.neighbours(start, end)  # sims[i]: page start+i vs start+i+1
     target = max(2, min(max_size, round(math.sqrt(count)) + 1, max_size))
+    return _cut(sims, start, start, end, min(max_size, target + 1))
 
-    def cut(a: int, b: int) -> list[tuple[int, int]]:  # indexes into pages, inclusive
-        if b - a + 1 <= max_size and (b - a + 1 <= target + 1):
-            return [(a, b)]
-        lo, hi = a + 1, b - 1  # cut after index k: [a..k], [k+1..b]
-        candidates = range(lo, hi + 1) if hi >= lo else range(a, b)
-        k = min(candidates, key=lambda k: (sims[k - start], abs((k - a) - (b - a) / 2)))
-        return cut(a, k) + cut(k + 1, b)
 
-    return cut(start, end)
+def _cut(sims: list[float], first: int, a: int, b: int, size: int) -> list[tuple[int, int]]:
+    """Pages [a, b] cut where neighbours are least alike (``sims[k - first]``: page k vs k + 1) into
+    runs of at most ``size`` pages. A function of its own, not a closure: a closure that calls itself
+    is a reference cycle, left for the garbage collector."""
+    if b - a + 1 <= size:
+        return [(a, b)]
+    lo, hi = a + 1, b - 1  # cut after page k: [a..k], [k+1..b]
+    candidates = range(lo, hi + 1) if hi >= lo else range(a, b)
+    k = min(candidates, key=lambda k: (sims[k - first], abs((k - a) - (b - a) / 2)))
+    return _cut(sims, first, a, k, size) + _cut(sims, first, k + 1, b, size)
 
 
 def _group_title(pages: Sequence[Page], a: int, b: int) -> str:

@@ -732,7 +732,7 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
         if len(spans) == 1:  # most lines: the line is its one span
             style, text = spans[0]
             if "&" in text:
-                text = _ENTITY.sub(_unescape, text)
+                text = _entities(text)
             joined = " ".join(text.split())
             if joined:
                 _, rounded, heavy = _STYLES.get(style) or _span_style(style)
@@ -742,7 +742,7 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
         size, bold, total = 0.0, 0, 0
         for style, text in spans:
             if "&" in text:
-                text = _ENTITY.sub(_unescape, text)
+                text = _entities(text)
             texts.append(text)
             if not text or text.isspace():
                 continue
@@ -791,6 +791,14 @@ def _span_style(style: str) -> tuple[float, float, bool]:
     if len(_STYLES) < 10_000:
         _STYLES[style] = read
     return read
+
+
+def _entities(text: str) -> str:
+    """A span's text with its HTML entities read. Most entities on real pages are no-break spaces
+    ("&#xa0;": 588,584 of the 672,237 in the 74 eval PDFs, in runs of them), replaced in C; each
+    '&' starts an entity, so what is left is read one entity at a time, as before."""
+    text = text.replace("&#xa0;", "\xa0")
+    return _ENTITY.sub(_unescape, text) if "&" in text else text
 
 
 def _unescape(match: re.Match) -> str:

@@ -167,36 +167,39 @@ def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = No
     """The tree with extractive summaries: a leaf (or a node of ≤ 3 pages) shows its two most
     informative sentences, a larger node the titles it covers; every node adds its key terms."""
     stats = stats or PageTerms.of(pages)
+    return _summarised(root, pages, stats)[0]
 
-    def make(node: Section) -> tuple[Section, Counter[str]]:
-        made = [make(c) for c in node.children]
-        kids = tuple(k for k, _ in made)
-        counts: Counter[str] = Counter()
-        if made:
-            for _, c in made:
-                counts.update(c)
-        else:
-            for p in node.page_numbers:
-                counts.update(stats.counts[p - 1])
-        parts = []
-        if node.is_leaf or len(node.page_numbers) <= 3:
-            found = [pair for p in node.page_numbers for pair in stats.sentences[p - 1]]
-            best = top_sentences(found, stats.idf, 2, stats.prose)
-            if best:
-                parts.extend(best)
-            else:  # no prose: a table or a figure; say what its rows are
-                labels = row_labels("\n".join(pages[p - 1].text for p in node.page_numbers), 6)
-                if labels:
-                    parts.append("Figures for: " + "; ".join(shorten(x, 40) for x in labels) + ".")
-        else:
-            parts.append("Covers: " + "; ".join(shorten(k.title, 50) for k in kids[:8]) + ".")
-        keys = stats.key_terms(counts, 8)
-        if keys:
-            parts.append("Key terms: " + ", ".join(keys) + ".")
-        summary = shorten(" ".join(parts), 600)
-        return Section(node.node_id, node.title, node.pages, summary, kids, node.level, node.source), counts
 
-    return make(root)[0]
+def _summarised(node: Section, pages: Sequence[Page], stats: PageTerms) -> tuple[Section, Counter[str]]:
+    """:func:`summarise` of ``node``, and its key-term counts (its children's added up). A function of its own,
+    not a closure: a closure that calls itself is a reference cycle, which kept each document's statistics
+    alive until the garbage collector's next pass."""
+    made = [_summarised(c, pages, stats) for c in node.children]
+    kids = tuple(k for k, _ in made)
+    counts: Counter[str] = Counter()
+    if made:
+        for _, c in made:
+            counts.update(c)
+    else:
+        for p in node.page_numbers:
+            counts.update(stats.counts[p - 1])
+    parts = []
+    if node.is_leaf or len(node.page_numbers) <= 3:
+        found = [pair for p in node.page_numbers for pair in stats.sentences[p - 1]]
+        best = top_sentences(found, stats.idf, 2, stats.prose)
+        if best:
+            parts.extend(best)
+        else:  # no prose: a table or a figure; say what its rows are
+            labels = row_labels("\n".join(pages[p - 1].text for p in node.page_numbers), 6)
+            if labels:
+                parts.append("Figures for: " + "; ".join(shorten(x, 40) for x in labels) + ".")
+    else:
+        parts.append("Covers: " + "; ".join(shorten(k.title, 50) for k in kids[:8]) + ".")
+    keys = stats.key_terms(counts, 8)
+    if keys:
+        parts.append("Key terms: " + ", ".join(keys) + ".")
+    summary = shorten(" ".join(parts), 600)
+    return Section(node.node_id, node.title, node.pages, summary, kids, node.level, node.source), counts
 
 
 def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float], k: int,
@@ -215,7 +218,7 @@ def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float],
         seen.add(s)
         # fsum is exact, so the score does not depend on the order a set yields its words (which varies with
         # the process's hash seed): equal scores tie alike in every process
-        score = math.fsum(idf.get(t, 0.0) for t in set(toks)) / math.sqrt(len(toks))
+        score = math.fsum(map(idf.get, set(toks), repeat(0.0))) / math.sqrt(len(toks))
         scored.append((score, i, s))
     scored.sort(reverse=True)
     best = scored[:k] if prose is None else list(islice((x for x in scored if prose(x[2])), k))
