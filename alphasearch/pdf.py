@@ -766,11 +766,55 @@ PICTURE_MAX_SHARE = 0.3  # an image on more of the pages (and on more than two) 
 
 def _page_images(page: pymupdf.Page) -> list[tuple[int, int]]:
     """(xref, width x height in pixels) of each image the page's resources hold: read from the
-    page's resource list, not by running its drawing instructions (~0.03 ms a page, not ~1 ms)."""
+    page's resource list, not by running its drawing instructions. The images ``page.get_images()``
+    lists, in its order and with its warnings, read with the MuPDF calls its resource walk makes but
+    only those the two figures need (it also reads each image's colour spaces, filter and name and
+    escapes them: 0.28 of the 0.8 s the 74 eval PDFs' pages took)."""
     try:
-        return [(int(im[0]), int(im[2]) * int(im[3])) for im in page.get_images()]
+        m = pymupdf.mupdf
+        pageref = m.pdf_lookup_page_obj(_pdf_document(page.parent), page.number)
+        resources = m.pdf_dict_get_inheritable(pageref, m.PDF_ENUM_NAME_Resources)
+        found: list[tuple[int, int]] = []
+        if resources.m_internal:
+            _scan_images(resources, found, [])
+        return found
     except Exception:
         return []
+
+
+def _scan_images(resources, found: list[tuple[int, int]], tracer: list[int]) -> None:
+    """pymupdf's JM_scan_resources for images (its JM_gather_images keeping xref, width and height),
+    into the Form XObjects' resources, with its guard against cycles."""
+    m = pymupdf.mupdf
+    if m.pdf_mark_obj(resources):
+        m.fz_warn("Circular dependencies! Consider page cleaning.")
+        return
+    try:
+        xobjects = m.pdf_dict_get(resources, m.PDF_ENUM_NAME_XObject)
+        n = m.pdf_dict_len(xobjects)
+        for i in range(n):
+            image = m.pdf_dict_get_val(xobjects, i)
+            if not m.pdf_is_dict(image):
+                m.fz_warn(f"'{m.pdf_to_name(m.pdf_dict_get_key(xobjects, i))}' is no image dict "
+                          f"({m.pdf_to_num(image)} 0 R)")
+                continue
+            if not m.pdf_name_eq(m.pdf_dict_get(image, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Image):
+                continue
+            width = m.pdf_to_int(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Width, m.PDF_ENUM_NAME_W))
+            height = m.pdf_to_int(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Height, m.PDF_ENUM_NAME_H))
+            found.append((m.pdf_to_num(image), width * height))
+        for i in range(n):
+            obj = m.pdf_dict_get_val(xobjects, i)
+            xref = m.pdf_to_num(obj) if m.pdf_is_stream(obj) else 0
+            inner = m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Resources)
+            if inner.m_internal:
+                if xref in tracer:
+                    m.fz_warn("Circular dependencies! Consider page cleaning.")
+                    return
+                tracer.append(xref)
+                _scan_images(inner, found, tracer)
+    finally:
+        m.pdf_unmark_obj(resources)
 
 
 def _pictures(images: Sequence[Sequence[tuple[int, int]]]) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import struct
 
+import pymupdf
 import pytest
 
 import pdf_factory
@@ -413,3 +414,29 @@ def test_entities_read_as_clean_text():
     read = lambda s: pdf._ENTITY.sub(pdf._unescape, s)  # noqa: E731
     assert read("a&#xc;b&#xd;c&#x9;d") == "abc\td"
     assert read("&#x2019;&#x93;&#xd800;&#x0;&amp;&lt;&#x1;") == "\u2019\u201c\ufffd\ufffd&<"
+
+
+def test_no_break_spaces_read_like_every_other_entity():
+    """_entities replaces '&#xa0;' in C and reads the rest one entity at a time: the same text as
+    reading every entity alike, even where an escaped '&' is followed by what looks like one."""
+    for span in ["&#xa0;&#xa0;&#xa0;", "a&#xa0;b&#x2019;c&#xa0;", "&amp;#xa0;&#xa0;", "x&#xa0", "&#xa0;&lt;&#xc;"]:
+        assert pdf._entities(span) == pdf._ENTITY.sub(pdf._unescape, span), span
+    assert pdf._entities("Net&#xa0;sales&amp;#xa0;") == "Net\xa0sales&#xa0;"
+
+
+def test_page_images_are_those_pymupdf_lists_also_inside_forms():
+    """_page_images reads (xref, pixels) of the images pymupdf's get_images lists, in its order:
+    images drawn on the page and images inside a Form XObject the page draws (show_pdf_page)."""
+    data = pdf_factory.picture_pdf([["One"], ["Two"]], [([1], 300, 200), ([1, 2], 160, 160)])
+    src = pymupdf.open(stream=data, filetype="pdf")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.show_pdf_page(pymupdf.Rect(0, 0, 300, 400), src, 0)  # page 1 of the source as a form
+    page.insert_image(pymupdf.Rect(300, 400, 400, 500), pixmap=pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False))
+    doc.new_page()  # no resources at all
+    for d in (src, doc):
+        for p in d:
+            expected = [(im[0], im[2] * im[3]) for im in p.get_images()]
+            assert pdf._page_images(p) == expected
+    assert sorted(pixels for _, pixels in pdf._page_images(doc[0])) == [1200, 160 * 160, 300 * 200]
+    assert pdf._page_images(doc[1]) == []
