@@ -34,7 +34,7 @@ from .direct import _YEAR, STRONG_ROW, asks_line_item, concepts, figure_answer
 from .figures import numbers
 from .mcts import Scorer, page_node
 from .models import DocumentIndex, Section
-from .scorers import PageRanker, asks, asks_detail, clean_question
+from .scorers import PageRanker, asks, asks_detail, clean_question, wants_number
 from .text import sentences, shorten, terms
 
 SNIPPET_CHARS = 220
@@ -80,6 +80,13 @@ def _states_figure(text: str, item: str, years: set[str]) -> bool:
                and any(not (x.is_integer() and 1980 <= x < 2050) for x in numbers(s)) for s in sentences(text))
 
 
+def _states_number(text: str, rare: set[str], years: set[str]) -> bool:
+    """A sentence of ``text`` holds one of the ``rare`` words, every year of ``years`` and a
+    figure that is not a year."""
+    return any(rare & set(terms(s)) and all(y in s for y in years)
+               and any(not (x.is_integer() and 1980 <= x < 2050) for x in numbers(s)) for s in sentences(text))
+
+
 class PageReader:
     """The :class:`alphasearch.mcts.Reader` of one document: page nodes, their prior
     (the page ranker's score) and the deep read (``judge`` when given — a model
@@ -106,12 +113,20 @@ class PageReader:
             self._passages[key] = hit
         return hit
 
+    def _rare(self, question: str) -> set[str]:
+        """The question's two rarest words in this document (by page frequency)."""
+        df = self.ranker.df
+        q = [t for t in dict.fromkeys(terms(clean_question(question))) if not t.isdigit() and df.get(t, 0)]
+        return set(sorted(q, key=lambda t: df[t])[:2])
+
     def fit(self, question: str, page: int) -> tuple[float, bool]:
         """(factor in (0, 1], figure found) of reading ``page`` for ``question``: the factor is
         ``FIGURE_MISSING`` when the question asks one line item's figure (:func:`direct.asks_line_item`,
         not an explanation of it nor of what it is made of), the table reader finds no row of it in the year asked on this
         page alone (row score below ``direct.STRONG_ROW``) and no sentence states a figure for it in
-        the years asked; times ``YEAR_MISSING`` when the page does not print every year the
+        the years asked — and likewise when it asks for a figure in a year without naming a line item
+        of the lexicon ("how many membership warehouses … in 2022?"), a sentence then holding one of
+        the question's two rarest words of the document; times ``YEAR_MISSING`` when the page does not print every year the
         question names. "Found": that row is there."""
         key = (question, page)
         hit = self._fits.get(key)
@@ -119,10 +134,16 @@ class PageReader:
             text = self.doc.page(page).text
             factor, found = 1.0, False
             years = set(_YEAR.findall(question))
-            if asks_line_item(question) and not asks(question, "explanation") and not asks_detail(question):
+            plain = not asks(question, "explanation") and not asks_detail(question)
+            if plain and asks_line_item(question):
                 row = figure_answer(self.doc, question, [page], read=1)
                 found = row is not None and row.score >= STRONG_ROW
                 if not found and not _states_figure(text, concepts(question)[0], years):
+                    factor = FIGURE_MISSING
+            elif plain and years and wants_number(question) and not concepts(question):
+                row = figure_answer(self.doc, question, [page], read=1)
+                found = row is not None and row.score >= STRONG_ROW
+                if not found and not _states_number(text, self._rare(question), years):
                     factor = FIGURE_MISSING
             if years and not all(y in text for y in years):
                 factor *= YEAR_MISSING

@@ -206,3 +206,48 @@ def test_a_read_that_finds_no_row_sends_the_search_to_the_next_page(engine, fili
     assert read[0] == 2 and 1 in read  # the prose page failed the read; the table page confirmed it
     assert trace.stop_reason == "confident"
     assert engine.ranked_pages(filing, FIGURE_QUESTION, trace, model_reads=False)[0] == 2
+
+
+def warehouses_pdf() -> bytes:
+    """2 pages: (1) prose about the membership warehouses in 2022 with no figure for them; (2) a
+    table "Selected operating data" with columns 2022 / 2021 and a row "Membership warehouses"."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    prose = doc.new_page(width=595, height=842)
+    for i, line in enumerate(("Membership warehouses in 2022",
+                              "Our membership warehouses in 2022 served members in every region.",
+                              "Each of the membership warehouses opened in 2022 follows one design.")):
+        prose.insert_text((72, 90 + 22 * i), line, fontsize=11)
+    table = doc.new_page(width=595, height=842)
+    table.insert_text((72, 80), "Selected operating data", fontsize=14)
+    for x, year in ((330, "2022"), (420, "2021")):
+        table.insert_text((x, 110), year, fontsize=10)
+    for k, (label, cells) in enumerate((("Membership warehouses", ("815", "795")),
+                                        ("Paid members (thousands)", ("65,800", "61,700")))):
+        table.insert_text((72, 135 + 22 * k), label, fontsize=10)
+        for x, cell in zip((330, 420), cells):
+            table.insert_text((x, 135 + 22 * k), cell, fontsize=10)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_figure_question_naming_no_line_item_is_checked_on_the_words_it_asks_for(engine):
+    """"How many membership warehouses … in 2022?" names no line item of the lexicon: the read
+    still runs the table reader on the page, and a page with the words but no row and no sentence
+    stating a figure for them in 2022 fails the read."""
+    from alphasearch.direct import concepts
+    from alphasearch.reading import FIGURE_MISSING
+
+    question = "How many membership warehouses did the company operate in 2022?"
+    assert not concepts(question)
+    reader = engine.tools(engine.index(warehouses_pdf(), "warehouses.pdf")).reader
+    assert reader.fit(question, 1) == (FIGURE_MISSING, False)
+    assert reader.fit(question, 2) == (1.0, True)
+    # a sentence giving the figure in the year asked is the figure too
+    from alphasearch.reading import _states_number
+    from alphasearch.text import terms
+
+    assert _states_number("In 2022 we operated 815 membership warehouses.", set(terms("warehouses")), {"2022"})
+    assert not _states_number("In 2022 we operated membership warehouses.", set(terms("warehouses")), {"2022"})
