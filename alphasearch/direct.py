@@ -61,8 +61,36 @@ def lexicon() -> dict:
 
 @lru_cache(maxsize=1)
 def _group_phrases() -> tuple[tuple[str, str], ...]:
-    """(group, normalised phrase) of every line-item name of the lexicon, normalised once."""
-    return tuple((group, _norm(phrase)) for group, phrases in lexicon()["groups"].items() for phrase in phrases)
+    """(group, normalised phrase) of every line-item name of the lexicon, normalised once; a name of
+    several words also in the singular ("return on asset", "total liability": questions write them so)."""
+    out = []
+    for group, phrases in lexicon()["groups"].items():
+        for phrase in phrases:
+            norm = _norm(phrase)
+            out.append((group, norm))
+            if len(norm.split()) > 1 and (one := _singulars(norm)) != norm:
+                out.append((group, one))
+    return tuple(dict.fromkeys(out))
+
+
+def _singulars(norm: str) -> str:
+    """A normalised text with each word in the singular."""
+    return " " + " ".join(_singular(w) for w in norm.split()) + " "
+
+
+def _says(text: str, name: str) -> bool:
+    """``text`` names ``name`` (a lexicon name), case, spacing and a plural aside."""
+    norm, want = _norm(text), _norm(name)
+    return want in norm or _singulars(want) in _singulars(norm)
+
+
+def _singular(word: str) -> str:
+    """"liabilities" -> "liability", "assets" -> "asset"; "gross", "basis", "bonus" stay."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def _norm(text: str) -> str:
@@ -104,7 +132,7 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
     norm = _norm(question)
     asked = set(terms(question))
     groups = concepts(question) + [g.removeprefix(_AVERAGE) for name, ops in lex["ratios"].items()
-                                   if _norm(name) in norm for g in ops]
+                                   if _says(question, name) for g in ops]
 
     def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
         return _norm(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
@@ -554,7 +582,7 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     if asked:  # "EBITDA less capex", "free cash flow minus dividends"
         return asked, percent, ""
     for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
-        if _norm(name) in _norm(question):
+        if _says(question, name):
             num, den = lex["ratios"][name]
             rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
             return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name

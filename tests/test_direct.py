@@ -99,6 +99,12 @@ def test_named_and_defined_ratios_are_computed_with_both_citations(doc):
     assert margin.kind == "ratio" and margin.text.startswith("9,954 / 66,608 = 14.9%")
     assert "Operating income, 2022: $9,954 million (p. 2)" in margin.text
     assert "Total revenues, 2022: $66,608 million (p. 2)" in margin.text
+    # a name of several words written in the singular is the same line item or ratio
+    margin_1 = figure_answer(doc, "What was the operating margins in 2022?", [2, 1])
+    assert margin_1.kind == "ratio" and margin_1.text.startswith("9,954 / 66,608 = 14.9%")
+    assert concepts("What was the total liability in 2022?") == ["total liabilities"]
+    assert figure_answer(doc, "What was the total revenue in 2022?", [2]).text == \
+        "Total revenues, 2022: $66,608 million — p. 2"
     fcf = figure_answer(doc, "What is FY2022 free cash flow? It is defined as: operating income - capital "
                              "expenditure.", [2])
     assert fcf.text.startswith("9,954 - 1,577 = $8,377 million")
