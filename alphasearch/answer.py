@@ -118,15 +118,17 @@ def extractive_answer(
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
-    names, of seventeen reported: how close in meaning the question is to the pages read and to the
+    names, of eighteen reported: how close in meaning the question is to the pages read and to the
     first page alone (static embeddings), the share of the question's idf-weighted terms in the
     best sentence and its neighbours, the share of those terms the document uses at all, how
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
     scores) and how far the first page's score is ahead of the second page's, whether the first
-    page is the page ranker's best, how well a table row matches the figure asked (0 when none),
+    page is the page ranker's best (the search and the flat ranker agree), how well a table row
+    matches the figure asked (0 when none),
     whether that figure is on the first page and whether the answer is a computation (all three 0
     when the question asks for an explanation, "what drove …": a row is no sign a page explains), whether the
-    best sentence is on the first page, and :func:`first_page_parts` (how robust the ranking is to
+    best sentence is on the first page and how well the first page's best sentence (with its
+    neighbours) covers the question, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
     page has, whether it is a page the question names, whether it misses a year asked, how much of the
     question its opening lines hold and whether it lacks a picture asked about). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
@@ -186,6 +188,7 @@ def extractive_answer(
         parts["fig_first"] = 1.0 if read_row and read_row.figures and read_row.figures[0].page == first else 0.0
         parts["computed"] = 1.0 if read_row is not None and read_row.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
+        parts["first_cover"] = max((c[1] for c in candidates if c[3] == first), default=0.0)
         parts.update(first_page_parts(doc, question, first, page_scores, rescore, df=df))
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
@@ -381,6 +384,7 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "first_meaning": "closeness in meaning of the first page",
                "fig_first": "the figure is read on the first page", "computed": "the answer is a computation",
                "ahead": "the first page's score ahead of the second page's",
+               "first_cover": "question covered by the first page's best quote",
                "robust": "the best page stays best leaving out any one question word",
                "first_words": "words on the first page (per 300)",
                "named_page": "the first page is the page, figure or table named",

@@ -26,7 +26,7 @@ from alphasearch import calibration  # noqa: E402
 from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
 
 PARTS = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
-         "computed", "ahead", "robust", "first_words", "named_page", "year_missing", "opening",
+         "computed", "ahead", "first_cover", "robust", "first_words", "named_page", "year_missing", "opening",
          "picture_missing")  # every part an answer reports
 _SHIPPED = calibration.model()
 FEATURES = tuple(_SHIPPED["features"]) if _SHIPPED else PARTS  # by default: the parts the shipped model uses

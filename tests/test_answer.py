@@ -94,15 +94,32 @@ def test_fallback_when_nothing_to_read():
     assert extractive_answer(d, "the and of", [1], df_of(d)).text == FALLBACK_ANSWER
 
 
-def test_a_page_that_stands_out_raises_confidence():
+def test_a_first_page_the_ranker_does_not_prefer_lowers_confidence():
     d = doc()
     q = "How much does a young apple tree cost at the nursery?"
     clear = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.1, 0.2, 1.0]))
     tied = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.95, 0.9, 1.0]))
+    other = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([1.0, 0.2, 0.9]))
     unknown = extractive_answer(d, q, [3, 1, 2], df_of(d))
-    assert tied.confidence < clear.confidence and unknown.confidence < clear.confidence
+    # the search's first page is not the page ranker's best: the two disagree
+    assert other.confidence < unknown.confidence < clear.confidence == tied.confidence
+    assert (clear.parts["top_agree"], other.parts["top_agree"], unknown.parts["top_agree"]) == (1.0, 0.0, 0.5)
     assert (clear.parts["margin"], tied.parts["margin"], unknown.parts["margin"]) == (0.8, 0.05, 0.5)
-    assert (clear.parts["ahead"], tied.parts["ahead"], unknown.parts["top_agree"]) == (0.9, 0.05, 0.5)
+    assert (clear.parts["ahead"], tied.parts["ahead"]) == (0.9, 0.05)
+
+
+def test_first_cover_reads_the_first_pages_best_sentence(engine, make_pdf):
+    d = engine.index_bytes(make_pdf([
+        ["Apple trees", "Our orchard grows apple trees on the hill behind the farm.", "The trees are pruned in winter."],
+        ["Costs", "A young apple tree costs 35 euros at the nursery in spring."],
+        ["Pears", "Pear trees grow by the river."],
+    ]), "orchard.pdf")
+    q = "How much does a young apple tree cost at the nursery?"
+    right, wrong = (extractive_answer(d, q, pages, df_of(d)) for pages in ([2, 1, 3], [1, 2, 3]))
+    # the same best sentence of the pages read (page 2's), so the same coverage; only page 2 holds it
+    assert right.parts["coverage"] == wrong.parts["coverage"] == right.parts["first_cover"] > 0.5
+    assert 0.0 < wrong.parts["first_cover"] < 0.5 * right.parts["first_cover"]  # page 1: "apple trees" alone
+    assert wrong.confidence < right.confidence
 
 
 def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
@@ -113,21 +130,23 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
                            page_scores=np.array([0.2, 0.5, 1.0]))
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
-                              "first_meaning", "fig_first", "computed", "ahead", "robust", "first_words",
-                              "named_page", "year_missing", "opening", "picture_missing"]
-    # the shipped model leaves out the two parts that only say whether the search agreed with the page
-    # ranker (they would mark down every answer where the search found a page the ranker missed), and
-    # two that added nothing on held-out documents (closeness to the pages read: first_meaning says it;
-    # whether the quote is on the first page)
-    assert m["features"] == [f for f in ex.parts if f not in ("top_agree", "ahead", "meaning", "agree")]
+                              "first_meaning", "fig_first", "computed", "ahead", "first_cover", "robust",
+                              "first_words", "named_page", "year_missing", "opening", "picture_missing"]
+    # the shipped model leaves out six parts that added nothing on held-out documents: how far the
+    # ranker's best page stands out or the first page is ahead of the second (top_agree and robust say
+    # it), closeness to the pages read (first_meaning says it), whether the quote is on the first page,
+    # the best quote's coverage over the pages read (first_cover: the first page's) and how well a
+    # table row matches (fig_first: whether the row is on the first page)
+    assert m["features"] == [f for f in ex.parts
+                             if f not in ("margin", "ahead", "meaning", "agree", "coverage", "figure")]
     assert m["fitted"]
     assert ex.parts["robust"] == 0.5  # no ranker to rescore with: unknown
     assert ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
     assert ex.parts["top_agree"] == 1.0 and ex.parts["ahead"] == 0.8  # page 3 is the ranker's best, ahead of page 1
     assert calibration.predict(ex.parts) == pytest.approx(ex.confidence, abs=1e-3)
     line = explain_confidence(ex.parts, 0.25)
-    w = dict(zip(m["features"], m["weights"]))["margin"]
-    assert f"{w:.2f} × best page ahead of the runner-up 50%" in line and "below 25%" in line
+    w = dict(zip(m["features"], m["weights"]))["top_agree"]
+    assert f"{w:.2f} × the first page is the page ranker's best 100%" in line and "below 25%" in line
     off = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
     assert off.fallback and off.parts["in_document"] < 0.5  # a fallback says why too
 

@@ -94,7 +94,7 @@ def test_sample_question_gives_cited_answer_with_page_preview(app):
     assert "sections scored" in answer and "LLM call" in answer
     assert "“net sales 2025”" in answer and "Also searched for: " in answer  # the expansion's sub-queries, briefly
     why = [c.proto.help for c in app.caption if "sections scored" in c.value]
-    assert why and "closeness in meaning" in why[0] and "runner-up" in why[0]  # the confidence explained
+    assert why and "closeness in meaning" in why[0] and "page ranker's best" in why[0]  # the confidence explained
     cites = [x for x in labels(app) if x.startswith("[1]")]
     assert cites and "p. " in cites[0]
     images = app.image

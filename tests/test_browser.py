@@ -131,7 +131,7 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     shot(page, "01_single_pdf_answer")
     caption = page.get_by_test_id("stCaptionContainer").filter(has_text="sections scored").first
     caption.get_by_test_id("stTooltipHoverTarget").first.hover()
-    page.get_by_text(re.compile(r"best page ahead of the runner-up")).first.wait_for(timeout=WAIT)
+    page.get_by_text(re.compile(r"the first page is the page ranker's best")).first.wait_for(timeout=WAIT)
     shot(page, "01b_confidence_explained")
     page.mouse.move(0, 0)
 
