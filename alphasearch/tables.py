@@ -189,6 +189,9 @@ def _header_years(line: str) -> list[str] | None:
     return None
 
 
+_PAGE_NUMBER = re.compile(r"\d{1,4}")
+
+
 def parse_rows(text: str) -> list[TableRow]:
     """Every row of figures on a page (see the module docstring), top to bottom."""
     lines = [" ".join(line.split()) for line in text.split("\n")]
@@ -202,6 +205,7 @@ def parse_rows(text: str) -> list[TableRow]:
     in_year_rows = False  # the last row was headed by a year
     words: tuple[str, ...] = ()  # the column names of a table headed by words, not years ("MMLU Physics")
     as_of = ""  # the year such a schedule is as of ("… as of December 31, 2017 is as follows"): its total's column
+    last = max((k for k, line in enumerate(lines) if line), default=-1)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -248,6 +252,9 @@ def parse_rows(text: str) -> list[TableRow]:
         cells, currency, j = _more_cells(lines, i + 1, cells, currency)
         if label and cells and all(_MARK.match(c.text) for c in cells) and len(header) != len(cells):
             cells = []  # "Best Buy Stores, L.P. (1)": a name with its footnote mark, no figure
+        if label and j == last + 1 > i + 1 and len(cells) == 1 and _PAGE_NUMBER.fullmatch(lines[last]) \
+                and label.endswith((".", "!", "?", ":")):
+            cells = []  # a sentence, then the page's number on the last line: a footer, not its figure
         if not cells:
             if label:
                 label_lines.append((i, label))

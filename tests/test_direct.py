@@ -783,3 +783,15 @@ def test_a_growth_company_is_read_by_its_sales_growth(sales_growth_doc, question
     for the company's sales wins over a segment's printed change that names the item less well,
     not over a row naming it as asked."""
     assert figure_answer(sales_growth_doc, question, [2]).text == line
+
+
+def test_a_page_number_under_a_sentence_is_no_figure_of_it(engine, make_pdf):
+    """A page ending in a sentence and then its page number ("12") reads no row "… coast.: 12":
+    the count the sentence states answers."""
+    pages = [[f"Weather notes on shipping lane {name}.", str(k + 1)] for k, name in enumerate("ABCDEFGHIJK")]
+    pages.append(["Our offices", "Harbor Freight Logistics runs 14 regional offices across the coast.", "12"])
+    assert not parse_rows("\n".join(pages[-1]))
+    assert [c.text for c in parse_rows("Stores\nTotal stores\n12")[0].cells] == ["12"]  # a label, then its figure
+    doc = engine.index_bytes(make_pdf(pages), "harbor.pdf")
+    answer = engine.ask_document(doc, "How many regional offices does Harbor Freight Logistics run?")
+    assert "14" in answer.extra["direct_answer"] and ": 12" not in answer.extra["direct_answer"]
