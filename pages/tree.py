@@ -138,7 +138,8 @@ with st.container(border=True):
     d3.metric("Prior P", f"{v.prior:.3f}")
     d4.metric("Own reward", "—" if v.reward is None else f"{v.reward:.3f}")
     sel = "—" if v.selection is None else ("∞ (unvisited)" if v.selection == float("inf") else f"{v.selection:.3f}")
-    d5.metric(f"{inert(trace.rule.upper())} value now", sel)
+    d5.metric(f"{inert(trace.rule.upper())} value now", sel,
+              help="From this node's N, Q and prior alone. When the search chose a node it also weighed the best evidence not yet exhausted below it and, with a model judge, the best page score in its range: the values it used are listed under “Selection values when chosen”.")
     if v.summary:
         st.markdown(("**Passage:** " if v.page else "**Summary:** ") + md_escape(shorten(v.summary, 600)))
     read = [x for x in views if x.parent == v.node_id and x.page and x.judged]
