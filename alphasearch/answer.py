@@ -15,8 +15,9 @@ import numpy as np
 
 from . import calibration
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
-from .direct import Direct, figure_answer, not_line_item
+from .direct import Direct, figure_answer, lexicon, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
+from .reading import page_fit
 from .scorers import (PageRanker, asks, asks_picture, clean_question, names_page, page_labels, page_refs,
                       wants_number)
 from .streaming import FieldText
@@ -118,7 +119,7 @@ def extractive_answer(
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
-    names, of eighteen reported: how close in meaning the question is to the pages read and to the
+    names, of nineteen reported: how close in meaning the question is to the pages read and to the
     first page alone (static embeddings), the share of the question's idf-weighted terms in the
     best sentence and its neighbours, the share of those terms the document uses at all, how
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
@@ -131,7 +132,10 @@ def extractive_answer(
     neighbours) covers the question, and :func:`first_page_parts` (how robust the ranking is to
     leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
     page has, whether it is a page the question names, whether it misses a year asked, how much of the
-    question its opening lines hold and whether it lacks a picture asked about). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
+    question its opening lines hold and whether it lacks a picture asked about), and ``fit``: the deep
+    read's check of the first page (:func:`reading.page_fit`: 1, times 0.7 when a figure is asked and
+    the page holds no row nor sentence stating it in the year asked, times 0.85 when it does not print
+    a year asked). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
     Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
     ``threshold``, or when the document uses none of the question's terms, the answer is the
     fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
@@ -152,7 +156,7 @@ def extractive_answer(
         context = [_table_context(sents, i) for i in range(len(sents))]
         sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]
         for i, s in enumerate(sents):
-            if len(s) < 12 or len(s) > 600:
+            if len(s) < 12 or len(s) > 600 or not_line_item(s):  # a page footer is no quote
                 continue
             window = sent_terms[i] | (sent_terms[i - 1] if i else set()) | (
                 sent_terms[i + 1] if i + 1 < len(sents) else set())
@@ -190,6 +194,9 @@ def extractive_answer(
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
         parts["first_cover"] = max((c[1] for c in candidates if c[3] == first), default=0.0)
         parts.update(first_page_parts(doc, question, first, page_scores, rescore, df=df))
+        # the deep read's check of the first page (reading.page_fit): 1, or lower when the page does not
+        # print a year asked or holds no row nor sentence with the figure asked in that year
+        parts["fit"] = page_fit(doc, question, first, df)[0]
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
             w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
@@ -390,7 +397,8 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "named_page": "the first page is the page, figure or table named",
                "year_missing": "the first page lacks the year asked",
                "opening": "question terms in the first page's opening lines",
-               "picture_missing": "a picture is asked and the first page holds none"}
+               "picture_missing": "a picture is asked and the first page holds none",
+               "fit": "the first page prints the year and the figure asked"}
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:
@@ -539,12 +547,20 @@ def answer_kind(question: str) -> str:
     return "text"
 
 
+def _real_figure(sentence: str) -> bool:
+    """A number of ``sentence`` outside web and e-mail addresses and page counters ("2/2"): the
+    lexicon's ``not_figures``."""
+    for pattern in lexicon().get("not_figures", ()):
+        sentence = re.sub(pattern, " ", sentence, flags=re.IGNORECASE)
+    return bool(_NUM.search(sentence))
+
+
 def _has_kind(sentence: str, kind: str) -> bool:
     if kind == "phone":  # 8 digits or more, not a date
         return any(len(re.sub(r"\D", "", m.group(0))) >= 8 and not re.search(r"\d[.-]\d{1,2}[.-]\d", m.group(0))
                    for m in _PHONE.finditer(sentence))
     if kind == "number":
-        return bool(_NUM.search(sentence))
+        return _real_figure(sentence)
     if kind == "date":
         return bool(_YEAR.search(sentence) or _MONTH.search(sentence))
     if kind == "name":

@@ -91,6 +91,31 @@ def _states_number(text: str, rare: set[str], years: set[str]) -> bool:
     return _states(text, lambda s: bool(rare & set(terms(s))), years)
 
 
+def rarest(question: str, df: Mapping[str, int]) -> set[str]:
+    """The question's two rarest words in a document whose pages use each term ``df`` times."""
+    q = [t for t in dict.fromkeys(terms(clean_question(question))) if not t.isdigit() and df.get(t, 0)]
+    return set(sorted(q, key=lambda t: df[t])[:2])
+
+
+def page_fit(doc: DocumentIndex, question: str, page: int, df: Mapping[str, int]) -> tuple[float, bool]:
+    """:meth:`PageReader.fit` of ``page`` (``df``: the pages using each term), uncached; the answer's
+    confidence reads it for the first page (part ``fit``)."""
+    text = doc.page(page).text
+    factor, found = 1.0, False
+    years = set(_YEAR.findall(question))
+    items = concepts(question)
+    if not asks(question, "explanation") and not asks_detail(question) and (
+            asks_line_item(question) or (years and wants_number(question) and not items)):
+        row = figure_answer(doc, question, [page], read=1)
+        found = row is not None and row.score >= STRONG_ROW
+        stated = _states_figure(text, items[0], years) if items else _states_number(text, rarest(question, df), years)
+        if not found and not stated:
+            factor = FIGURE_MISSING
+    if years and not all(y in text for y in years):
+        factor *= YEAR_MISSING
+    return factor, found
+
+
 class PageReader:
     """The :class:`alphasearch.mcts.Reader` of one document: page nodes, their prior
     (the page ranker's score) and the deep read (``judge`` when given — a model
@@ -117,12 +142,6 @@ class PageReader:
             self._passages[key] = hit
         return hit
 
-    def _rare(self, question: str) -> set[str]:
-        """The question's two rarest words in this document (by page frequency)."""
-        df = self.ranker.df
-        q = [t for t in dict.fromkeys(terms(clean_question(question))) if not t.isdigit() and df.get(t, 0)]
-        return set(sorted(q, key=lambda t: df[t])[:2])
-
     def fit(self, question: str, page: int) -> tuple[float, bool]:
         """(factor in (0, 1], figure found) of reading ``page`` for ``question``: the factor is
         ``FIGURE_MISSING`` when the question asks one line item's figure (:func:`direct.asks_line_item`,
@@ -135,21 +154,7 @@ class PageReader:
         key = (question, page)
         hit = self._fits.get(key)
         if hit is None:
-            text = self.doc.page(page).text
-            factor, found = 1.0, False
-            years = set(_YEAR.findall(question))
-            items = concepts(question)
-            if not asks(question, "explanation") and not asks_detail(question) and (
-                    asks_line_item(question) or (years and wants_number(question) and not items)):
-                row = figure_answer(self.doc, question, [page], read=1)
-                found = row is not None and row.score >= STRONG_ROW
-                stated = _states_figure(text, items[0], years) if items else \
-                    _states_number(text, self._rare(question), years)
-                if not found and not stated:
-                    factor = FIGURE_MISSING
-            if years and not all(y in text for y in years):
-                factor *= YEAR_MISSING
-            hit = (factor, found)
+            hit = page_fit(self.doc, question, page, self.ranker.df)
             if len(self._fits) > 4096:
                 self._fits.clear()
             self._fits[key] = hit
@@ -197,4 +202,4 @@ class PageReader:
 
 
 __all__ = ["PageReader", "passage_coverage", "DEEP_READ_WEIGHTS", "SNIPPET_CHARS", "FIGURE_MISSING", "YEAR_MISSING",
-           "FIGURE_FOUND"]
+           "FIGURE_FOUND", "page_fit"]

@@ -5,6 +5,12 @@ calibration (a logistic model over the answer's parts, fitted on halves split by
     python benchmarks/answer_eval.py benchmarks/out/results.jsonl            # figures, held-out AUROC
     python benchmarks/answer_eval.py benchmarks/out/results.jsonl --fit      # also write alphasearch/data/confidence.json
 
+To refit the shipped weights after the search or the answer changes: run the eval above on the
+current code (``--methods mcts_puct,flat_read --off-topic``), then ``--fit`` on its rows (the
+features default to the shipped model's; ``--features a,b,…`` picks others from PARTS), then run
+the eval once more: the parts do not depend on the weights, but which answers fall back does, and
+with it the "carries the figure" labels.
+
 Held-out: the documents are split in two halves (``calibration.half_of``); weights fitted on one
 half are scored on the other, both ways. ``--fit`` then fits on every row and stores the weights
 with how they were fitted. Prints one JSON object; writes benchmarks/out/answer_eval.json.
@@ -27,7 +33,7 @@ from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
 
 PARTS = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
          "computed", "ahead", "first_cover", "robust", "first_words", "named_page", "year_missing", "opening",
-         "picture_missing")  # every part an answer reports
+         "picture_missing", "fit")  # every part an answer reports
 _SHIPPED = calibration.model()
 FEATURES = tuple(_SHIPPED["features"]) if _SHIPPED else PARTS  # by default: the parts the shipped model uses
 METHOD = "mcts_puct"

@@ -131,14 +131,16 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "first_cover", "robust",
-                              "first_words", "named_page", "year_missing", "opening", "picture_missing"]
-    # the shipped model leaves out six parts that added nothing on held-out documents: how far the
+                              "first_words", "named_page", "year_missing", "opening", "picture_missing", "fit"]
+    # the shipped model leaves out eight parts that added nothing on held-out documents: how far the
     # ranker's best page stands out or the first page is ahead of the second (top_agree and robust say
     # it), closeness to the pages read (first_meaning says it), whether the quote is on the first page,
-    # the best quote's coverage over the pages read (first_cover: the first page's) and how well a
-    # table row matches (fig_first: whether the row is on the first page)
-    assert m["features"] == [f for f in ex.parts
-                             if f not in ("margin", "ahead", "meaning", "agree", "coverage", "figure")]
+    # the best quote's coverage over the pages read (first_cover: the first page's), how well a
+    # table row matches (fig_first: whether the row is on the first page), the share of the question's
+    # terms the document uses and whether the first page misses a year asked (fit checks it, with the
+    # figure asked)
+    assert m["features"] == [f for f in ex.parts if f not in (
+        "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing")]
     assert m["fitted"]
     assert ex.parts["robust"] == 0.5  # no ranker to rescore with: unknown
     assert ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
@@ -373,3 +375,41 @@ def test_picture_missing_when_a_picture_is_asked_and_the_first_page_has_none(eng
     assert first_page_parts(d, asked, 2)["picture_missing"] == 0.0  # the page with the map
     assert first_page_parts(d, asked, 3)["picture_missing"] == 1.0  # the words, but no picture
     assert first_page_parts(d, "Which regional offices are listed?", 3)["picture_missing"] == 0.0  # none asked
+
+
+def test_fit_is_the_deep_reads_check_of_the_first_page(engine):
+    from pdf_factory import table_pdf
+
+    d = engine.index_bytes(table_pdf(), "harbor.pdf")  # page 2: the statement, columns 2022, 2021, 2020
+    q = "What were total revenues in 2022?"
+    parts = {p: extractive_answer(d, q, [p] + [o for o in (1, 2, 3) if o != p], df_of(d)).parts for p in (1, 2, 3)}
+    assert parts[2]["fit"] == 1.0  # the row of the item asked, in the year asked
+    assert parts[1]["fit"] == pytest.approx(0.7)  # the cover: "Annual Report 2022", but no row of revenues
+    assert parts[3]["fit"] == pytest.approx(0.7 * 0.85)  # the people page: neither the row nor the year
+    # the statement does not print 2019: neither the year nor a row of it in that year
+    assert extractive_answer(d, "What were total revenues in 2019?", [2, 1, 3], df_of(d)).parts["fit"] == \
+        pytest.approx(0.7 * 0.85)
+    assert extractive_answer(d, "Who wrote the letter to shareholders?", [1, 2, 3], df_of(d)).parts["fit"] == 1.0
+    right = engine.ask_document(d, q, seed=0)
+    assert right.pages[0] == 2 and right.extra["confidence_parts"]["fit"] == 1.0
+    wrong = extractive_answer(d, q, [3, 1, 2], df_of(d))
+    assert wrong.confidence < extractive_answer(d, q, [2, 1, 3], df_of(d)).confidence
+
+
+def test_a_web_pages_printed_address_and_page_counter_is_no_figure(engine, make_pdf):
+    from alphasearch.answer import _has_kind
+    from alphasearch.direct import not_line_item
+
+    footer = "Recorded Demonstrations https://example.org/support/training/recorded-demonstrations 2/2"
+    d = engine.index_bytes(make_pdf([
+        ["Welcome", "The support team answers questions by e-mail on working days."],
+        ["Recorded Demonstrations", "These short recorded videos show how to start a search and export names.",
+         "Each video of the demonstrations runs for a few minutes.", footer],
+    ]), "demos.pdf")
+    ex = extractive_answer(d, "How many recorded videos are in the Recorded Demonstrations section?", [2, 1],
+                           df_of(d))
+    assert not ex.fallback and ex.direct is not None
+    assert "https://" not in ex.direct.text and "2/2" not in ex.text  # was the lead: its "2/2" read as a count
+    assert not _has_kind(footer, "number") and not_line_item(footer)
+    assert _has_kind("We recorded 5 videos in 2023.", "number")
+    assert not _has_kind("Write to help@example.org or see www.example.org/page7", "number")
