@@ -238,26 +238,27 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int
     objects = doc.xref_length() - 1
     if objects > MAX_OBJECTS:
         raise errors.FileTooLargeError(f"{name} has {objects:,} PDF objects; the limit is {MAX_OBJECTS:,}.")
-    # MuPDF's own calls behind Document.xref_is_stream and xref_get_key(xref, "Subtype"), made on
-    # the PDF document fetched once: the wrappers re-fetched it and formatted the value on each of
-    # the ~160,000 calls over the 74 eval PDFs (a third of this check's time)
+    # MuPDF's own calls on the PDF document fetched once, instead of Document.xref_is_stream, xref_get_key
+    # and xref_stream_raw, which re-fetched the document on each of ~200,000 calls over the 74 eval PDFs and
+    # formatted every value they read as text
+    m = pymupdf.mupdf
     raw_doc = _pdf_document(doc)
-    is_stream, load, subtype = pymupdf.mupdf.pdf_obj_num_is_stream, pymupdf.mupdf.pdf_load_object, pymupdf.mupdf.pdf_dict_getp
     for xref in range(1, objects + 1):
         try:
-            if not is_stream(raw_doc, xref):
+            if not m.pdf_obj_num_is_stream(raw_doc, xref):
                 continue
-            if _is_name(subtype(load(raw_doc, xref), "Subtype"), "Image"):
-                w, h = (doc.xref_get_key(xref, k)[1] for k in ("Width", "Height"))
-                if w.isdigit() and h.isdigit() and int(w) * int(h) > MAX_IMAGE_MEGAPIXELS * 10**6:
+            obj = m.pdf_load_object(raw_doc, xref)
+            if _is_name(m.pdf_dict_getp(obj, "Subtype"), "Image"):
+                w, h = (_direct_int(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
+                if w is not None and h is not None and w * h > MAX_IMAGE_MEGAPIXELS * 10**6:
                     raise errors.DecompressionBombError(
-                        f"{name} contains an image of {int(w):,} x {int(h):,} pixels, beyond the "
+                        f"{name} contains an image of {w:,} x {h:,} pixels, beyond the "
                         f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
                 continue
-            filters = _filters(doc, xref)
+            filters = _filter_chain(obj)
             if not filters:
                 continue
-            raw = doc.xref_stream_raw(xref)
+            raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
         except errors.DecompressionBombError:
             raise
         except Exception:
@@ -431,12 +432,37 @@ _IMAGE_CODECS = {"/DCTDecode", "/DCT", "/JPXDecode", "/JBIG2Decode", "/CCITTFaxD
 
 def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
     """The stream's filter chain in order of application, e.g. ["/ASCIIHexDecode", "/FlateDecode"]."""
-    kind, value = doc.xref_get_key(xref, "Filter")
-    if kind == "xref":  # an indirect filter array
-        value = doc.xref_object(int(value.split()[0]), compressed=True)
-    names = [_FILTER_NAMES.get(f, f) for f in value.replace("[", " ").replace("]", " ").replace("/", " /").split()
-             if f.startswith("/")]
-    return names
+    return _filter_chain(pymupdf.mupdf.pdf_load_object(_pdf_document(doc), xref))
+
+
+def _filter_chain(obj) -> list[str]:
+    """The filter chain of a loaded stream object: its /Filter name, or the names of its /Filter
+    array, read through one indirect reference (names held by reference inside the array are
+    not read, as ``Document.xref_get_key`` printed them), abbreviations spelled out."""
+    m = pymupdf.mupdf
+    value = m.pdf_dict_getp(obj, "Filter")
+    if not value.m_internal:
+        return []
+    if m.pdf_is_indirect(value):
+        value = m.pdf_resolve_indirect(value)
+    if m.pdf_is_name(value):
+        found = [value]
+    elif m.pdf_is_array(value):
+        found = [item for item in (m.pdf_array_get(value, i) for i in range(m.pdf_array_len(value)))
+                 if not m.pdf_is_indirect(item) and m.pdf_is_name(item)]
+    else:
+        return []
+    return [_FILTER_NAMES.get(f"/{n}", f"/{n}") for n in map(m.pdf_to_name, found)]
+
+
+def _direct_int(obj) -> int | None:
+    """A PDF object's value when it is a non-negative integer written in place (not a reference),
+    else None (as ``Document.xref_get_key`` printed it: digits alone)."""
+    m = pymupdf.mupdf
+    if not obj.m_internal or m.pdf_is_indirect(obj) or not m.pdf_is_int(obj):
+        return None
+    value = m.pdf_to_int(obj)
+    return value if value >= 0 else None
 
 
 def _decoded_size(raw: bytes, filters: list[str], cap: int) -> int | None:

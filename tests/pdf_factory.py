@@ -607,6 +607,15 @@ def hex_flate_bomb_pdf(inflated_mb: int = 1000) -> bytes:
     return _one_page_pdf(_stream(data + b">", b"[/ASCIIHexDecode /FlateDecode]"))
 
 
+def referenced_filter_bomb_pdf(inflated_mb: int = 300) -> bytes:
+    """A flate bomb whose filter chain is another object, written abbreviated: ``/Filter 6 0 R`` with
+    object 6 ``[/AHx /Fl]`` (MuPDF follows the reference and spells the names out)."""
+    import binascii
+
+    data = binascii.hexlify(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (Referenced) Tj ET\n", b" ", inflated_mb * 2**20))
+    return _one_page_pdf(_stream(data + b">", b"6 0 R"), [b"[/AHx /Fl]"])
+
+
 def text_flood_pdf(inflated_mb: int = 250, pages: int = 1) -> bytes:
     """``pages`` pages, each one plain Flate content stream of ordinary text lines inflating to
     ``inflated_mb`` MB (several pages make a parse that takes seconds on any machine)."""

@@ -150,6 +150,20 @@ def test_decompression_bombs_are_refused():
     one_line(ei.value, "poster.pdf", "21,000 x 21,000 pixels", "400 megapixel limit")
 
 
+def test_a_filter_chain_held_by_reference_is_decoded_and_counted():
+    """The chain is read from the stream's object as MuPDF reads it: through the reference, with the
+    abbreviated names spelled out; a bomb behind it is refused, a small stream behind it counted."""
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.referenced_filter_bomb_pdf(300), "chain.pdf")
+    one_line(ei.value, "chain.pdf", "more than 256 MB", "decompression bomb")
+    doc = pdf.open_pdf(pdf_factory.referenced_filter_bomb_pdf(1))
+    try:
+        assert pdf._filters(doc, 5) == ["/ASCIIHexDecode", "/FlateDecode"]
+        assert pdf.check_streams(doc)[5] >= 2**20
+    finally:
+        doc.close()
+
+
 def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
     assert content.pages[0].text == "A harmless looking page"
