@@ -5,9 +5,15 @@ import re
 from functools import lru_cache
 
 import Stemmer
-from bm25s.stopwords import STOPWORDS_EN
 
-STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(
+# The English stopwords bm25s drops for stopwords="en" (bm25s.stopwords.STOPWORDS_EN; a test keeps them equal,
+# so the flat BM25 baseline and the engine's terms drop the same words), written out so that the PDF worker,
+# which imports this module, does not import bm25s (numpy, scipy, tqdm: ~0.2 s of its start-up). Kept in this
+# file, not in data/: saved page terms and rankers are keyed by this file's source (library.files.code_fingerprint).
+ENGLISH_STOPWORDS = ("a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+                     "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+                     "they", "this", "to", "was", "will", "with")
+STOPWORDS = frozenset(ENGLISH_STOPWORDS) | frozenset(
     "also may might must would could shall within upon per via etc use used using".split()
     # question and auxiliary words: they carry the question's form, not its topic
     + "how many much what which who whom whose when where why did does do doing done have has had having "

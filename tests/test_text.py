@@ -30,3 +30,26 @@ def test_pieces_split_where_sentences_end():
     assert text.pieces("Revenue grew. Costs fell; Margins rose! it held.\n\nNext part\nAnother line\nlower line") == [
         "Revenue grew.", "Costs fell;", "Margins rose! it held.", "Next part", "Another line\nlower line"]
     assert text.pieces("a.  \n \"Quoted\" e.g. 1999 ok\n• item\n\n\n(x)") == ["a.", "\"Quoted\" e.g.", "1999 ok", "• item", "(x)"]
+
+
+def test_stopwords_are_those_of_the_bm25_baseline():
+    """The engine's terms drop the words the flat BM25 baseline drops (bm25s's English list), written
+    out in text.py so that the PDF worker need not import bm25s."""
+    from bm25s.stopwords import STOPWORDS_EN
+
+    assert text.ENGLISH_STOPWORDS == tuple(STOPWORDS_EN)
+    assert set(STOPWORDS_EN) <= text.STOPWORDS
+
+
+def test_the_pdf_worker_imports_neither_bm25s_nor_the_engine():
+    """What the PDF worker imports (the indexer) leaves out bm25s and the engine's scorers: start-up is paid
+    by every worker of a folder add."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; from alphasearch import isolation, indexer; "
+            "print(sorted(m for m in ('bm25s', 'scipy', 'alphasearch.pipeline', 'alphasearch.scorers') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent).stdout
+    assert out.strip() == "[]"
