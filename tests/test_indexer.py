@@ -255,3 +255,28 @@ def test_a_summary_quotes_the_same_sentence_under_every_hash_seed():
                              cwd=root, capture_output=True, text=True, check=True).stdout.strip()
               for seed in range(12)}
     assert quoted == {"six zero zero zero"}
+
+
+def test_key_terms_add_up_the_pages_of_each_section():
+    """Each node's key terms are the terms of its pages (a node: its children's counts added up) with the
+    highest count x idf, the term later in sort order first on equal scores: checked against counting
+    every node's pages afresh with Counters."""
+    from collections import Counter
+
+    names = list(TOPICS)
+    pages = [[H1(f"Part {i + 1}: {names[i % 3].title()}"), TOPICS[names[i % 3]] + " " + TOPICS[names[(i + 1) % 3]][:80]]
+             for i in range(14)]
+    index, stats = indexer.build(pdf_factory.make_pdf(pages), "parts.pdf", max_leaf_pages=3)
+
+    def expected(node) -> Counter:
+        if node.children:
+            return sum((expected(c) for c in node.children), Counter())
+        return sum((stats.counts[p - 1] for p in node.page_numbers), Counter())
+
+    checked = 0
+    for node in index.root.walk():
+        counts = expected(node)
+        best = sorted(((n * stats.term_idf[t], t) for t, n in counts.items()), reverse=True)[:8]
+        assert node.summary.endswith("Key terms: " + ", ".join(stats.shown[t] for _, t in best) + "."), node
+        checked += 1
+    assert checked > 5 and any(node.children for node in index.root.walk())

@@ -6,14 +6,15 @@ tokenised again. Pure functions on text; pages are 1-based.
 """
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice, repeat
-from operator import mul
+
+import numpy as np
 
 from ..models import Page, Section
 from .headings import not_a_heading
@@ -156,10 +157,35 @@ class PageTerms:
             out.append(dot / (norm_a * norm_b) if norm_a and norm_b else 0.0)
         return out
 
-    def key_terms(self, counts: Counter[str], k: int) -> list[str]:
-        """The ``k`` terms of ``counts`` with the highest count × idf, as words."""
-        scores = map(mul, counts.values(), map(self.term_idf.get, counts, repeat(0.0)))
-        best = heapq.nlargest(k, zip(scores, counts))  # (score, term): equal scores, the later term first
+    @cached_property
+    def _rows(self) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The key-term counts as a pages x terms matrix in compressed rows: (terms, their idf,
+        row starts, columns, counts); page i's counts are columns/counts[starts[i]:starts[i + 1]]."""
+        terms = tuple(self.term_idf)
+        column = {t: i for i, t in enumerate(terms)}
+        sizes = [len(c) for c in self.counts]
+        columns = np.fromiter((column[t] for c in self.counts for t in c), np.intp, sum(sizes))
+        counts = np.fromiter((n for c in self.counts for n in c.values()), np.float64, sum(sizes))
+        starts = np.concatenate(([0], np.cumsum(sizes, dtype=np.intp)))
+        return terms, np.fromiter(self.term_idf.values(), np.float64, len(terms)), starts, columns, counts
+
+    def page_counts(self, first: int, last: int) -> np.ndarray:
+        """The key-term counts of pages ``first``..``last`` (1-based) added up, one entry per term
+        (a vector for :meth:`key_terms`; vectors of several ranges add up)."""
+        terms, _, starts, columns, counts = self._rows
+        a, b = starts[first - 1], starts[last]
+        return np.bincount(columns[a:b], weights=counts[a:b], minlength=len(terms))
+
+    def key_terms(self, counts: np.ndarray, k: int) -> list[str]:
+        """The ``k`` terms of ``counts`` (:meth:`page_counts`) with the highest count x idf, as words
+        (equal scores: the term later in sort order first)."""
+        terms, idf, *_ = self._rows
+        held = np.flatnonzero(counts)
+        scores = counts[held] * idf[held]
+        if len(held) > k:  # only terms scoring at least the k-th best score can be among the best
+            keep = scores >= np.partition(scores, len(scores) - k)[len(scores) - k]
+            held, scores = held[keep], scores[keep]
+        best = sorted(zip(scores.tolist(), [terms[i] for i in held]), reverse=True)[:k]
         return [self.shown[t] for _, t in best]
 
 
@@ -170,19 +196,18 @@ def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = No
     return _summarised(root, pages, stats)[0]
 
 
-def _summarised(node: Section, pages: Sequence[Page], stats: PageTerms) -> tuple[Section, Counter[str]]:
-    """:func:`summarise` of ``node``, and its key-term counts (its children's added up). A function of its own,
-    not a closure: a closure that calls itself is a reference cycle, which kept each document's statistics
-    alive until the garbage collector's next pass."""
+def _summarised(node: Section, pages: Sequence[Page], stats: PageTerms) -> tuple[Section, np.ndarray]:
+    """:func:`summarise` of ``node``, and its key-term counts (:meth:`PageTerms.page_counts`: a leaf's pages,
+    a node's children's added up). A function of its own, not a closure: a closure that calls itself is a
+    reference cycle, which kept each document's statistics alive until the garbage collector's next pass."""
     made = [_summarised(c, pages, stats) for c in node.children]
     kids = tuple(k for k, _ in made)
-    counts: Counter[str] = Counter()
     if made:
-        for _, c in made:
-            counts.update(c)
+        counts = made[0][1].copy()
+        for _, c in made[1:]:
+            counts += c
     else:
-        for p in node.page_numbers:
-            counts.update(stats.counts[p - 1])
+        counts = stats.page_counts(*node.pages)
     parts = []
     if node.is_leaf or len(node.page_numbers) <= 3:
         found = [pair for p in node.page_numbers for pair in stats.sentences[p - 1]]
@@ -228,9 +253,7 @@ def top_sentences(found: Sequence[tuple[str, list[str]]], idf: dict[str, float],
 def document_summary(root: Section, pages: Sequence[Page], title: str, stats: PageTerms | None = None) -> str:
     """The document in a few lines: title, lead sentences, top-level sections, key terms."""
     stats = stats or PageTerms.of(pages)
-    total: Counter[str] = Counter()
-    for c in stats.counts:
-        total.update(c)
+    total = stats.page_counts(1, len(stats.counts)) if stats.counts else np.zeros(0)
     heads = "; ".join(shorten(c.title, 50) for c in root.children[:12])
     keys = ", ".join(stats.key_terms(total, 15))
     lead = " ".join(top_sentences([pair for found in stats.sentences[:3] for pair in found], stats.idf, 2, stats.prose))
