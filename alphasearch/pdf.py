@@ -437,29 +437,31 @@ def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
 
 def _filter_chain(obj) -> list[str]:
     """The filter chain of a loaded stream object: its /Filter name, or the names of its /Filter
-    array, read through one indirect reference (names held by reference inside the array are
-    not read, as ``Document.xref_get_key`` printed them), abbreviations spelled out."""
+    array, each followed through references as MuPDF follows them when it decodes the stream
+    (``/Filter [6 0 R]`` with object 6 ``/FlateDecode`` is a Flate stream), abbreviations spelled out."""
     m = pymupdf.mupdf
     value = m.pdf_dict_getp(obj, "Filter")
     if not value.m_internal:
         return []
-    if m.pdf_is_indirect(value):
-        value = m.pdf_resolve_indirect(value)
+    value = m.pdf_resolve_indirect_chain(value)
     if m.pdf_is_name(value):
         found = [value]
     elif m.pdf_is_array(value):
-        found = [item for item in (m.pdf_array_get(value, i) for i in range(m.pdf_array_len(value)))
-                 if not m.pdf_is_indirect(item) and m.pdf_is_name(item)]
+        found = [item for item in (m.pdf_resolve_indirect_chain(m.pdf_array_get(value, i))
+                                   for i in range(m.pdf_array_len(value))) if m.pdf_is_name(item)]
     else:
         return []
     return [_FILTER_NAMES.get(f"/{n}", f"/{n}") for n in map(m.pdf_to_name, found)]
 
 
 def _direct_int(obj) -> int | None:
-    """A PDF object's value when it is a non-negative integer written in place (not a reference),
-    else None (as ``Document.xref_get_key`` printed it: digits alone)."""
+    """A PDF object's value when it is a non-negative integer, written in place or held by
+    reference (``/Width 7 0 R``: MuPDF follows it when it decodes the image), else None."""
     m = pymupdf.mupdf
-    if not obj.m_internal or m.pdf_is_indirect(obj) or not m.pdf_is_int(obj):
+    if not obj.m_internal:
+        return None
+    obj = m.pdf_resolve_indirect_chain(obj)
+    if not m.pdf_is_int(obj):
         return None
     value = m.pdf_to_int(obj)
     return value if value >= 0 else None

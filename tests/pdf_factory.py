@@ -616,6 +616,23 @@ def referenced_filter_bomb_pdf(inflated_mb: int = 300) -> bytes:
     return _one_page_pdf(_stream(data + b">", b"6 0 R"), [b"[/AHx /Fl]"])
 
 
+def referenced_names_bomb_pdf(inflated_mb: int = 300) -> bytes:
+    """A flate bomb whose filter array holds its name by reference: ``/Filter [6 0 R]`` with object 6
+    ``/FlateDecode`` (MuPDF follows the reference and inflates the stream)."""
+    data = _deflate_repeated(b"BT /F1 12 Tf 72 720 Td (By reference) Tj ET\n", b" ", inflated_mb * 2**20)
+    return _one_page_pdf(_stream(data, b"[6 0 R]"), [b"/FlateDecode"])
+
+
+def referenced_size_image_bomb_pdf(side: int = 21000) -> bytes:
+    """``image_bomb_pdf`` with the image's size held by reference: ``/Width 7 0 R /Height 8 0 R``."""
+    img = _deflate_repeated(b"", bytes(side), side * side)
+    content = b"q 500 0 0 700 50 50 cm /Im1 Do Q BT /F1 12 Tf 72 720 Td (Poster) Tj ET"
+    image = (b"<< /Type /XObject /Subtype /Image /Width 7 0 R /Height 8 0 R /BitsPerComponent 8 "
+             b"/ColorSpace /DeviceGray /Filter /FlateDecode /Length %d >>\nstream\n" % len(img) + img + b"\nendstream")
+    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+                         [image, b"%d" % side, b"%d" % side], b"/XObject << /Im1 6 0 R >>")
+
+
 def text_flood_pdf(inflated_mb: int = 250, pages: int = 1) -> bytes:
     """``pages`` pages, each one plain Flate content stream of ordinary text lines inflating to
     ``inflated_mb`` MB (several pages make a parse that takes seconds on any machine)."""

@@ -164,6 +164,18 @@ def test_a_filter_chain_held_by_reference_is_decoded_and_counted():
         doc.close()
 
 
+def test_values_held_by_reference_are_followed_as_mupdf_follows_them():
+    """A filter name inside the array and an image's width and height may each be a reference:
+    MuPDF follows them when it decodes, so the check does too."""
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.referenced_names_bomb_pdf(300), "names.pdf")
+    one_line(ei.value, "names.pdf", "more than 256 MB", "decompression bomb")
+    with pytest.raises(errors.DecompressionBombError) as ei:
+        pdf.read_pdf(pdf_factory.referenced_size_image_bomb_pdf(), "sized.pdf")
+    one_line(ei.value, "sized.pdf", "21,000 x 21,000 pixels", "400 megapixel limit")
+    assert pdf.read_pdf(pdf_factory.referenced_names_bomb_pdf(1), "small.pdf").pages[0].text.startswith("By reference")
+
+
 def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
     assert content.pages[0].text == "A harmless looking page"
