@@ -374,7 +374,7 @@ class _PageBudget:
                 value = self.doc.xref_object(int(value.split()[0]), compressed=True)
                 kind = "dict"
             if kind == "dict":
-                return {m.group(1).encode(): int(m.group(2)) for m in _REF.finditer(value)}
+                return {_name(m.group(1).encode()): int(m.group(2)) for m in _REF.finditer(value)}
             if self.doc.xref_get_key(xref, "Resources")[0] != "null":
                 return {}
             kind, parent = self.doc.xref_get_key(xref, "Parent")
@@ -419,8 +419,18 @@ class _PageBudget:
 def _count_names(content: bytes) -> dict[bytes, int]:
     counts: dict[bytes, int] = {}
     for m in _DO.finditer(content):
-        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        name = _name(m.group(1))
+        counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def _name(written: bytes) -> bytes:
+    """A PDF name as MuPDF reads it: "#xx" escapes decoded, so "/#58 Do" in a content stream draws the
+    resource MuPDF prints as "/X" (compared as written, the two would not meet and the form go uncounted)."""
+    return _NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), written) if b"#" in written else written
 
 
 # --- decoding filter chains in bounded memory --------------------------------------------------------

@@ -82,6 +82,8 @@ CASES: tuple[HostileCase, ...] = (
                 pdf_factory.long_line_pdf, None, warning="only the first 4 MB were read"),
     HostileCase("form-fanout", "Form XObjects 7 levels deep, each drawing the next 10 times (2.5 KB)",
                 pdf_factory.form_fanout_pdf, None, warning="nested forms"),
+    HostileCase("form-fanout-escaped", "the same forms drawn as '/#58 Do', the name /X written with a #xx escape",
+                lambda: pdf_factory.form_fanout_pdf(drawn_as=b"#58"), None, warning="nested forms"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
                 question="When does the vault code rotate?"),
 )

@@ -654,20 +654,21 @@ def long_line_pdf(chars_mb: int = 100) -> bytes:
     return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))
 
 
-def form_fanout_pdf(levels: int = 7, fanout: int = 10) -> bytes:
-    """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws)."""
+def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
+    """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
+    named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""
     base = 6  # forms are objects 6 .. 6+levels-1; form k draws form k+1
     forms = []
     for k in range(levels):
         if k + 1 < levels:
-            body = b"q /X Do Q " * fanout
+            body = b"q /%s Do Q " % drawn_as * fanout
             res = b"/Resources << /XObject << /X %d 0 R >> /Font << /F1 3 0 R >> >>" % (base + k + 1)
         else:
             body = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET"
             res = b"/Resources << /Font << /F1 3 0 R >> >>"
         forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] %s /Length %d >>\nstream\n"
                      % (res, len(body)) + body + b"\nendstream")
-    content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /X Do Q"
+    content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /%s Do Q" % drawn_as
     return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", forms,
                          b"/XObject << /X %d 0 R >>" % base)
 
