@@ -50,6 +50,7 @@ MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
 MAX_INFLATED_MB = 2048  # all streams of the file together
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
+MAX_ANNOTATIONS = 10_000  # annotations per page whose appearance streams the page budget reads
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
 _PAGE_LOCK = threading.Lock()  # MuPDF's warning buffer is process-wide: read a page and its warnings together
@@ -330,10 +331,12 @@ class _PageBudget:
         contents = self._contents(page_xref)
         own = sum(self.sizes.get(x, 0) for x in contents)
         names = {k: x for k, x in self._xobjects(page_xref, inherit=True).items() if self._is_form(x)}
+        drawn = sum(self._form_cost(x, 1) for x in self._appearances(page_xref))  # MuPDF draws them too
         if names:  # only a page that can draw a form needs its instructions read here
             head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
-            if self._drawn(head, names, 1) > self.limit:
-                return "skipped"
+            drawn += self._drawn(head, names, 1)
+        if drawn > self.limit:
+            return "skipped"
         if own <= self.limit:
             return ""
         left = self.limit
@@ -353,6 +356,23 @@ class _PageBudget:
         if kind == "array":
             return [int(m) for m in re.findall(r"(\d+)\s+\d+\s+R", value)]
         return []
+
+    def _appearances(self, page_xref: int) -> list[int]:
+        """The appearance streams of the page's annotations (/AP /N, one per state), which text
+        extraction draws like forms: the first ``MAX_ANNOTATIONS`` annotations."""
+        kind, value = self.doc.xref_get_key(page_xref, "Annots")
+        if kind == "xref":
+            value = self.doc.xref_object(int(value.split()[0]), compressed=True)
+        elif kind != "array":
+            return []
+        found = []
+        for annot in re.findall(r"(\d+)\s+\d+\s+R", value)[:MAX_ANNOTATIONS]:
+            kind, normal = self.doc.xref_get_key(int(annot), "AP/N")
+            if kind == "xref":
+                found.append(int(normal.split()[0]))
+            elif kind == "dict":  # one appearance per state: << /On 7 0 R /Off 8 0 R >>
+                found.extend(int(m.group(2)) for m in _REF.finditer(normal))
+        return [x for x in found if self._is_form(x) or self.doc.xref_is_stream(x)]
 
     def _prefix(self, xref: int, limit: int) -> bytes:
         if limit <= 0:

@@ -84,6 +84,8 @@ CASES: tuple[HostileCase, ...] = (
                 pdf_factory.form_fanout_pdf, None, warning="nested forms"),
     HostileCase("form-fanout-escaped", "the same forms drawn as '/#58 Do', the name /X written with a #xx escape",
                 lambda: pdf_factory.form_fanout_pdf(drawn_as=b"#58"), None, warning="nested forms"),
+    HostileCase("annotation-fanout", "the same forms drawn by an annotation's appearance stream (3 KB)",
+                pdf_factory.annotation_fanout_pdf, None, warning="nested forms"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
                 question="When does the vault code rotate?"),
 )
