@@ -654,33 +654,9 @@ def long_line_pdf(chars_mb: int = 100) -> bytes:
     return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))
 
 
-def annotation_fanout_pdf(levels: int = 7, fanout: int = 10) -> bytes:
-    """``form_fanout_pdf``'s forms drawn by an annotation's appearance stream (/AP /N) instead of the
-    page's instructions: text extraction draws annotations too."""
-    base = 6  # forms are objects 6 .. 6+levels-1, the annotation the next one
-    forms = []
-    for k in range(levels):
-        if k + 1 < levels:
-            body = b"q /X Do Q " * fanout
-            res = b"/Resources << /XObject << /X %d 0 R >> /Font << /F1 3 0 R >> >>" % (base + k + 1)
-        else:
-            body = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET"
-            res = b"/Resources << /Font << /F1 3 0 R >> >>"
-        forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] %s /Length %d >>\nstream\n"
-                     % (res, len(body)) + body + b"\nendstream")
-    annot = b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /AP << /N %d 0 R >> >>" % base
-    content = b"BT /F1 12 Tf 72 760 Td (An annotated page.) Tj ET"
-    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
-            b"/Resources << /Font << /F1 3 0 R >> >> /Annots [%d 0 R] >>" % (base + levels))
-    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
-                     b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", *forms, annot])
-
-
-def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
-    """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
-    named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""
-    base = 6  # forms are objects 6 .. 6+levels-1; form k draws form k+1
+def _fanout_forms(levels: int, fanout: int, drawn_as: bytes = b"X", base: int = 6) -> list[bytes]:
+    """Form XObjects ``levels`` deep (objects ``base`` .., form k drawing form k+1 ``fanout`` times as
+    ``/<drawn_as> Do``, named ``/X`` in its resources), the last showing one word: fanout**levels draws."""
     forms = []
     for k in range(levels):
         if k + 1 < levels:
@@ -691,9 +667,29 @@ def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -
             res = b"/Resources << /Font << /F1 3 0 R >> >>"
         forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] %s /Length %d >>\nstream\n"
                      % (res, len(body)) + body + b"\nendstream")
+    return forms
+
+
+def annotation_fanout_pdf(levels: int = 7, fanout: int = 10) -> bytes:
+    """``form_fanout_pdf``'s forms drawn by an annotation's appearance stream (/AP /N) instead of the
+    page's instructions: text extraction draws annotations too."""
+    base = 6  # forms are objects 6 .. 6+levels-1, the annotation the next one
+    annot = b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /AP << /N %d 0 R >> >>" % base
+    content = b"BT /F1 12 Tf 72 760 Td (An annotated page.) Tj ET"
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Annots [%d 0 R] >>" % (base + levels))
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
+                     b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+                     *_fanout_forms(levels, fanout, base=base), annot])
+
+
+def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
+    """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
+    named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""
     content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /%s Do Q" % drawn_as
-    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", forms,
-                         b"/XObject << /X %d 0 R >>" % base)
+    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+                         _fanout_forms(levels, fanout, drawn_as), b"/XObject << /X 6 0 R >>")
 
 ACCESSION = "0000789570-23-000008"  # an SEC accession number: the kind of metadata title that is no title
 _HEADER = "Orchard Machines Corporation | 2022 Form 10-K"
