@@ -250,7 +250,7 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int
                 continue
             obj = m.pdf_load_object(raw_doc, xref)
             if _is_name(m.pdf_dict_getp(obj, "Subtype"), "Image"):
-                w, h = (_direct_int(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
+                w, h = (_int_value(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
                 if w is not None and h is not None and w * h > MAX_IMAGE_MEGAPIXELS * 10**6:
                     raise errors.DecompressionBombError(
                         f"{name} contains an image of {w:,} x {h:,} pixels, beyond the "
@@ -372,7 +372,7 @@ class _PageBudget:
                 found.append(int(normal.split()[0]))
             elif kind == "dict":  # one appearance per state: << /On 7 0 R /Off 8 0 R >>
                 found.extend(int(m.group(2)) for m in _REF.finditer(normal))
-        return [x for x in found if self._is_form(x) or self.doc.xref_is_stream(x)]
+        return [x for x in found if self.doc.xref_is_stream(x)]
 
     def _prefix(self, xref: int, limit: int) -> bytes:
         if limit <= 0:
@@ -484,7 +484,7 @@ def _filter_chain(obj) -> list[str]:
     return [_FILTER_NAMES.get(f"/{n}", f"/{n}") for n in map(m.pdf_to_name, found)]
 
 
-def _direct_int(obj) -> int | None:
+def _int_value(obj) -> int | None:
     """A PDF object's value when it is a non-negative integer, written in place or held by
     reference (``/Width 7 0 R``: MuPDF follows it when it decodes the image), else None."""
     m = pymupdf.mupdf
