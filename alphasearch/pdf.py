@@ -369,8 +369,12 @@ class _PageBudget:
         for annot in re.findall(r"(\d+)\s+\d+\s+R", value)[:MAX_ANNOTATIONS]:
             kind, normal = self.doc.xref_get_key(int(annot), "AP/N")
             if kind == "xref":
-                found.append(int(normal.split()[0]))
-            elif kind == "dict":  # one appearance per state: << /On 7 0 R /Off 8 0 R >>
+                target = int(normal.split()[0])
+                if self.doc.xref_is_stream(target):
+                    found.append(target)
+                    continue
+                kind, normal = "dict", self.doc.xref_object(target, compressed=True)  # states held by reference
+            if kind == "dict":  # one appearance per state: << /On 7 0 R /Off 8 0 R >>
                 found.extend(int(m.group(2)) for m in _REF.finditer(normal))
         return [x for x in found if self.doc.xref_is_stream(x)]
 

@@ -176,6 +176,13 @@ def test_values_held_by_reference_are_followed_as_mupdf_follows_them():
     assert pdf.read_pdf(pdf_factory.referenced_names_bomb_pdf(1), "small.pdf").pages[0].text.startswith("By reference")
 
 
+def test_annotation_appearances_held_by_reference_are_costed():
+    """An annotation's /AP /N may be a reference to a dictionary of states, each a form MuPDF draws."""
+    content = pdf.read_pdf(pdf_factory.annotation_fanout_pdf(states=True), "states.pdf")
+    assert content.pages[0].text == ""
+    assert any("nested forms" in w for w in content.warnings)
+
+
 def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
     assert content.pages[0].text == "A harmless looking page"
