@@ -51,6 +51,7 @@ MAX_INFLATED_MB = 2048  # all streams of the file together
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
 MAX_ANNOTATIONS = 10_000  # annotations per page whose appearance streams the page budget reads
+MAX_RESOURCES = 100_000  # forms, patterns, graphics states, fonts or glyphs of one kind in one resource dictionary
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
 _PAGE_LOCK = threading.Lock()  # MuPDF's warning buffer is process-wide: read a page and its warnings together
@@ -309,32 +310,62 @@ def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int,
 
 # --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
 _DO = re.compile(rb"/([^\s/<>\[\]()%{}]+)\s*Do\b")
-_REF = re.compile(r"/([^\s/<>\[\]()]+)\s*(\d+)\s+\d+\s+R")
+# operators that paint (fill, stroke, shade, show text, draw an XObject or an inline image): each runs the
+# current pattern's cell or soft mask's group again
+_PAINT = re.compile(rb"(?<![^\s\])>])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\[(<%/])")
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a content stream can run, from the resource dictionary it draws with: name → xref of
+    its Form XObjects, the cells (tiling patterns' cells, soft masks' groups) and the glyph
+    procedures of its Type3 fonts as (stream, font) pairs. ``key`` names the dictionary."""
+    key: tuple
+    forms: dict[bytes, int]
+    cells: tuple[int, ...]
+    procs: tuple[tuple[int, int], ...]
 
 
 class _PageBudget:
     """Bounds text extraction before MuPDF builds the page: a page whose own drawing instructions
     decode to more than ``MAX_PAGE_CONTENT_MB`` is cut to that much (in the in-memory document
     only); a page whose Form XObjects, counted once per drawing, would add more than that or nest
-    deeper than ``MAX_FORM_DEPTH`` is skipped. ``sizes``: xref → decoded bytes from check_streams."""
+    deeper than ``MAX_FORM_DEPTH`` is skipped. ``sizes``: xref → decoded bytes from check_streams.
+
+    MuPDF runs other content streams too, and any of them may draw forms: an annotation's
+    appearance; a tiling pattern's cell and a soft mask's group, again for every painting operation
+    while they are the colour or the mask (forms drawn meanwhile inherit them); a Type3 font's glyph
+    procedures, once when the font loads. Which painting operation uses which cell is not tracked:
+    a stream whose resources hold cells counts every cell once per painting operation it makes, its
+    forms' included. A stream without resources of its own draws with its caller's, as MuPDF does.
+    Read with MuPDF's own calls on the loaded objects (names as MuPDF decodes them, "#xx" escapes
+    included)."""
 
     def __init__(self, doc: pymupdf.Document, sizes: dict[int, int]):
         self.doc = doc
         self.sizes = sizes
         self.limit = MAX_PAGE_CONTENT_MB * 2**20
-        self._forms: dict[int, float] = {}  # form xref → bytes interpreted per drawing (inf: too deep)
+        self._raw = _pdf_document(doc)
+        self._costs: dict[tuple, tuple] = {}  # (stream, scope key) → (bytes interpreted, paintings, glyph procedures)
+        self._scopes: dict[int, _Scope] = {}  # indirect resource dictionary → its scope
         self._kinds: dict[int, bool] = {}  # XObject xref → whether it is a form
+        self._type3: dict[int, bool] = {}  # font xref → whether it is a Type3 font
 
     def check(self, pno: int) -> str:
         """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
-        page_xref = self.doc.page_xref(pno)
-        contents = self._contents(page_xref)
+        m = pymupdf.mupdf
+        page = m.pdf_lookup_page_obj(self._raw, pno)
+        contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
         own = sum(self.sizes.get(x, 0) for x in contents)
-        names = {k: x for k, x in self._xobjects(page_xref, inherit=True).items() if self._is_form(x)}
-        drawn = sum(self._form_cost(x, 1) for x in self._appearances(page_xref))  # MuPDF draws them too
-        if names:  # only a page that can draw a form needs its instructions read here
-            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
-            drawn += self._drawn(head, names, 1)
+        scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources), ("page", pno))
+        shown = [self._cost(x, 1, scope) for x in self._appearances(page)]  # MuPDF draws them too
+        drawn = sum(c for c, _, _ in shown)
+        procs = set(scope.procs).union(*(p for _, _, p in shown)) if scope else set()
+        if scope and (scope.forms or scope.cells):  # only a page that can draw a form or run a cell needs its
+            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # instructions read
+            more, loads = self._drawn(head, scope, 1)
+            drawn, procs = drawn + more, procs | loads
+        drawn += sum(self._cost(x, 1, scope, font)[0] for x, font in procs)  # each font loads once
         if drawn > self.limit:
             return "skipped"
         if own <= self.limit:
@@ -346,37 +377,85 @@ class _PageBudget:
             left -= len(piece)
         return "cut"
 
-    def _contents(self, page_xref: int) -> list[int]:
-        kind, value = self.doc.xref_get_key(page_xref, "Contents")
-        if kind == "xref":
-            target = int(value.split()[0])
-            if not self.doc.xref_is_stream(target):  # an indirect array of streams
-                return [int(m) for m in re.findall(r"(\d+)\s+\d+\s+R", self.doc.xref_object(target))]
-            return [target]
-        if kind == "array":
-            return [int(m) for m in re.findall(r"(\d+)\s+\d+\s+R", value)]
-        return []
-
-    def _appearances(self, page_xref: int) -> list[int]:
+    def _appearances(self, page) -> list[int]:
         """The appearance streams of the page's annotations (/AP /N, one per state), which text
         extraction draws like forms: the first ``MAX_ANNOTATIONS`` annotations."""
-        kind, value = self.doc.xref_get_key(page_xref, "Annots")
-        if kind == "xref":
-            value = self.doc.xref_object(int(value.split()[0]), compressed=True)
-        elif kind != "array":
-            return []
+        m = pymupdf.mupdf
+        annots = m.pdf_dict_get(page, m.PDF_ENUM_NAME_Annots)
         found = []
-        for annot in re.findall(r"(\d+)\s+\d+\s+R", value)[:MAX_ANNOTATIONS]:
-            kind, normal = self.doc.xref_get_key(int(annot), "AP/N")
-            if kind == "xref":
-                target = int(normal.split()[0])
-                if self.doc.xref_is_stream(target):
-                    found.append(target)
-                    continue
-                kind, normal = "dict", self.doc.xref_object(target, compressed=True)  # states held by reference
-            if kind == "dict":  # one appearance per state: << /On 7 0 R /Off 8 0 R >>
-                found.extend(int(m.group(2)) for m in _REF.finditer(normal))
-        return [x for x in found if self.doc.xref_is_stream(x)]
+        for i in range(min(m.pdf_array_len(annots), MAX_ANNOTATIONS)):
+            normal = m.pdf_dict_getp(m.pdf_array_get(annots, i), "AP/N")
+            if m.pdf_is_stream(normal):
+                found.append(m.pdf_to_num(normal))
+            else:  # one appearance per state: << /On 7 0 R /Off 8 0 R >>, maybe held by reference
+                states = (m.pdf_dict_get_val(normal, j) for j in range(m.pdf_dict_len(normal)))
+                found.extend(m.pdf_to_num(s) for s in states if m.pdf_is_stream(s))
+        return found
+
+    def _scope(self, resources, owner: tuple) -> _Scope | None:
+        """The :class:`_Scope` of a resource dictionary (None when there is none); ``owner`` names a
+        dictionary written in place. Beyond ``MAX_RESOURCES`` entries of one kind: one endless cell."""
+        m = pymupdf.mupdf
+        if not m.pdf_is_dict(resources):
+            return None
+        num = m.pdf_to_num(resources) if m.pdf_is_indirect(resources) else 0
+        if num in self._scopes:
+            return self._scopes[num]
+        forms: dict[bytes, int] = {}
+        cells: list[int] = []
+        procs: list[tuple[int, int]] = []
+        for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_ExtGState,
+                     m.PDF_ENUM_NAME_Font):
+            entries = m.pdf_dict_get(resources, kind)
+            n = m.pdf_dict_len(entries)
+            if n > MAX_RESOURCES:
+                cells.append(-1)
+                break
+            for i in range(n):
+                value = m.pdf_dict_get_val(entries, i)
+                if kind == m.PDF_ENUM_NAME_XObject:
+                    if m.pdf_is_indirect(value) and self._is_form(value):
+                        forms[m.pdf_to_name(m.pdf_dict_get_key(entries, i)).encode("utf-8", "surrogateescape")] = (
+                            m.pdf_to_num(value))
+                elif kind == m.PDF_ENUM_NAME_Pattern:  # a tiling pattern is a stream, a shading pattern a dictionary
+                    if m.pdf_is_stream(value):
+                        cells.append(m.pdf_to_num(value))
+                elif kind == m.PDF_ENUM_NAME_ExtGState:
+                    group = m.pdf_dict_get(m.pdf_dict_get(value, m.PDF_ENUM_NAME_SMask), m.PDF_ENUM_NAME_G)
+                    if m.pdf_is_stream(group):
+                        cells.append(m.pdf_to_num(group))
+                elif self._is_type3(value):
+                    glyphs = m.pdf_dict_get(value, m.PDF_ENUM_NAME_CharProcs)
+                    count = m.pdf_dict_len(glyphs)
+                    if count > MAX_RESOURCES:
+                        cells.append(-1)
+                        break
+                    font = m.pdf_to_num(value)
+                    procs.extend((m.pdf_to_num(g), font) for g in (m.pdf_dict_get_val(glyphs, j) for j in range(count))
+                                 if m.pdf_is_stream(g))
+        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs))
+        if num:
+            self._scopes[num] = scope
+        return scope
+
+    def _is_form(self, obj) -> bool:
+        m = pymupdf.mupdf
+        xref = m.pdf_to_num(obj)
+        known = self._kinds.get(xref)
+        if known is None:
+            known = self._kinds[xref] = bool(m.pdf_is_stream(obj)) and bool(
+                m.pdf_name_eq(m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Form))
+        return known
+
+    def _is_type3(self, font) -> bool:
+        m = pymupdf.mupdf
+        xref = m.pdf_to_num(font)
+        known = self._type3.get(xref) if xref else None
+        if known is None:
+            known = bool(m.pdf_name_eq(m.pdf_dict_get(font, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Type3))
+            if xref:
+                self._type3[xref] = known
+        return known
 
     def _prefix(self, xref: int, limit: int) -> bytes:
         if limit <= 0:
@@ -390,54 +469,68 @@ class _PageBudget:
             return b""
         return data or b""
 
-    def _xobjects(self, xref: int, inherit: bool = False) -> dict[bytes, int]:
-        """Name → xref of the XObjects in the object's resources (a page's may be inherited)."""
-        for _ in range(32 if inherit else 1):
-            kind, value = self.doc.xref_get_key(xref, "Resources/XObject")
-            if kind == "xref":
-                value = self.doc.xref_object(int(value.split()[0]), compressed=True)
-                kind = "dict"
-            if kind == "dict":
-                return {_name(m.group(1).encode()): int(m.group(2)) for m in _REF.finditer(value)}
-            if self.doc.xref_get_key(xref, "Resources")[0] != "null":
-                return {}
-            kind, parent = self.doc.xref_get_key(xref, "Parent")
-            if kind != "xref":
-                return {}
-            xref = int(parent.split()[0])
-        return {}
+    def _drawn(self, content: bytes, scope: _Scope, depth: int) -> tuple[float, set[tuple[int, int]]]:
+        """(bytes MuPDF would interpret for what ``content`` runs, drawn with ``scope``: its forms, each
+        drawing counted, and per painting operation its cells; the glyph procedures of the Type3 fonts
+        it can load, run once each)."""
+        forms, paintings, procs = self._forms(content, scope, depth)
+        cells = [self._cost(x, depth, scope) for x in scope.cells]
+        return forms + paintings * sum(c for c, _, _ in cells), procs.union(*(p for _, _, p in cells))
 
-    def _is_form(self, xref: int) -> bool:
-        known = self._kinds.get(xref)
-        if known is None:
-            try:
-                known = self._kinds[xref] = self.doc.xref_get_key(xref, "Subtype")[1] == "/Form"
-            except Exception:
-                known = self._kinds[xref] = False
-        return known
-
-    def _drawn(self, content: bytes, names: dict[bytes, int], depth: int) -> float:
-        """Bytes MuPDF would interpret for the forms ``content`` draws (each drawing counted)."""
+    def _forms(self, content: bytes, scope: _Scope, depth: int) -> tuple[float, int, set[tuple[int, int]]]:
+        """(bytes interpreted for the forms ``content`` draws, painting operations it makes, its forms'
+        included, the glyph procedures its forms can load)."""
         total = 0.0
+        paintings = len(_PAINT.findall(content)) if scope.cells else 0
+        procs = set(scope.procs)
         for name, count in _count_names(content).items():
-            xref = names.get(name)
-            if xref is None or not self._is_form(xref):
+            xref = scope.forms.get(name)
+            if xref is None:
                 continue
-            total += count * self._form_cost(xref, depth)
+            cost, inner, loads = self._cost(xref, depth, scope)
+            total += count * cost
+            paintings += count * inner
+            procs |= loads
             if total > self.limit:
                 break
-        return total
+        return total, paintings, procs
 
-    def _form_cost(self, xref: int, depth: int) -> float:
-        if depth > MAX_FORM_DEPTH:
-            return math.inf
-        if xref in self._forms:
-            return self._forms[xref]
-        self._forms[xref] = math.inf  # a form that draws itself never ends
+    def _cost(self, xref: int, depth: int, caller: _Scope | None,
+              font: int = 0) -> tuple[float, int, frozenset[tuple[int, int]]]:
+        """(bytes interpreted, painting operations, glyph procedures it can load) of running the stream
+        ``xref`` once: drawn with its own resources, or a glyph procedure's with its ``font``'s, or else
+        with the ``caller``'s. A glyph procedure's own Type3 fonts are not followed (each font loads once)."""
+        if depth > MAX_FORM_DEPTH or xref < 0:
+            return math.inf, 0, frozenset()
+        m = pymupdf.mupdf
+        try:
+            resources = m.pdf_dict_get(m.pdf_load_object(self._raw, font or xref), m.PDF_ENUM_NAME_Resources)
+        except Exception:
+            resources = m.PdfObj()
+        scope = self._scope(resources, ("stream", font or xref)) or caller
+        key = (xref, scope.key if scope else None)
+        if key in self._costs:
+            return self._costs[key]
+        self._costs[key] = (math.inf, 0, frozenset())  # a form that draws itself never ends
         body = self._prefix(xref, self.limit)
-        cost = len(body) + self._drawn(body, self._xobjects(xref), depth + 1)
-        self._forms[xref] = cost
-        return cost
+        if scope is None:
+            found = (len(body), len(_PAINT.findall(body)), frozenset())
+        else:
+            forms, paintings, procs = self._forms(body, scope, depth + 1)
+            cells = [self._cost(x, depth + 1, scope) for x in scope.cells]
+            found = (len(body) + forms + paintings * sum(c for c, _, _ in cells), paintings,
+                     frozenset() if font else frozenset(procs.union(*(p for _, _, p in cells))))
+        self._costs[key] = found
+        return found
+
+
+def _streams_of(contents) -> list[int]:
+    """The xrefs of a page's /Contents: one stream or an array of them (maybe held by reference)."""
+    m = pymupdf.mupdf
+    if m.pdf_is_array(contents):
+        return [m.pdf_to_num(c) for c in (m.pdf_array_get(contents, i) for i in range(m.pdf_array_len(contents)))
+                if m.pdf_is_indirect(c)]
+    return [m.pdf_to_num(contents)] if m.pdf_is_stream(contents) else []
 
 
 def _count_names(content: bytes) -> dict[bytes, int]:

@@ -688,6 +688,41 @@ def annotation_fanout_pdf(levels: int = 7, fanout: int = 10, states: bool = Fals
                      *([b"<< /On %d 0 R >>" % base] if states else [])])
 
 
+def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10) -> bytes:
+    """``form_fanout_pdf``'s forms run by another content stream MuPDF runs while extracting text:
+    ``via`` "pattern" (a tiling pattern's cell, the page filling a rectangle with it), "softmask" (a soft
+    mask's group, the page filling under it), "type3" (a Type3 font's glyph procedure, run when the
+    font loads) or "inherited" (forms without resources of their own, each naming the next through the
+    page's resources, which MuPDF then draws them with)."""
+    def _obj(head: bytes, body: bytes) -> bytes:  # a stream object: its dictionary's head, then the body
+        return head + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    base, after = 6, 6 + levels  # forms are objects 6 .. 6+levels-1
+    content = b"BT /F1 12 Tf 72 760 Td (A page drawing through a %s.) Tj ET " % via.encode()
+    if via == "inherited":
+        forms = [_obj(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792]",
+                         b"q /X%d Do Q " % (k + 1) * fanout if k + 1 < levels else b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET")
+                 for k in range(levels)]
+        names = b" ".join(b"/X%d %d 0 R" % (k, base + k) for k in range(levels))
+        return _one_page_pdf(_obj(b"<<", content + b"q /X0 Do Q"), forms, b"/XObject << %s >>" % names)
+    forms = _fanout_forms(levels, fanout, base=base)
+    if via == "pattern":
+        extra = [_obj(b"<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 612 792] "
+                         b"/XStep 612 /YStep 792 /Resources << /XObject << /X 6 0 R >> >>", b"q /X Do Q")]
+        return _one_page_pdf(_obj(b"<<", content + b"/Pattern cs /P1 scn 0 0 612 792 re f"), [*forms, *extra],
+                             b"/Pattern << /P1 %d 0 R >>" % after)
+    if via == "softmask":
+        return _one_page_pdf(_obj(b"<<", content + b"/G1 gs 0 0 612 792 re f"), forms,
+                             b"/ExtGState << /G1 << /SMask << /S /Luminosity /G 6 0 R >> >> >>")
+    assert via == "type3", via
+    extra = [_obj(b"<<", b"1000 0 d0 q /X Do Q"),
+             b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+             b"/CharProcs << /a %d 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 "
+             b"/LastChar 97 /Widths [1000] /Resources << /XObject << /X 6 0 R >> >> >>" % after]
+    return _one_page_pdf(_obj(b"<<", content + b"BT /T3 12 Tf 72 700 Td (a) Tj ET"), [*forms, *extra],
+                         b"/Font << /F1 3 0 R /T3 %d 0 R >>" % (after + 1))
+
+
 def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
     """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
     named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""

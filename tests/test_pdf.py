@@ -473,3 +473,13 @@ def test_page_images_are_those_pymupdf_lists_also_inside_forms():
             assert pdf._page_images(p) == expected
     assert sorted(pixels for _, pixels in pdf._page_images(doc[0])) == [1200, 160 * 160, 300 * 200]
     assert pdf._page_images(doc[1]) == []
+
+
+@pytest.mark.parametrize("via", ["pattern", "softmask", "type3", "inherited"])
+def test_streams_run_besides_forms_are_costed_and_small_ones_pass(via):
+    """Patterns' cells, soft masks' groups, Type3 glyph procedures and forms drawing with their caller's
+    resources can all draw forms: seven levels of ten are skipped, two levels are read."""
+    content = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via), f"{via}.pdf")
+    assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via, levels=2), f"{via}-small.pdf")
+    assert small.pages[0].text.startswith(f"A page drawing through a {via}.") and not small.warnings
