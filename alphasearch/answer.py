@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import calibration
+from .compare import compared_answer
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from .direct import Direct, figure_answer, lexicon, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
@@ -115,7 +116,9 @@ def extractive_answer(
 ) -> Extract:
     """Quote the sentences of the top ``read`` pages that best cover the question; for a
     figure question, lead with the direct answer read from the matching table row
-    (:mod:`alphasearch.direct`), for others with the best sentence.
+    (:mod:`alphasearch.direct`); for a question comparing options it names ("among A, B and C, which
+    had the most …"), with the option that has it and every option's figure (:mod:`alphasearch.compare`);
+    for others with the best sentence.
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
@@ -171,9 +174,9 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
-    figure = None
-    if kind == "number" or wants_figure(question) or asks(question, "measure") or (
-            kind == "text" and FISCAL_YEAR.search(question)):
+    figure = compared_answer(doc, question, pages[:read])  # "among A, B and C, which had the most …"
+    if figure is None and (kind == "number" or wants_figure(question) or asks(question, "measure") or (
+            kind == "text" and FISCAL_YEAR.search(question))):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
     explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them

@@ -259,7 +259,8 @@ class Figure:
 @dataclass(frozen=True)
 class Direct:
     """The direct answer line and the figures it rests on (empty for a sentence answer).
-    ``kind``: "figure", "change", "ratio" or "sentence"; ``score`` in [0, 1]: how well the
+    ``kind``: "figure", "change", "ratio", "comparison" (:mod:`alphasearch.compare`) or "sentence";
+    ``score`` in [0, 1]: how well the
     rows matched the question (the weakest figure's row score)."""
 
     text: str

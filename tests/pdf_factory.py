@@ -431,6 +431,42 @@ STATEMENT_ROWS = [
 ]
 
 
+def _statement(doc: pymupdf.Document, title: str, unit: str, rows) -> None:
+    """A page of ``doc`` holding a statement: its title, unit line, years 2022, 2021, 2020 as columns and
+    ``rows`` of (label, three cells), each cell a separate text object at its column's x position."""
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), title, fontsize=14)
+    page.insert_text((72, 100), unit, fontsize=9)
+    for x, year in zip((330, 420, 510), ("2022", "2021", "2020")):
+        page.insert_text((x, 125), year, fontsize=10)
+    y = 150
+    for label, cells in rows:
+        page.insert_text((72, y), label, fontsize=10)
+        for k, (x, cell) in enumerate(zip((330, 420, 510), cells)):
+            if k == 0 or label.startswith("Total"):
+                page.insert_text((x - 10, y), "$", fontsize=10)
+            page.insert_text((x, y), cell, fontsize=10)
+        y += 22
+
+
+CASH_FLOW_ROWS = [
+    ("Net income", ("1,419", "2,454", "1,798")),
+    ("Net cash provided by operating activities", ("3,252", "1,824", "2,100")),
+    ("Net cash used in investing activities", ("(1,372)", "(962)", "(4,788)")),
+    ("Net cash used in financing activities", ("(4,297)", "(1,806)", "(876)")),
+]
+
+
+def cash_flow_pdf() -> bytes:
+    """2 pages: a cover and a statement of cash flows (``CASH_FLOW_ROWS``, years 2022, 2021, 2020)."""
+    doc = pymupdf.open()
+    doc.new_page(width=595, height=842).insert_text((72, 90), "Harbor Freight Logistics Inc. Annual Report", fontsize=18)
+    _statement(doc, "Consolidated Statements of Cash Flows", "(In millions)", CASH_FLOW_ROWS)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 def table_pdf() -> bytes:
     """3 pages: a cover letter, a consolidated statement (years 2022, 2021, 2020 as columns,
     "(In millions, except per share amounts)", negatives in parentheses, each cell a separate
@@ -439,19 +475,7 @@ def table_pdf() -> bytes:
     cover = doc.new_page(width=595, height=842)
     cover.insert_text((72, 90), "Harbor Freight Logistics Inc. Annual Report 2022", fontsize=18)
     cover.insert_text((72, 130), "Dear shareholders, this was a year of steady growth in every region.", fontsize=11)
-    page = doc.new_page(width=595, height=842)
-    page.insert_text((72, 80), "Consolidated Statements of Operations", fontsize=14)
-    page.insert_text((72, 100), "(In millions, except per share amounts)", fontsize=9)
-    for x, year in zip((330, 420, 510), ("2022", "2021", "2020")):
-        page.insert_text((x, 125), year, fontsize=10)
-    y = 150
-    for label, cells in STATEMENT_ROWS:
-        page.insert_text((72, y), label, fontsize=10)
-        for k, (x, cell) in enumerate(zip((330, 420, 510), cells)):
-            if k == 0 or label.startswith("Total"):
-                page.insert_text((x - 10, y), "$", fontsize=10)
-            page.insert_text((x, y), cell, fontsize=10)
-        y += 22
+    _statement(doc, "Consolidated Statements of Operations", "(In millions, except per share amounts)", STATEMENT_ROWS)
     people = doc.new_page(width=595, height=842)
     people.insert_text((72, 90), "Our people", fontsize=14)
     people.insert_text((72, 120), "At year end we had 12,450 full-time employees in 14 countries.", fontsize=11)
