@@ -30,6 +30,7 @@ LEXICAL_WEIGHTS = (0.85, 0.15)
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 OPENING_LINES = 3  # a page's first lines: its title, read for the "opening" part of the confidence
+READ_AHEAD = 9  # the pages after the first that the "read_ahead" part compares it with
 ROBUST_WORDS = 30  # at most this many leave-one-word-out rankings for the "robust" part of the confidence
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
 _NUM = re.compile(r"\d[\d,.]*")
@@ -83,7 +84,7 @@ class Extract:
     confidence: float
     fallback: bool
     citations: list[Citation]
-    parts: dict[str, float] = field(default_factory=dict)  # what the confidence is made of, each in [0, 1]
+    parts: dict[str, float] = field(default_factory=dict)  # what the confidence is made of, most in [0, 1]
     direct: Direct | None = None
     structured: dict = field(default_factory=dict)
 
@@ -113,6 +114,7 @@ def extractive_answer(
     page_scores: np.ndarray | None = None,
     more_pages: Sequence[int] = (),
     rescore: Callable[[str], np.ndarray] | None = None,
+    read_evidence: Callable[[int], float] | None = None,
 ) -> Extract:
     """Quote the sentences of the top ``read`` pages that best cover the question; for a
     figure question, lead with the direct answer read from the matching table row
@@ -122,7 +124,7 @@ def extractive_answer(
 
     Confidence in [0, 1]: the chance that the first page is right, from a logistic model
     (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
-    names, of nineteen reported: how close in meaning the question is to the pages read and to the
+    names, of twenty reported: how close in meaning the question is to the pages read and to the
     first page alone (static embeddings), the share of the question's idf-weighted terms in the
     best sentence and its neighbours, the share of those terms the document uses at all, how
     clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
@@ -138,10 +140,13 @@ def extractive_answer(
     question its opening lines hold and whether it lacks a picture asked about), and ``fit``: the deep
     read's check of the first page (:func:`reading.page_fit`: 1, times 0.7 when a figure is asked and
     the page holds no row nor sentence stating it in the year asked, times 0.85 when it does not print
-    a year asked). Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the first four.
-    Held-out AUROC on the development set: see ``fitted`` in the model file and RESULTS.md. Below
+    a year asked), and :func:`read_ahead`: how far the deep read (``read_evidence``) puts the first
+    page ahead of the next ones. Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the
+    first four. Held-out AUROC on the development set: see ``fitted`` in the model file and
+    RESULTS.md. When the fallback model's value (:func:`calibration.gate`: the same target, fitted
+    on parts that also tell a document that does not address the question) is below
     ``threshold``, or when the document uses none of the question's terms, the answer is the
-    fallback, unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
+    fallback (its confidence at most that value), unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
     the sentence coverage, raised when the kind of answer asked for is present.
     ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
     the best pages for other names of the line item, see :func:`expanded_pages`).
@@ -200,19 +205,23 @@ def extractive_answer(
         # the deep read's check of the first page (reading.page_fit): 1, or lower when the page does not
         # print a year asked or holds no row nor sentence with the figure asked in that year
         parts["fit"] = page_fit(doc, question, first, df)[0]
+        parts["read_ahead"] = read_ahead(pages, read_evidence)
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
             w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
+        answers = calibration.predict(parts, calibration.gate())  # whether to answer: its own model
+        answers = confidence if answers is None else answers
     else:
         parts = {"coverage": best_cov, "kind": 1.0 if _has_kind(candidates[0][4], kind) else 0.0}
-        confidence = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
+        confidence = answers = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
     confidence = max(0.0, min(1.0, confidence))
     parts = {k: round(v, 4) for k, v in parts.items()}
     closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
     strong_figure = figure is not None and figure.score >= FIGURE_ANSWERS  # a table row names what is asked
     unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
-    if (confidence < threshold or unknown_words) and not strong_figure:
-        return Extract(FALLBACK_ANSWER, round(confidence, 4), True, [], parts,
+    if (answers < threshold or unknown_words) and not strong_figure:
+        # the fallback's confidence is at most the value that made it fall back
+        return Extract(FALLBACK_ANSWER, round(min(confidence, answers), 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
@@ -325,6 +334,19 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
     return out
 
 
+def read_ahead(pages: Sequence[int], read: Callable[[int], float] | None) -> float:
+    """How far the deep read puts the first of ``pages`` ahead of the best of the next ``READ_AHEAD``
+    (``read``: what the deep read finds on a page, :meth:`reading.PageReader.read_evidence`, on the
+    page ranker's scale, up to about 1.5); negative when one of them reads better, 0 without a
+    reader or a second page. A first page that barely beats its neighbours in the read is more
+    often the wrong one than one that stands out: alone, this part ranks the right first pages of
+    the development set above the wrong ones with AUROC 0.70 (the ranker's own margin: 0.68); see
+    ``benchmarks/answer_eval.py`` for what it adds to the confidence."""
+    if read is None or len(pages) < 2:
+        return 0.0
+    return float(read(pages[0]) - max(read(p) for p in pages[1:1 + READ_AHEAD]))
+
+
 def expanded_pages(question: str, scores, per_query: int = 2, more: Sequence[str] = (),
                    used: Callable[[str], int] | None = None) -> list[int]:
     """The best ``per_query`` pages (1-based) for each sub-query of :func:`direct.sub_queries`
@@ -401,7 +423,8 @@ _PART_NAMES = {"meaning": "closeness in meaning of the best page", "coverage": "
                "year_missing": "the first page lacks the year asked",
                "opening": "question terms in the first page's opening lines",
                "picture_missing": "a picture is asked and the first page holds none",
-               "fit": "the first page prints the year and the figure asked"}
+               "fit": "the first page prints the year and the figure asked",
+               "read_ahead": "the deep read puts the first page ahead of the next ones"}
 
 
 def explain_confidence(parts: Mapping[str, float], threshold: float | None = None) -> str:
@@ -418,7 +441,12 @@ def explain_confidence(parts: Mapping[str, float], threshold: float | None = Non
             if "meaning" in parts else dict(zip(("coverage", "kind"), LEXICAL_WEIGHTS))
         text = " + ".join(f"{weights[k]:.2f} × {_PART_NAMES.get(k, k)} {v:.0%}" for k, v in parts.items()
                           if k in weights)
-    if threshold is not None:
+    gate = m.get("fallback") if m else None
+    if threshold is not None and gate and all(f in parts for f in gate["features"]):
+        text += (f"; the answer says it found too little evidence below {threshold:.0%} of the fallback model "
+                 f"(the same target, fitted on parts that also tell a document that does not address the "
+                 f"question; here {calibration.predict(parts, gate):.0%})")
+    elif threshold is not None:
         text += f"; below {threshold:.0%} the answer says it found too little evidence"
     return text
 

@@ -3,8 +3,14 @@
 The weights live in ``data/confidence.json`` with how they were fitted; they are
 fitted by :func:`fit` (``benchmarks/answer_eval.py --fit``) on labelled
 questions, the documents split into halves so every reported AUROC is measured
-on documents the weights never saw. Pure functions: AUROC, halves by document,
-logistic regression (Newton steps with a small L2 penalty).
+on documents the weights never saw. The file holds two models of the same target
+(the first page is right; a question asked of another source's document never is):
+the confidence, which ranks the answers of questions a document can answer, and
+under ``"fallback"`` the one whose value decides whether to answer at all (:func:`gate`),
+which must also tell a document that does not address the question — the parts that
+rank answers best are not those that do that best (see ``benchmarks/answer_eval.py``).
+Pure functions: AUROC, halves by document, logistic regression (Newton steps with a
+small L2 penalty, rows optionally weighted).
 """
 from __future__ import annotations
 
@@ -29,6 +35,13 @@ def model() -> dict:
         return {}
 
 
+def gate() -> dict:
+    """The model whose value decides whether to answer (``"fallback"`` in the file; without one,
+    the confidence model itself), or {} when there is no model."""
+    m = model()
+    return m.get("fallback") or m
+
+
 def predict(parts: Mapping[str, float], m: Mapping | None = None) -> float | None:
     """P(the answer is right) in [0, 1] from the answer's parts; None without a model."""
     m = model() if m is None else m
@@ -38,17 +51,20 @@ def predict(parts: Mapping[str, float], m: Mapping | None = None) -> float | Non
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def fit(x: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 50) -> tuple[np.ndarray, float]:
-    """Logistic regression weights and bias for features ``x`` (n × d) and labels ``y`` in {0, 1}."""
+def fit(x: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 50,
+        weights: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Logistic regression weights and bias for features ``x`` (n × d) and labels ``y`` in {0, 1};
+    ``weights``: how much each row counts (default 1 each)."""
     n, d = x.shape
+    sw = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     a = np.hstack([x, np.ones((n, 1))])
     w = np.zeros(d + 1)
     reg = np.full(d + 1, l2)
     reg[-1] = 0.0  # the bias is not penalised
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-np.clip(a @ w, -30, 30)))
-        grad = a.T @ (p - y) + reg * w
-        hess = (a * (p * (1 - p))[:, None]).T @ a + np.diag(reg) + 1e-9 * np.eye(d + 1)
+        grad = a.T @ (sw * (p - y)) + reg * w
+        hess = (a * (sw * p * (1 - p))[:, None]).T @ a + np.diag(reg) + 1e-9 * np.eye(d + 1)
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-8:

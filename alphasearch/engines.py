@@ -157,9 +157,11 @@ class OfflineEngine:
         return rank_pages(doc, trace, read)
 
     def extract(self, doc: DocumentIndex, question: str, pages: list[int]):
-        ranker = self.tools(doc).ranker
+        tools = self.tools(doc)
+        ranker = tools.ranker
         return extractive_answer(doc, question, pages, ranker.df, threshold=self.settings.answer_threshold,
                                  page_scores=ranker.scores(question), rescore=ranker.scores,
+                                 read_evidence=lambda page: tools.reader.read_evidence(question, page),
                                  more_pages=expanded_pages(question, ranker.scores, used=phrase_use(doc),
                                                            more=neighbour_queries(doc, question)))
 

@@ -224,7 +224,8 @@ def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes:
 
     tools = engine.tools(doc)
     ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold,
-                            page_scores=tools.ranker.scores(question), rescore=tools.ranker.scores)
+                            page_scores=tools.ranker.scores(question), rescore=tools.ranker.scores,
+                            read_evidence=lambda page: tools.reader.read_evidence(question, page))
     return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes, extra=ex.extra())
 
 

@@ -131,7 +131,8 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     m = calibration.model()
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "first_cover", "robust",
-                              "first_words", "named_page", "year_missing", "opening", "picture_missing", "fit"]
+                              "first_words", "named_page", "year_missing", "opening", "picture_missing", "fit",
+                              "read_ahead"]
     # the shipped model leaves out eight parts that added nothing on held-out documents: how far the
     # ranker's best page stands out or the first page is ahead of the second (top_agree and robust say
     # it), closeness to the pages read (first_meaning says it), whether the quote is on the first page,
@@ -142,6 +143,10 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     assert m["features"] == [f for f in ex.parts if f not in (
         "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing")]
     assert m["fitted"]
+    # the fallback model: the same target on the parts that also tell a document not about the question
+    # best (read_ahead, how far the deep read puts the first page ahead, ranks answers but not that)
+    assert calibration.gate()["features"] == [f for f in m["features"] if f != "read_ahead"]
+    assert ex.parts["read_ahead"] == 0.0  # no deep read given
     assert ex.parts["robust"] == 0.5  # no ranker to rescore with: unknown
     assert ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
     assert ex.parts["top_agree"] == 1.0 and ex.parts["ahead"] == 0.8  # page 3 is the ranker's best, ahead of page 1
@@ -149,8 +154,55 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     line = explain_confidence(ex.parts, 0.25)
     w = dict(zip(m["features"], m["weights"]))["top_agree"]
     assert f"{w:.2f} × the first page is the page ranker's best 100%" in line and "below 25%" in line
+    assert f"of the fallback model (the same target" in line
+    assert f"here {calibration.predict(ex.parts, calibration.gate()):.0%})" in line
     off = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
     assert off.fallback and off.parts["in_document"] < 0.5  # a fallback says why too
+
+
+def test_the_fallback_model_decides_whether_to_answer_and_caps_a_fallbacks_confidence(monkeypatch):
+    from alphasearch import calibration
+
+    d = doc()
+    q = "How much does a young apple tree cost at the nursery?"
+
+    def models(confidence_bias: float, fallback_bias: float | None) -> dict:
+        m = {"features": ["coverage"], "weights": [0.0], "bias": confidence_bias}
+        if fallback_bias is not None:
+            m["fallback"] = {"features": ["coverage"], "weights": [0.0], "bias": fallback_bias}
+        return m
+
+    for conf_bias, gate_bias, falls_back, confidence in ((4.0, -4.0, True, 0.018), (-4.0, 4.0, False, 0.018),
+                                                         (4.0, None, False, 0.982), (-4.0, None, True, 0.018)):
+        monkeypatch.setattr(calibration, "model", lambda m=models(conf_bias, gate_bias): m)
+        ex = extractive_answer(d, q, [3, 1, 2], df_of(d), page_scores=np.array([0.2, 0.5, 1.0, 0.0]))
+        # confident, but the fallback model says the document does not answer: a fallback, whose
+        # confidence is at most the fallback model's value; unsure, but the fallback model answers:
+        # the answer with its low confidence; without a fallback model the confidence decides
+        assert ex.fallback is falls_back and ex.confidence == pytest.approx(confidence, abs=1e-3)
+
+
+def test_read_ahead_is_how_far_the_deep_read_puts_the_first_page_ahead(engine, make_pdf):
+    from alphasearch.answer import READ_AHEAD, read_ahead
+
+    d = engine.index_bytes(make_pdf([
+        ["Orchard", "Our orchard grows apple trees on the hill behind the farm."],
+        ["Costs", "A young apple tree costs 35 euros at the nursery in spring."],
+        ["Costs", "A young apple tree costs 35 euros at the nursery in spring."],
+        ["Pears", "Pear trees grow by the river."],
+        ["Contacts", "Write to the board secretary about membership."],
+    ]), "orchard.pdf")
+    reader = engine.tools(d).reader
+    q = "How much does a young apple tree cost at the nursery?"
+    read = {p: reader.read_evidence(q, p) for p in range(1, 6)}
+    assert read_ahead([2, 1, 4, 5], read.get) == pytest.approx(read[2] - read[1])  # stands out
+    assert read[2] - read[1] > 0.3
+    assert read_ahead([1, 2, 4], read.get) == pytest.approx(read[1] - read[2])  # a better page follows
+    assert read_ahead([2, 3, 1], read.get) == pytest.approx(0.0, abs=1e-6)  # another page says the same: no lead
+    assert read_ahead([2], read.get) == read_ahead([2, 1], None) == 0.0  # nothing to compare with
+    assert read_ahead([2] + [1] * READ_AHEAD + [3], read.get) > 0.3  # only the next READ_AHEAD pages count
+    asked = engine.ask_document(d, q, seed=0)
+    assert asked.extra["confidence_parts"]["read_ahead"] == pytest.approx(read_ahead(asked.pages, read.get), abs=1e-4)
 
 
 def test_without_the_model_file_the_fixed_weights_apply(monkeypatch, tmp_path):

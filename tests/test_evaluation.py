@@ -236,6 +236,13 @@ def test_auroc_and_logistic_fit_are_exact_on_literal_data():
     w, b = calibration.fit(x, y, l2=0.1)
     m = {"features": ["f"], "weights": w.tolist(), "bias": b}
     assert w[0] > 0 and calibration.predict({"f": 1.0}, m) > 0.8 > 0.2 > calibration.predict({"f": 0.0}, m)
+    # a row counting 2 is that row twice, counting 0 it is not there (the same objective, so the same fit)
+    noisy_x, noisy_y = np.vstack([x, [[1.0]]]), np.append(y, 0)
+    twice = calibration.fit(np.vstack([noisy_x, [[1.0]]]), np.append(noisy_y, 0), l2=0.1)
+    weighted = calibration.fit(noisy_x, noisy_y, l2=0.1, weights=np.append(np.ones(len(y)), 2.0))
+    assert np.allclose(twice[0], weighted[0]) and twice[1] == pytest.approx(weighted[1])
+    dropped = calibration.fit(noisy_x, noisy_y, l2=0.1, weights=np.append(np.ones(len(y)), 0.0))
+    assert np.allclose(dropped[0], w) and dropped[1] == pytest.approx(b)
     assert {calibration.half_of(f"doc{i}.pdf") for i in range(20)} == {0, 1}
     # another seed is another split (seed 0: the first byte of the name's SHA-256, kept)
     names = [f"doc{i}.pdf" for i in range(40)]
