@@ -473,15 +473,18 @@ class _PageBudget:
         """(bytes MuPDF would interpret for what ``content`` runs, drawn with ``scope``: its forms, each
         drawing counted, and per painting operation its cells; the glyph procedures of the Type3 fonts
         it can load, run once each)."""
-        forms, paintings, procs = self._forms(content, scope, depth)
+        forms, paintings, procs = self._forms(content, scope, depth, paint=bool(scope.cells))
         cells = [self._cost(x, depth, scope) for x in scope.cells]
         return forms + paintings * sum(c for c, _, _ in cells), procs.union(*(p for _, _, p in cells))
 
-    def _forms(self, content: bytes, scope: _Scope, depth: int) -> tuple[float, int, set[tuple[int, int]]]:
+    def _forms(self, content: bytes, scope: _Scope, depth: int,
+               paint: bool = True) -> tuple[float, int, set[tuple[int, int]]]:
         """(bytes interpreted for the forms ``content`` draws, painting operations it makes, its forms'
-        included, the glyph procedures its forms can load)."""
+        included, the glyph procedures its forms can load). A form's paintings are counted whether or
+        not its own resources hold cells: a form draws with the colour and soft mask it inherits, so each
+        of its paintings runs its caller's cells too. ``paint``: count those of ``content`` itself."""
         total = 0.0
-        paintings = len(_PAINT.findall(content)) if scope.cells else 0
+        paintings = len(_PAINT.findall(content)) if paint else 0
         procs = set(scope.procs)
         for name, count in _count_names(content).items():
             xref = scope.forms.get(name)

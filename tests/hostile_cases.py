@@ -92,6 +92,11 @@ CASES: tuple[HostileCase, ...] = (
                 lambda: pdf_factory.cell_fanout_pdf("softmask"), None, warning="nested forms"),
     HostileCase("type3-fanout", "the same forms drawn by a Type3 font's glyph procedure",
                 lambda: pdf_factory.cell_fanout_pdf("type3"), None, warning="nested forms"),
+    HostileCase("pattern-fanout-painted", "a tiling pattern's cell drawing forms 4 levels deep, the page filling with it "
+                "through forms of its own 4 levels deep (1,000 fills, each running the cell: 10 s before)",
+                lambda: pdf_factory.cell_fanout_pdf("pattern", levels=4, painters=4), None, warning="nested forms"),
+    HostileCase("softmask-fanout-painted", "the same with a soft mask's group, the page's forms filling under it",
+                lambda: pdf_factory.cell_fanout_pdf("softmask", levels=4, painters=4), None, warning="nested forms"),
     HostileCase("form-fanout-inherited", "forms without resources of their own, naming each other through the page's",
                 lambda: pdf_factory.cell_fanout_pdf("inherited"), None, warning="nested forms"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,

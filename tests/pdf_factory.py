@@ -678,16 +678,18 @@ def long_line_pdf(chars_mb: int = 100) -> bytes:
     return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))
 
 
-def _fanout_forms(levels: int, fanout: int, drawn_as: bytes = b"X", base: int = 6) -> list[bytes]:
+def _fanout_forms(levels: int, fanout: int, drawn_as: bytes = b"X", base: int = 6,
+                  leaf: bytes = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET") -> list[bytes]:
     """Form XObjects ``levels`` deep (objects ``base`` .., form k drawing form k+1 ``fanout`` times as
-    ``/<drawn_as> Do``, named ``/X`` in its resources), the last showing one word: fanout**levels draws."""
+    ``/<drawn_as> Do``, named ``/X`` in its resources), the last running ``leaf`` (one word shown):
+    fanout**levels draws."""
     forms = []
     for k in range(levels):
         if k + 1 < levels:
             body = b"q /%s Do Q " % drawn_as * fanout
             res = b"/Resources << /XObject << /X %d 0 R >> /Font << /F1 3 0 R >> >>" % (base + k + 1)
         else:
-            body = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET"
+            body = leaf
             res = b"/Resources << /Font << /F1 3 0 R >> >>"
         forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] %s /Length %d >>\nstream\n"
                      % (res, len(body)) + body + b"\nendstream")
@@ -712,17 +714,24 @@ def annotation_fanout_pdf(levels: int = 7, fanout: int = 10, states: bool = Fals
                      *([b"<< /On %d 0 R >>" % base] if states else [])])
 
 
-def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10) -> bytes:
+def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10, painters: int = 0) -> bytes:
     """``form_fanout_pdf``'s forms run by another content stream MuPDF runs while extracting text:
     ``via`` "pattern" (a tiling pattern's cell, the page filling a rectangle with it), "softmask" (a soft
     mask's group, the page filling under it), "type3" (a Type3 font's glyph procedure, run when the
     font loads) or "inherited" (forms without resources of their own, each naming the next through the
-    page's resources, which MuPDF then draws them with)."""
+    page's resources, which MuPDF then draws them with). ``painters`` (pattern, softmask): the page fills
+    through forms of its own instead, ``painters`` levels each drawing the next ``fanout`` times, the last
+    filling the page; they inherit the colour or the mask, so each of their fanout**(painters-1) fills
+    runs the cell."""
     def _obj(head: bytes, body: bytes) -> bytes:  # a stream object: its dictionary's head, then the body
         return head + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
 
     base, after = 6, 6 + levels  # forms are objects 6 .. 6+levels-1
     content = b"BT /F1 12 Tf 72 760 Td (A page drawing through a %s.) Tj ET " % via.encode()
+    fill, painting = b"0 0 612 792 re f", []
+    if painters:  # the painting forms come last: after the pattern, or right after the forms
+        first = after + (via == "pattern")
+        fill, painting = b"q /Y Do Q", _fanout_forms(painters, fanout, base=first, leaf=b"0 0 612 792 re f")
     if via == "inherited":
         forms = [_obj(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792]",
                          b"q /X%d Do Q " % (k + 1) * fanout if k + 1 < levels else b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET")
@@ -730,14 +739,15 @@ def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10) -> bytes:
         names = b" ".join(b"/X%d %d 0 R" % (k, base + k) for k in range(levels))
         return _one_page_pdf(_obj(b"<<", content + b"q /X0 Do Q"), forms, b"/XObject << %s >>" % names)
     forms = _fanout_forms(levels, fanout, base=base)
+    painted = b" /XObject << /Y %d 0 R >>" % first if painters else b""
     if via == "pattern":
         extra = [_obj(b"<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 612 792] "
                          b"/XStep 612 /YStep 792 /Resources << /XObject << /X 6 0 R >> >>", b"q /X Do Q")]
-        return _one_page_pdf(_obj(b"<<", content + b"/Pattern cs /P1 scn 0 0 612 792 re f"), [*forms, *extra],
-                             b"/Pattern << /P1 %d 0 R >>" % after)
+        return _one_page_pdf(_obj(b"<<", content + b"/Pattern cs /P1 scn " + fill), [*forms, *extra, *painting],
+                             b"/Pattern << /P1 %d 0 R >>" % after + painted)
     if via == "softmask":
-        return _one_page_pdf(_obj(b"<<", content + b"/G1 gs 0 0 612 792 re f"), forms,
-                             b"/ExtGState << /G1 << /SMask << /S /Luminosity /G 6 0 R >> >> >>")
+        return _one_page_pdf(_obj(b"<<", content + b"/G1 gs " + fill), [*forms, *painting],
+                             b"/ExtGState << /G1 << /SMask << /S /Luminosity /G 6 0 R >> >> >>" + painted)
     assert via == "type3", via
     extra = [_obj(b"<<", b"1000 0 d0 q /X Do Q"),
              b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "

@@ -483,3 +483,15 @@ def test_streams_run_besides_forms_are_costed_and_small_ones_pass(via):
     assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via, levels=2), f"{via}-small.pdf")
     assert small.pages[0].text.startswith(f"A page drawing through a {via}.") and not small.warnings
+
+
+@pytest.mark.parametrize("via", ["pattern", "softmask"])
+def test_cells_run_by_the_fills_of_forms_that_inherit_them_are_costed(via):
+    """A form draws with the colour and the soft mask it inherits, so each fill inside it runs the
+    page's pattern cell or mask group again, though the form's own resources hold no cell: 1,000 fills
+    through forms of the page's, each running a cell that draws 1,000 words, are skipped; 10 x 10 is read."""
+    content = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via, levels=4, painters=4), f"{via}.pdf")
+    assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via, levels=2, painters=2), f"{via}-small.pdf")
+    assert small.pages[0].text.startswith(f"A page drawing through a {via}.") and not small.warnings
+    assert small.pages[0].text.count("leaf") == 100
