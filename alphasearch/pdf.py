@@ -210,7 +210,8 @@ def read_pdf(
             warnings.append(f"{len(heavy)} page(s) hold more than {MAX_PAGE_CONTENT_MB} MB of drawing instructions; "
                             f"only the first {MAX_PAGE_CONTENT_MB} MB were read: {_page_list(heavy)}.")
         if too_complex:
-            warnings.append(f"{len(too_complex)} page(s) draw nested forms beyond the limits ({MAX_FORM_DEPTH} levels, "
+            warnings.append(f"{len(too_complex)} page(s) draw nested forms or evaluate functions beyond the limits "
+                            f"({MAX_FORM_DEPTH} levels, "
                             f"{MAX_PAGE_CONTENT_MB} MB per page) and were skipped: {_page_list(too_complex)}.")
         if cut:
             warnings.append(f"{len(cut)} page(s) hold more than {MAX_PAGE_CHARS:,} characters; the rest was "
@@ -310,6 +311,14 @@ def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int,
 
 # --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
 _DO = re.compile(rb"/([^\s/<>\[\]()%{}]+)\s*Do\b")
+# Functions MuPDF evaluates while extracting text: a colour space's tint transform converts the colour of
+# each text shown in it, a shading's function is sampled when the shading loads (a function-based
+# shading's ~53,000 times, on a grid). Counted in steps of one byte of PostScript code run once (0.3 ns);
+# a sampled function reads 2**inputs samples per output (2 ns each: 8 steps). Drawing instructions take
+# 12-110 ns per byte (fills to text), so 256 steps count as one byte of them
+_FUNCTION_STEPS_PER_BYTE = 256
+_SAMPLE_STEPS = 8
+_SHADING_SAMPLES = {1: 65536}  # evaluations when a shading loads, by type (the others: 256)
 # operators that paint (fill, stroke, shade, show text, draw an XObject or an inline image): each runs the
 # current pattern's cell or soft mask's group again
 _PAINT = re.compile(rb"(?<![^\s\])>])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\[(<%/])")
@@ -318,12 +327,15 @@ _PAINT = re.compile(rb"(?<![^\s\])>])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\
 @dataclass(frozen=True)
 class _Scope:
     """What a content stream can run, from the resource dictionary it draws with: name → xref of
-    its Form XObjects, the cells (tiling patterns' cells, soft masks' groups) and the glyph
-    procedures of its Type3 fonts as (stream, font) pairs. ``key`` names the dictionary."""
+    its Form XObjects, the cells (tiling patterns' cells, soft masks' groups), what loads once per
+    page: the glyph procedures of its Type3 fonts as (stream, font) pairs and its shadings as (key, -1)
+    pairs, and ``tint``, the bytes-equivalent of converting a colour of its colour spaces, which each
+    painting operation may do for its fill and stroke. ``key`` names the dictionary."""
     key: tuple
     forms: dict[bytes, int]
     cells: tuple[int, ...]
     procs: tuple[tuple[int, int], ...]
+    tint: float = 0.0
 
 
 class _PageBudget:
@@ -338,6 +350,9 @@ class _PageBudget:
     procedures, once when the font loads. Which painting operation uses which cell is not tracked:
     a stream whose resources hold cells counts every cell once per painting operation it makes, its
     forms' included. A stream without resources of its own draws with its caller's, as MuPDF does.
+    Functions run too: a shading's are sampled once per page when it loads, and each painting operation
+    may convert its fill and stroke colours through the costliest tint transform of the colour spaces
+    its resources hold (counted like a cell: ``_Scope.tint``).
     Read with MuPDF's own calls on the loaded objects (names as MuPDF decodes them, "#xx" escapes
     included)."""
 
@@ -350,6 +365,9 @@ class _PageBudget:
         self._scopes: dict[int, _Scope] = {}  # indirect resource dictionary → its scope
         self._kinds: dict[int, bool] = {}  # XObject xref → whether it is a form
         self._type3: dict[int, bool] = {}  # font xref → whether it is a Type3 font
+        self._steps: dict[int, float] = {}  # function xref → steps of one evaluation
+        self._tints: dict[int, float] = {}  # colour space xref → steps of converting one colour
+        self._shadings: dict[int, float] = {}  # shading key → bytes-equivalent of sampling its functions
 
     def check(self, pno: int) -> str:
         """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
@@ -360,12 +378,14 @@ class _PageBudget:
         scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources), ("page", pno))
         shown = [self._cost(x, 1, scope) for x in self._appearances(page)]  # MuPDF draws them too
         drawn = sum(c for c, _, _ in shown)
-        procs = set(scope.procs).union(*(p for _, _, p in shown)) if scope else set()
-        if scope and (scope.forms or scope.cells):  # only a page that can draw a form or run a cell needs its
-            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # instructions read
+        procs = set(scope.procs if scope else ()).union(*(p for _, _, p in shown))
+        if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
+            # cell or convert colours through a function needs its instructions read
+            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
             more, loads = self._drawn(head, scope, 1)
             drawn, procs = drawn + more, procs | loads
-        drawn += sum(self._cost(x, 1, scope, font)[0] for x, font in procs)  # each font loads once
+        drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
+                     for x, font in procs)  # each font and shading loads once
         if drawn > self.limit:
             return "skipped"
         if own <= self.limit:
@@ -404,8 +424,9 @@ class _PageBudget:
         forms: dict[bytes, int] = {}
         cells: list[int] = []
         procs: list[tuple[int, int]] = []
+        tint = 0.0
         for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_ExtGState,
-                     m.PDF_ENUM_NAME_Font):
+                     m.PDF_ENUM_NAME_Font, m.PDF_ENUM_NAME_ColorSpace, m.PDF_ENUM_NAME_Shading):
             entries = m.pdf_dict_get(resources, kind)
             n = m.pdf_dict_len(entries)
             if n > MAX_RESOURCES:
@@ -420,6 +441,12 @@ class _PageBudget:
                 elif kind == m.PDF_ENUM_NAME_Pattern:  # a tiling pattern is a stream, a shading pattern a dictionary
                     if m.pdf_is_stream(value):
                         cells.append(m.pdf_to_num(value))
+                    else:
+                        procs.append(self._shading(m.pdf_dict_get(value, m.PDF_ENUM_NAME_Shading)))
+                elif kind == m.PDF_ENUM_NAME_Shading:
+                    procs.append(self._shading(value))
+                elif kind == m.PDF_ENUM_NAME_ColorSpace:  # a painting converts its fill and stroke colours
+                    tint = max(tint, 2 * self._tint_steps(value) / _FUNCTION_STEPS_PER_BYTE)
                 elif kind == m.PDF_ENUM_NAME_ExtGState:
                     group = m.pdf_dict_get(m.pdf_dict_get(value, m.PDF_ENUM_NAME_SMask), m.PDF_ENUM_NAME_G)
                     if m.pdf_is_stream(group):
@@ -433,10 +460,75 @@ class _PageBudget:
                     font = m.pdf_to_num(value)
                     procs.extend((m.pdf_to_num(g), font) for g in (m.pdf_dict_get_val(glyphs, j) for j in range(count))
                                  if m.pdf_is_stream(g))
-        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs))
+        tint = tint if tint > 1 else 0.0  # cheaper than reading the painting operation itself: counted with it
+        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint)
         if num:
             self._scopes[num] = scope
         return scope
+
+    def _shading(self, shading) -> tuple[int, int]:
+        """The (key, -1) entry of a shading, its cost in ``_shadings``: sampling its functions when it loads."""
+        m = pymupdf.mupdf
+        key = m.pdf_to_num(shading) if m.pdf_is_indirect(shading) else -len(self._shadings) - 1
+        if key not in self._shadings:
+            kind = _int_value(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_ShadingType))
+            steps = self._function_steps(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_Function))
+            self._shadings[key] = _SHADING_SAMPLES.get(kind, 256) * steps / _FUNCTION_STEPS_PER_BYTE
+        return key, -1
+
+    def _tint_steps(self, space, depth: int = 0) -> float:
+        """Steps of converting one colour of a colour space: its tint transform's (Separation, DeviceN),
+        its base's (Indexed, Pattern)."""
+        m = pymupdf.mupdf
+        if depth > MAX_FORM_DEPTH:
+            return math.inf
+        if not m.pdf_is_array(space):
+            return 0.0
+        xref = m.pdf_to_num(space) if m.pdf_is_indirect(space) else 0
+        if xref in self._tints:
+            return self._tints[xref]
+        family = m.pdf_array_get(space, 0)
+        steps = 0.0
+        if m.pdf_name_eq(family, m.PDF_ENUM_NAME_Separation) or m.pdf_name_eq(family, m.PDF_ENUM_NAME_DeviceN):
+            steps = self._function_steps(m.pdf_array_get(space, 3)) + self._tint_steps(m.pdf_array_get(space, 2),
+                                                                                      depth + 1)
+        elif m.pdf_name_eq(family, m.PDF_ENUM_NAME_Indexed) or m.pdf_name_eq(family, m.PDF_ENUM_NAME_Pattern):
+            steps = self._tint_steps(m.pdf_array_get(space, 1), depth + 1)
+        if xref:
+            self._tints[xref] = steps
+        return steps
+
+    def _function_steps(self, function, depth: int = 0) -> float:
+        """Steps of one evaluation of a function (or an array of them, one per colour component): a
+        PostScript function's code bytes, a sampled function's 2**inputs samples per output, a stitching
+        function's parts together."""
+        m = pymupdf.mupdf
+        if depth > MAX_FORM_DEPTH:
+            return math.inf
+        if m.pdf_is_array(function):
+            return sum(self._function_steps(m.pdf_array_get(function, i), depth + 1)
+                       for i in range(m.pdf_array_len(function)))
+        if not m.pdf_is_dict(function):
+            return 0.0
+        xref = m.pdf_to_num(function) if m.pdf_is_indirect(function) else 0
+        if xref in self._steps:
+            return self._steps[xref]
+        if xref:
+            self._steps[xref] = math.inf  # a function made of itself
+        kind = _int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
+        outputs = max(1, m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Range)) // 2)
+        if kind == 4:
+            steps = float(self.sizes.get(xref) or len(self._prefix(xref, self.limit)) if xref else 0)
+        elif kind == 0:
+            inputs = m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Domain)) // 2
+            steps = float(_SAMPLE_STEPS * 2 ** min(inputs, 64) * outputs)
+        elif kind == 3:
+            steps = self._function_steps(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Functions), depth + 1)
+        else:
+            steps = float(_SAMPLE_STEPS * outputs)
+        if xref:
+            self._steps[xref] = steps
+        return steps
 
     def _is_form(self, obj) -> bool:
         m = pymupdf.mupdf
@@ -473,9 +565,10 @@ class _PageBudget:
         """(bytes MuPDF would interpret for what ``content`` runs, drawn with ``scope``: its forms, each
         drawing counted, and per painting operation its cells; the glyph procedures of the Type3 fonts
         it can load, run once each)."""
-        forms, paintings, procs = self._forms(content, scope, depth, paint=bool(scope.cells))
+        forms, paintings, procs = self._forms(content, scope, depth, paint=bool(scope.cells or scope.tint))
         cells = [self._cost(x, depth, scope) for x in scope.cells]
-        return forms + paintings * sum(c for c, _, _ in cells), procs.union(*(p for _, _, p in cells))
+        return (forms + paintings * (scope.tint + sum(c for c, _, _ in cells)),
+                procs.union(*(p for _, _, p in cells)))
 
     def _forms(self, content: bytes, scope: _Scope, depth: int,
                paint: bool = True) -> tuple[float, int, set[tuple[int, int]]]:
@@ -521,8 +614,9 @@ class _PageBudget:
         else:
             forms, paintings, procs = self._forms(body, scope, depth + 1)
             cells = [self._cost(x, depth + 1, scope) for x in scope.cells]
-            found = (len(body) + forms + paintings * sum(c for c, _, _ in cells), paintings,
-                     frozenset() if font else frozenset(procs.union(*(p for _, _, p in cells))))
+            loads = procs.union(*(p for _, _, p in cells))
+            found = (len(body) + forms + paintings * (scope.tint + sum(c for c, _, _ in cells)), paintings,
+                     frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
         self._costs[key] = found
         return found
 

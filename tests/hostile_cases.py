@@ -99,6 +99,16 @@ CASES: tuple[HostileCase, ...] = (
                 lambda: pdf_factory.cell_fanout_pdf("softmask", levels=4, painters=4), None, warning="nested forms"),
     HostileCase("form-fanout-inherited", "forms without resources of their own, naming each other through the page's",
                 lambda: pdf_factory.cell_fanout_pdf("inherited"), None, warning="nested forms"),
+    HostileCase("shading-function", "4 function-based shadings sampling a PostScript function of 80 KB of code "
+                "(1.2 KB on disk; 4.5 s before)", lambda: pdf_factory.function_pdf("shading", 10_000, uses=4), None,
+                warning="functions beyond the limits"),
+    HostileCase("tint-transform-text", "10,000 words each in a new colour of a Separation colour space whose tint "
+                "transform is a PostScript function of 800 KB of code (2.6 KB; 2.3 s before)",
+                lambda: pdf_factory.function_pdf("separation", 100_000, uses=10_000), None,
+                warning="functions beyond the limits"),
+    HostileCase("devicen-28", "text in a DeviceN colour space of 28 colorants, its tint transform a sampled function "
+                "(2**28 samples read per colour; 1.2 KB; 3.4 s before)",
+                lambda: pdf_factory.function_pdf("devicen", 28, uses=2), None, warning="functions beyond the limits"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
                 question="When does the vault code rotate?"),
 )

@@ -757,6 +757,38 @@ def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10, painters: int =
                          b"/Font << /F1 3 0 R /T3 %d 0 R >>" % (after + 1))
 
 
+def function_pdf(via: str, size: int, uses: int = 1) -> bytes:
+    """A page making MuPDF evaluate a costly function while its text is extracted. ``via`` "shading":
+    ``uses`` function-based shadings (type 1, sampled on a grid when each loads) of a PostScript
+    function of ``size`` "dup pop" pairs; "separation": ``uses`` words shown each in a new colour of a
+    Separation colour space with that function as tint transform (each text's colour is converted);
+    "devicen": the same in a DeviceN colour space of ``size`` colorants whose tint transform is a sampled
+    function (2**size samples read per evaluation, one sample stored). Flate keeps each file ~1-3 KB."""
+    def _obj(head: bytes, body: bytes) -> bytes:
+        data = zlib.compress(body, 9)
+        return head + b" /Filter /FlateDecode /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+    text = b"BT /F1 12 Tf 72 760 Td (A page evaluating a function through a %s.) Tj ET " % via.encode()
+    if via == "shading":
+        function = _obj(b"<< /FunctionType 4 /Domain [0 1 0 1] /Range [0 1]", b"{ pop " + b"dup pop " * size + b"}")
+        shadings = [b"<< /ShadingType 1 /ColorSpace /DeviceGray /Domain [0 1 0 1] /Function 6 0 R >>"] * uses
+        names = b" ".join(b"/Sh%d %d 0 R" % (i, 7 + i) for i in range(uses))
+        return _one_page_pdf(_obj(b"<<", text + b"".join(b"q /Sh%d sh Q " % i for i in range(uses))),
+                             [function, *shadings], b"/Shading << %s >>" % names)
+    if via == "separation":
+        function = _obj(b"<< /FunctionType 4 /Domain [0 1] /Range [0 1]", b"{ " + b"dup pop " * size + b"}")
+        space, tint = b"[/Separation /Spot /DeviceGray 6 0 R]", b"%.3f scn"
+    else:
+        assert via == "devicen", via
+        function = _obj(b"<< /FunctionType 0 /Domain [%s] /Range [0 1] /Size [%s] /BitsPerSample 8"
+                        % (b"0 1 " * size, b"1 " * size), b"\x80")
+        space = b"[/DeviceN [%s] /DeviceGray 6 0 R]" % b" ".join(b"/C%d" % i for i in range(size))
+        tint = b"%.3f " * size + b"scn"
+    shows = b"".join(tint % ((i % 2 / 2,) * tint.count(b"%")) + b" (x) Tj " for i in range(uses))
+    return _one_page_pdf(_obj(b"<<", text + b"/CS0 cs BT /F1 12 Tf 72 700 Td " + shows + b"ET"), [function],
+                         b"/ColorSpace << /CS0 %s >>" % space)
+
+
 def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
     """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
     named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""

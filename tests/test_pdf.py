@@ -495,3 +495,15 @@ def test_cells_run_by_the_fills_of_forms_that_inherit_them_are_costed(via):
     small = pdf.read_pdf(pdf_factory.cell_fanout_pdf(via, levels=2, painters=2), f"{via}-small.pdf")
     assert small.pages[0].text.startswith(f"A page drawing through a {via}.") and not small.warnings
     assert small.pages[0].text.count("leaf") == 100
+
+
+@pytest.mark.parametrize("via, size, uses, small, small_uses", [
+    ("shading", 10_000, 4, 100, 10), ("separation", 100_000, 10_000, 1000, 10_000), ("devicen", 28, 2, 8, 20)])
+def test_functions_mupdf_evaluates_are_costed_and_small_ones_pass(via, size, uses, small, small_uses):
+    """Function-based shadings are sampled when they load, a Separation or DeviceN colour space's tint
+    transform runs for each text shown in a new colour: a costly function used often enough is skipped
+    with the warning, smaller ones used as often (or more) are read."""
+    content = pdf.read_pdf(pdf_factory.function_pdf(via, size, uses), f"{via}.pdf")
+    assert content.pages[0].text == "" and any("functions beyond the limits" in w for w in content.warnings)
+    read = pdf.read_pdf(pdf_factory.function_pdf(via, small, small_uses), f"{via}-small.pdf")
+    assert read.pages[0].text.startswith(f"A page evaluating a function through a {via}.") and not read.warnings
