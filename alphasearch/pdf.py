@@ -310,7 +310,11 @@ def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int,
 
 
 # --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
-_DO = re.compile(rb"/([^\s/<>\[\]()%{}]+)\s*Do\b")
+# MuPDF's lexer: white space is \0 \t \n \f \r and space, delimiters ( ) < > [ ] { } / %; an operator is a
+# run of other characters. "Do" draws the first name among its operands, which may be followed by
+# numbers, strings, arrays, other names or comments ('/X 0 Do', '/X %c<newline>Do', '/X /Y Do' draw /X)
+_DO = re.compile(rb"(?<![^\s\x00()<>\[\]{}])Do(?![^\s\x00()<>\[\]{}/%])")
+_NAME_TOKEN = re.compile(rb"/([^\s\x00/<>\[\]()%{}]*)")
 # Functions MuPDF evaluates while extracting text: a colour space's tint transform converts the colour of
 # each text shown in it, a shading's function is sampled when the shading loads (a function-based
 # shading's ~53,000 times, on a grid). Counted in steps of one byte of PostScript code run once (0.3 ns);
@@ -321,7 +325,7 @@ _SAMPLE_STEPS = 8
 _SHADING_SAMPLES = {1: 65536}  # evaluations when a shading loads, by type (the others: 256)
 # operators that paint (fill, stroke, shade, show text, draw an XObject or an inline image): each runs the
 # current pattern's cell or soft mask's group again
-_PAINT = re.compile(rb"(?<![^\s\])>])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\[(<%/])")
+_PAINT = re.compile(rb"(?<![^\s\x00()<>\[\]{}])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\x00()<>\[\]{}/%])")
 
 
 @dataclass(frozen=True)
@@ -381,7 +385,7 @@ class _PageBudget:
         procs = set(scope.procs if scope else ()).union(*(p for _, _, p in shown))
         if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
             # cell or convert colours through a function needs its instructions read
-            head = b"".join(self._prefix(x, self.limit) for x in contents)[:self.limit]
+            head = b"\n".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF parts them too
             more, loads = self._drawn(head, scope, 1)
             drawn, procs = drawn + more, procs | loads
         drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
@@ -579,14 +583,11 @@ class _PageBudget:
         total = 0.0
         paintings = len(_PAINT.findall(content)) if paint else 0
         procs = set(scope.procs)
-        for name, count in _count_names(content).items():
-            xref = scope.forms.get(name)
-            if xref is None:
-                continue
-            cost, inner, loads = self._cost(xref, depth, scope)
-            total += count * cost
-            paintings += count * inner
-            procs |= loads
+        for names, count in _count_names(content, scope.forms).items():  # each drawing: the costliest it may be
+            drawn = [self._cost(scope.forms[n], depth, scope) for n in names]
+            total += count * max(c for c, _, _ in drawn)
+            paintings += count * max(p for _, p, _ in drawn)
+            procs = procs.union(*(p for _, _, p in drawn))
             if total > self.limit:
                 break
         return total, paintings, procs
@@ -630,11 +631,16 @@ def _streams_of(contents) -> list[int]:
     return [m.pdf_to_num(contents)] if m.pdf_is_stream(contents) else []
 
 
-def _count_names(content: bytes) -> dict[bytes, int]:
-    counts: dict[bytes, int] = {}
+def _count_names(content: bytes, forms: dict[bytes, int]) -> dict[frozenset[bytes], int]:
+    """The names of ``forms`` written before each "Do" since the previous one (what it draws is one of
+    them, or no form), as MuPDF decodes them: name set → how many drawings."""
+    counts: dict[frozenset[bytes], int] = {}
+    start = 0
     for m in _DO.finditer(content):
-        name = _name(m.group(1))
-        counts[name] = counts.get(name, 0) + 1
+        names = frozenset(n for n in map(_name, set(_NAME_TOKEN.findall(content, start, m.start()))) if n in forms)
+        if names:
+            counts[names] = counts.get(names, 0) + 1
+        start = m.end()
     return counts
 
 

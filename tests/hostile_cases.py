@@ -84,6 +84,10 @@ CASES: tuple[HostileCase, ...] = (
                 pdf_factory.form_fanout_pdf, None, warning="nested forms"),
     HostileCase("form-fanout-escaped", "the same forms drawn as '/#58 Do', the name /X written with a #xx escape",
                 lambda: pdf_factory.form_fanout_pdf(drawn_as=b"#58"), None, warning="nested forms"),
+    HostileCase("form-fanout-operands", "the same forms drawn as '/X 0 Do' (MuPDF draws the first name among the "
+                "operands of Do; 2.5 KB)", lambda: pdf_factory.form_fanout_pdf(operands=b" 0 "), None, warning="nested forms"),
+    HostileCase("form-fanout-split", "the same forms, the page's instructions two streams: '... q /X' and '0 Do Q'",
+                lambda: pdf_factory.form_fanout_pdf(operands=b"0 ", split=True), None, warning="nested forms"),
     HostileCase("annotation-fanout", "the same forms drawn by an annotation's appearance stream (3 KB)",
                 pdf_factory.annotation_fanout_pdf, None, warning="nested forms"),
     HostileCase("pattern-fanout", "the same forms drawn by a tiling pattern's cell, the page filling with it",

@@ -679,14 +679,14 @@ def long_line_pdf(chars_mb: int = 100) -> bytes:
 
 
 def _fanout_forms(levels: int, fanout: int, drawn_as: bytes = b"X", base: int = 6,
-                  leaf: bytes = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET") -> list[bytes]:
+                  leaf: bytes = b"BT /F1 12 Tf 10 10 Td (leaf) Tj ET", operands: bytes = b" ") -> list[bytes]:
     """Form XObjects ``levels`` deep (objects ``base`` .., form k drawing form k+1 ``fanout`` times as
-    ``/<drawn_as> Do``, named ``/X`` in its resources), the last running ``leaf`` (one word shown):
-    fanout**levels draws."""
+    ``/<drawn_as><operands>Do``, named ``/X`` in its resources), the last running ``leaf`` (one word
+    shown): fanout**levels draws."""
     forms = []
     for k in range(levels):
         if k + 1 < levels:
-            body = b"q /%s Do Q " % drawn_as * fanout
+            body = b"q /%s%sDo Q " % (drawn_as, operands) * fanout
             res = b"/Resources << /XObject << /X %d 0 R >> /Font << /F1 3 0 R >> >>" % (base + k + 1)
         else:
             body = leaf
@@ -789,12 +789,26 @@ def function_pdf(via: str, size: int, uses: int = 1) -> bytes:
                          b"/ColorSpace << /CS0 %s >>" % space)
 
 
-def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X") -> bytes:
+def form_fanout_pdf(levels: int = 7, fanout: int = 10, drawn_as: bytes = b"X", operands: bytes = b" ",
+                    split: bool = False) -> bytes:
     """Form XObjects ``levels`` deep, each drawing the next ``fanout`` times (fanout**levels text draws),
-    named ``/X`` in the resources and drawn as ``/<drawn_as> Do`` (e.g. ``#58``, the same name escaped)."""
-    content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /%s Do Q" % drawn_as
-    return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-                         _fanout_forms(levels, fanout, drawn_as), b"/XObject << /X 6 0 R >>")
+    named ``/X`` in the resources and drawn as ``/<drawn_as><operands>Do`` (e.g. ``#58``, the same name
+    escaped; operands such as " 0 ", " %c<newline>" or " /Y ": MuPDF draws the first name before "Do").
+    ``split``: the page's instructions are two streams, the first ending with the name (the forms' are
+    written as usual)."""
+    content = b"BT /F1 12 Tf 72 760 Td (Forms drawing forms.) Tj ET q /%s%sDo Q" % (drawn_as, operands)
+    forms = _fanout_forms(levels, fanout, drawn_as, operands=b" " if split else operands)
+    if not split:
+        return _one_page_pdf(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+                             forms, b"/XObject << /X 6 0 R >>")
+    first, second = content.split(b"/%s" % drawn_as)
+    first += b"/" + drawn_as
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [5 0 R %d 0 R] "
+            b"/Resources << /Font << /F1 3 0 R >> /XObject << /X 6 0 R >> >> >>" % (6 + levels))
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
+                     b"<< /Length %d >>\nstream\n" % len(first) + first + b"\nendstream", *forms,
+                     b"<< /Length %d >>\nstream\n" % len(second) + second + b"\nendstream"])
 
 ACCESSION = "0000789570-23-000008"  # an SEC accession number: the kind of metadata title that is no title
 _HEADER = "Orchard Machines Corporation | 2022 Form 10-K"

@@ -507,3 +507,22 @@ def test_functions_mupdf_evaluates_are_costed_and_small_ones_pass(via, size, use
     assert content.pages[0].text == "" and any("functions beyond the limits" in w for w in content.warnings)
     read = pdf.read_pdf(pdf_factory.function_pdf(via, small, small_uses), f"{via}-small.pdf")
     assert read.pages[0].text.startswith(f"A page evaluating a function through a {via}.") and not read.warnings
+
+
+@pytest.mark.parametrize("operands", [b" 0 ", b" %c\n", b" /Y ", b"()", b"<>", b" [1] ", b"\x00"])
+def test_forms_drawn_with_other_operands_before_do_are_costed(operands):
+    """MuPDF draws the first name among Do's operands, whatever follows it (numbers, strings, arrays,
+    names, comments; NUL is white space): seven levels of ten drawn so are skipped, three are read."""
+    content = pdf.read_pdf(pdf_factory.form_fanout_pdf(operands=operands), "operands.pdf")
+    assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.form_fanout_pdf(levels=3, operands=operands), "operands-small.pdf")
+    assert small.pages[0].text.count("leaf") == 100 and not small.warnings
+
+
+def test_a_name_and_its_do_in_two_content_streams_are_costed():
+    """A page's instructions in two streams, '... q /X' and '0 Do Q': MuPDF reads them as one with white
+    space between, so it draws /X (the budget read '/X0')."""
+    content = pdf.read_pdf(pdf_factory.form_fanout_pdf(operands=b"0 ", split=True), "split.pdf")
+    assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.form_fanout_pdf(levels=3, operands=b"0 ", split=True), "split-small.pdf")
+    assert small.pages[0].text.count("leaf") == 100 and not small.warnings
