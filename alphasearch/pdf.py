@@ -50,7 +50,7 @@ MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
 MAX_INFLATED_MB = 2048  # all streams of the file together
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
-MAX_ANNOTATIONS = 10_000  # annotations per page whose appearance streams the page budget reads
+MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
 MAX_RESOURCES = 100_000  # forms, patterns, graphics states, fonts or glyphs of one kind in one resource dictionary
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
@@ -380,9 +380,10 @@ class _PageBudget:
         contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
         own = sum(self.sizes.get(x, 0) for x in contents)
         scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources), ("page", pno))
-        shown = [self._cost(x, 1, scope) for x in self._appearances(page)]  # MuPDF draws them too
-        drawn = sum(c for c, _, _ in shown)
-        procs = set(scope.procs if scope else ()).union(*(p for _, _, p in shown))
+        shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
+        shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
+        drawn = sum(n * c for n, (c, _, _) in shown)
+        procs = set(scope.procs if scope else ()).union(*(p for _, (_, _, p) in shown))
         if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
             # cell or convert colours through a function needs its instructions read
             head = b"\n".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF parts them too
@@ -403,11 +404,14 @@ class _PageBudget:
 
     def _appearances(self, page) -> list[int]:
         """The appearance streams of the page's annotations (/AP /N, one per state), which text
-        extraction draws like forms: the first ``MAX_ANNOTATIONS`` annotations."""
+        extraction draws like forms. More than ``MAX_ANNOTATIONS``: one endless appearance (MuPDF loads
+        and draws every one, ~4 µs each even when empty; a page listing one annotation 100,000 times took 4 s)."""
         m = pymupdf.mupdf
         annots = m.pdf_dict_get(page, m.PDF_ENUM_NAME_Annots)
+        if m.pdf_array_len(annots) > MAX_ANNOTATIONS:
+            return [-1]
         found = []
-        for i in range(min(m.pdf_array_len(annots), MAX_ANNOTATIONS)):
+        for i in range(m.pdf_array_len(annots)):
             normal = m.pdf_dict_getp(m.pdf_array_get(annots, i), "AP/N")
             if m.pdf_is_stream(normal):
                 found.append(m.pdf_to_num(normal))

@@ -90,6 +90,8 @@ CASES: tuple[HostileCase, ...] = (
                 lambda: pdf_factory.form_fanout_pdf(operands=b"0 ", split=True), None, warning="nested forms"),
     HostileCase("annotation-fanout", "the same forms drawn by an annotation's appearance stream (3 KB)",
                 pdf_factory.annotation_fanout_pdf, None, warning="nested forms"),
+    HostileCase("annotation-copies", "one annotation listed 100,000 times in the page's /Annots (0.6 MB; 1 s before)",
+                lambda: pdf_factory.annotation_fanout_pdf(levels=1, copies=100_000), None, warning="nested forms"),
     HostileCase("pattern-fanout", "the same forms drawn by a tiling pattern's cell, the page filling with it",
                 lambda: pdf_factory.cell_fanout_pdf("pattern"), None, warning="nested forms"),
     HostileCase("softmask-fanout", "the same forms drawn by a soft mask's group, the page filling under it",

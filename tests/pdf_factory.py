@@ -696,17 +696,18 @@ def _fanout_forms(levels: int, fanout: int, drawn_as: bytes = b"X", base: int = 
     return forms
 
 
-def annotation_fanout_pdf(levels: int = 7, fanout: int = 10, states: bool = False) -> bytes:
+def annotation_fanout_pdf(levels: int = 7, fanout: int = 10, states: bool = False, copies: int = 1) -> bytes:
     """``form_fanout_pdf``'s forms drawn by an annotation's appearance stream (/AP /N) instead of the
     page's instructions: text extraction draws annotations too. ``states``: /N is a reference to a
-    dictionary of appearance states (``/N 14 0 R``, object 14 ``<< /On 6 0 R >>``)."""
+    dictionary of appearance states (``/N 14 0 R``, object 14 ``<< /On 6 0 R >>``). ``copies``: the
+    page's /Annots lists the annotation that many times (MuPDF draws each entry)."""
     base = 6  # forms are objects 6 .. 6+levels-1, the annotation the next one, then the states
     normal = b"%d 0 R" % (base + levels + 1 if states else base)
     annot = b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] %s/AP << /N %s >> >>" % (
         b"/AS /On " if states else b"", normal)
     content = b"BT /F1 12 Tf 72 760 Td (An annotated page.) Tj ET"
     page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
-            b"/Resources << /Font << /F1 3 0 R >> >> /Annots [%d 0 R] >>" % (base + levels))
+            b"/Resources << /Font << /F1 3 0 R >> >> /Annots [%s] >>" % (b"%d 0 R " % (base + levels) * copies)[:-1])
     return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
                      b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
                      b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",

@@ -526,3 +526,15 @@ def test_a_name_and_its_do_in_two_content_streams_are_costed():
     assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.form_fanout_pdf(levels=3, operands=b"0 ", split=True), "split-small.pdf")
     assert small.pages[0].text.count("leaf") == 100 and not small.warnings
+
+
+def test_an_annotation_listed_many_times_is_drawn_each_time():
+    """MuPDF draws every entry of /Annots, the same annotation again for each: 1,000 entries of forms 3
+    levels deep (a million words) and more than MAX_ANNOTATIONS entries of one word are skipped; 1,000
+    entries of one word are read."""
+    for data in (pdf_factory.annotation_fanout_pdf(levels=3, copies=1000),
+                 pdf_factory.annotation_fanout_pdf(levels=1, copies=pdf.MAX_ANNOTATIONS + 1)):
+        content = pdf.read_pdf(data, "copies.pdf")
+        assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.annotation_fanout_pdf(levels=1, copies=1000), "copies-small.pdf")
+    assert small.pages[0].text.count("leaf") == 1000 and not small.warnings
