@@ -56,6 +56,7 @@ MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
 MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
 _PAGE_LOCK = threading.Lock()  # MuPDF's warning buffer is process-wide: read a page and its warnings together
 _CONTROL = {c: None for c in range(32) if c not in (9, 10)} | {0x7F: None}
+_CONTROL_BYTES = bytes(_CONTROL)  # the same characters as bytes
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_MEDIABOX_CLIP
 
 
@@ -987,7 +988,7 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
     ``"dict"`` output's Python objects. Spans of white space count for the text (they separate
     words) but not for size or boldness."""
     out: list[Line] = []
-    html_text = _clean(page.get_textpage(flags=_TEXT_FLAGS).extractHTML())
+    html_text = _page_html(page)
     spans_of = _SPAN.findall
     for chunk in html_text.split("<p ")[1:]:
         spans = spans_of(chunk)
@@ -1020,6 +1021,23 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
             if joined:
                 out.append(Line(joined, round(size, 1), bold * 2 >= total))
     return out
+
+
+def _page_html(page: pymupdf.Page) -> str:
+    """MuPDF's HTML of the page's text as ``TextPage.extractHTML`` gives it, cleaned (:func:`_clean`).
+    MuPDF writes every character outside ASCII as an entity, so the output is ASCII and, without a
+    backslash (which pymupdf's raw-unicode-escape decoding reads), its text is its bytes: their control
+    characters are dropped as bytes (a third of the time of decoding and cleaning the text, 0.22 s over
+    the 74 eval PDFs' 117 MB of HTML)."""
+    m = pymupdf.mupdf
+    buffer = m.fz_new_buffer(1024)
+    out = m.FzOutput(buffer)
+    m.fz_print_stext_page_as_html(out, page.get_textpage(flags=_TEXT_FLAGS).this, 0)
+    out.fz_close_output()
+    raw = m.fz_buffer_extract_copy(buffer)
+    if raw.isascii() and b"\\" not in raw:
+        return raw.translate(None, _CONTROL_BYTES).decode("ascii")
+    return _clean(raw.decode("raw_unicode_escape", errors="replace"))  # as TextPage.extractHTML decodes it
 
 
 PICTURE_MIN_PIXELS = 150 * 150  # a smaller image is an icon, a bullet or a rule

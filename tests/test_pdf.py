@@ -320,6 +320,21 @@ def test_control_characters_are_removed(make_pdf):
     assert "\x07" not in text and "\x1b" not in text and "Revenue" in text and "sharply" in text
 
 
+def test_page_html_is_pymupdfs_html_cleaned(make_pdf):
+    """_page_html reads MuPDF's HTML output as bytes where that gives the same text: the text of
+    TextPage.extractHTML (which reads backslash escapes such as '\\u0041'), cleaned, on pages of plain
+    ASCII, control characters, backslashes and characters outside ASCII."""
+    data = make_pdf([["Plain ASCII prose about revenue."], ["Revenue\x07 rose\x1b[31m sharply\x7f."],
+                     ["A path C:\\u0041 and C:\\new\\table, escaped \\U0001F600."], ["Café £3 – “quoted” ‘x’."]])
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    try:
+        for page in doc:
+            expected = pdf._clean(page.get_textpage(flags=pdf._TEXT_FLAGS).extractHTML())
+            assert pdf._page_html(page) == expected
+    finally:
+        doc.close()
+
+
 def test_html_and_script_stay_plain_text():
     text = pdf.read_pdf(pdf_factory.html_js_pdf()).pages[0].text
     assert "<script>alert('owned')</script>" in text  # verbatim characters, not interpreted or stripped
