@@ -96,10 +96,12 @@ def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
     for _, title, page in content.toc:
         toc_titles.setdefault(page, []).append(title)
     out = []
+    larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
     for page, norm in zip(content.pages, layout.norm):
         heads = []
         for line, key in zip(page.lines, norm):
-            if layout.styled(line) and heading_like(line.text):
+            size = line.size
+            if (size >= larger or (line.bold and size >= bold_from)) and heading_like(line.text):
                 if key not in running:
                     heads.append(line.text)
         for title in toc_titles.get(page.number, ()):

@@ -129,20 +129,23 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     styled lines join below the numbered levels, one per page, after any numbered
     heading on their page."""
     found: list[_Found] = []
+    running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
+    larger, bold_from = layout.body + 1.0, layout.body - 0.5  # Layout.styled, read in the loop over every line
     for page, norm in zip(content.pages, layout.norm):
         on_page: list[_Found] = []
         joined = -1  # a line already read as the title of the numbered line before it
         refs = 0  # numbered lines that end with a page number
         lines = page.lines
         for i, (line, key) in enumerate(zip(lines, norm)):
-            if i == joined or (key and key in layout.running):  # ("": a number alone, e.g. "2.1")
+            if i == joined or (key and key in running):  # ("": a number alone, e.g. "2.1")
                 continue
-            text, styled = line.text, layout.styled(line)
-            nxt = lines[i + 1] if i + 1 < len(lines) else None
-            if _BARE_NUMBER.match(text) and nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() \
-                    and not not_a_heading(nxt.text):
-                text, styled, joined = f"{text} {nxt.text}", styled or layout.styled(nxt), i + 1  # "2.1" / "Setup"
-            if not styled and not rules().any_kind.match(text):
+            text, size = line.text, line.size
+            styled = size >= larger or (line.bold and size >= bold_from)
+            if bare_number(text):
+                nxt = lines[i + 1] if i + 1 < len(lines) else None
+                if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text):
+                    text, styled, joined = f"{text} {nxt.text}", styled or layout.styled(nxt), i + 1  # "2.1" / "Setup"
+            if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
             if not heading_like(text) or not_a_heading(text):
                 continue
