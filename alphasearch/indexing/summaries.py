@@ -139,8 +139,7 @@ class PageTerms:
                 searched.append(terms_here)
             sents.append(tuple(candidates))
         n = max(1, len(pages))
-        return cls({w: math.log(1 + n / c) for w, c in df.items()}, tuple(counts),
-                   {t: math.log(1 + n / c) for t, c in term_df.items()}, shown, tuple(sents), tuple(searched))
+        return cls(_idf(df, n), tuple(counts), _idf(term_df, n), shown, tuple(sents), tuple(searched))
 
     def neighbours(self, start: int, end: int) -> list[float]:
         """How alike each page of ``start``..``end`` - 1 is to the next (1-based): the cosine of their
@@ -187,6 +186,13 @@ class PageTerms:
             held, scores = held[keep], scores[keep]
         best = sorted(zip(scores.tolist(), [terms[i] for i in held]), reverse=True)[:k]
         return [self.shown[t] for _, t in best]
+
+
+def _idf(df: Counter[str], n: int) -> dict[str, float]:
+    """word -> log(1 + n / pages using it), in ``df``'s order: the logarithm taken once per distinct
+    count (a few hundred), not per word (~540,000 over the 74 eval PDFs), and the dict made in C."""
+    logs = {c: math.log(1 + n / c) for c in set(df.values())}
+    return dict(zip(df, map(logs.__getitem__, df.values())))
 
 
 def summarise(root: Section, pages: Sequence[Page], stats: PageTerms | None = None) -> Section:
