@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import heapq
 import html
 import math
 import re
@@ -233,18 +234,62 @@ def read_pdf(
     return PdfContent(digest, n, pages, toc, title, warnings)
 
 
-def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int, int]:
+# Flate output is at most 1032 times its input: a byte of output costs at least one bit (a literal),
+# 258 bytes at least two (the longest match: a length code and a distance code of one bit each)
+FLATE_MAX_RATIO = 1032
+
+
+class StreamSizes(dict):
+    """xref → decoded bytes of the streams :func:`check_streams` counted. A Flate stream whose
+    most possible output (``FLATE_MAX_RATIO`` × its raw bytes) could breach no limit is not decoded
+    there: ``bounds`` holds that most possible size, and :meth:`size` decodes it when asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.bounds: dict[int, int] = {}
+
+    def size(self, doc: pymupdf.Document, xref: int) -> int:
+        """The decoded bytes of stream ``xref`` of ``doc`` (the document checked, or one opened from
+        the same bytes), 0 for a stream that was not counted."""
+        size = self.get(xref)
+        if size is None:
+            if xref not in self.bounds:
+                return 0
+            size = self[xref] = _stream_size(_pdf_document(doc), xref, ["/FlateDecode"], MAX_STREAM_MB * 2**20 + 1)
+        return size
+
+    def most(self, xref: int) -> int:
+        """The decoded bytes of ``xref`` when counted, else the most it can decode to (0: not counted)."""
+        size = self.get(xref)
+        return self.bounds.get(xref, 0) if size is None else size
+
+
+def _stream_size(raw_doc, xref: int, filters: list[str], cap: int) -> int:
+    """:func:`_decoded_size` of stream ``xref`` (0 when it cannot be read or decoded)."""
+    m = pymupdf.mupdf
+    try:
+        raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
+    except Exception:
+        return 0
+    return _decoded_size(raw, filters, cap) or 0
+
+
+def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSizes:
     """Raise DecompressionBombError when a stream or image expands beyond the module limits.
 
     Every stream is decoded through its filter chain chunk by chunk and counted, never held in
     memory; images are judged by their declared size. Returns xref → decoded bytes of the
     streams that were counted (a stream MuPDF cannot read, or one behind a filter we do not
-    decode, is left for MuPDF and the worker's limits).
+    decode, is left for MuPDF and the worker's limits). A Flate stream too small to breach a
+    limit whatever it holds is decoded only when the file's other streams leave too little room
+    for its most possible size, or when its size is asked (:class:`StreamSizes`): the same verdicts,
+    without inflating most fonts and small pages twice (MuPDF inflates them to read the text).
     """
     per_stream = MAX_STREAM_MB * 2**20
     budget = MAX_INFLATED_MB * 2**20
-    total = 0
-    sizes: dict[int, int] = {}
+    total = 0  # decoded bytes counted, plus the most the streams not yet decoded can hold
+    sizes = StreamSizes()
+    pending: list[tuple[int, int]] = []  # (-most, xref) of the streams not yet decoded: a heap, the largest first
     objects = doc.xref_length() - 1
     if objects > MAX_OBJECTS:
         raise errors.FileTooLargeError(f"{name} has {objects:,} PDF objects; the limit is {MAX_OBJECTS:,}.")
@@ -273,17 +318,32 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> dict[int
             raise
         except Exception:
             continue
-        size = _decoded_size(raw, filters, per_stream + 1)
-        if size is None:
-            continue
-        sizes[xref] = size
-        total += size
-        if size > per_stream or total > budget:
-            raise errors.DecompressionBombError(
-                f"{name} contains compressed data that expands to more than "
-                f"{MAX_STREAM_MB if size > per_stream else MAX_INFLATED_MB:,} MB; it looks like a "
-                f"decompression bomb and was refused.")
+        most = FLATE_MAX_RATIO * (len(raw) + 1)
+        if filters == ["/FlateDecode"] and most <= per_stream:
+            sizes.bounds[xref] = most
+            heapq.heappush(pending, (-most, xref))
+            total += most
+        else:
+            size = _decoded_size(raw, filters, per_stream + 1)
+            if size is None:
+                continue
+            sizes[xref] = size
+            total += size
+            if size > per_stream:
+                raise _bomb(name, MAX_STREAM_MB)
+        while pending and total > budget:  # room needed: the streams that could hold the most, decoded
+            most, xref = heapq.heappop(pending)
+            sizes[xref] = _stream_size(raw_doc, xref, ["/FlateDecode"], per_stream + 1)
+            total += sizes[xref] + most
+        if total > budget:
+            raise _bomb(name, MAX_INFLATED_MB)
     return sizes
+
+
+def _bomb(name: str, mb: int) -> errors.DecompressionBombError:
+    return errors.DecompressionBombError(
+        f"{name} contains compressed data that expands to more than {mb:,} MB; it looks like a "
+        f"decompression bomb and was refused.")
 
 
 def _pdf_document(doc: pymupdf.Document):
@@ -367,7 +427,7 @@ class _PageBudget:
     Read with MuPDF's own calls on the loaded objects (names as MuPDF decodes them, "#xx" escapes
     included)."""
 
-    def __init__(self, doc: pymupdf.Document, sizes: dict[int, int]):
+    def __init__(self, doc: pymupdf.Document, sizes: StreamSizes):
         self.doc = doc
         self.sizes = sizes
         self.limit = MAX_PAGE_CONTENT_MB * 2**20
@@ -385,7 +445,9 @@ class _PageBudget:
         m = pymupdf.mupdf
         page = m.pdf_lookup_page_obj(self._raw, pno)
         contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
-        own = sum(self.sizes.get(x, 0) for x in contents)
+        own = sum(map(self.sizes.most, contents))
+        if own > self.limit:  # the most they could hold is too much: how much they hold
+            own = sum(self.sizes.size(self.doc, x) for x in contents)
         scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources), ("page", pno))
         shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
         shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
@@ -533,7 +595,7 @@ class _PageBudget:
         kind = _int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
         outputs = max(1, m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Range)) // 2)
         if kind == 4:
-            steps = float(self.sizes.get(xref) or len(self._prefix(xref, self.limit)) if xref else 0)
+            steps = float(self.sizes.size(self.doc, xref) or len(self._prefix(xref, self.limit)) if xref else 0)
         elif kind == 0:
             inputs = m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Domain)) // 2
             steps = float(_SAMPLE_STEPS * 2 ** min(inputs, 64) * outputs)

@@ -196,6 +196,30 @@ def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     assert "more than 15 MB" in str(ei.value)
 
 
+def test_flate_streams_that_cannot_breach_a_limit_are_inflated_only_when_needed(monkeypatch):
+    """Flate output is at most 1032 times its input: a stream whose most possible size fits the limits is
+    counted by that bound, and inflated only when the file's total needs its real size or when its size is
+    asked; the verdicts are those of inflating every stream."""
+    data = pdf_factory.make_pdf([[f"Page {i} holds a paragraph about apples, pears and cider. " * 20] for i in range(6)])
+    doc = pdf.open_pdf(data)
+    try:
+        sizes = pdf.check_streams(doc)
+        assert sizes.bounds and not any(x in sizes for x in sizes.bounds)  # nothing inflated yet
+        inflated = {x: pdf._inflated_size(doc.xref_stream_raw(x), 10**9) for x in sizes.bounds}
+        assert sum(inflated.values()) < 2**20 < sum(sizes.bounds.values())  # the bounds alone would breach 1 MB
+        assert all(sizes.most(x) == sizes.bounds[x] >= inflated[x] for x in inflated)
+        monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 1)
+        sizes = pdf.check_streams(doc)  # the real sizes fit: accepted, the largest streams inflated to see it
+        assert 0 < len(sizes) and all(sizes[x] == inflated[x] for x in sizes)
+        assert all(sizes.size(doc, x) == inflated[x] for x in inflated)
+        monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 0)
+        with pytest.raises(errors.DecompressionBombError) as ei:
+            pdf.check_streams(doc, "tiny.pdf")
+        one_line(ei.value, "tiny.pdf", "more than 0 MB", "decompression bomb")
+    finally:
+        doc.close()
+
+
 def test_object_count_limit(monkeypatch, flat_pdf):
     monkeypatch.setattr(pdf, "MAX_OBJECTS", 5)
     with pytest.raises(errors.FileTooLargeError) as ei:
