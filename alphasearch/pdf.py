@@ -53,6 +53,7 @@ MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
 MAX_INFLATED_MB = 2048  # all streams of the file together
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
+INFLATED_HELD_MB = 64  # page contents held decoded in the in-memory document per file (MuPDF reads them as they are)
 MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
 MAX_RESOURCES = 100_000  # forms, patterns, graphics states, fonts or glyphs of one kind in one resource dictionary
 MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
@@ -439,6 +440,10 @@ class _PageBudget:
         self._steps: dict[int, float] = {}  # function xref → steps of one evaluation
         self._tints: dict[int, float] = {}  # colour space xref → steps of converting one colour
         self._shadings: dict[int, float] = {}  # shading key → bytes-equivalent of sampling its functions
+        # content streams inflated in place: not in an encrypted file (its streams are decrypted as read)
+        self._inflated: set[int] = set()
+        m = pymupdf.mupdf
+        self._room = 0 if m.pdf_dict_gets(m.pdf_trailer(self._raw), "Encrypt").m_internal else INFLATED_HELD_MB * 2**20
 
     def check(self, pno: int) -> str:
         """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
@@ -447,6 +452,7 @@ class _PageBudget:
         contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
         own = sum(map(self.sizes.most, contents))
         if own > self.limit:  # the most they could hold is too much: how much they hold
+            self._inflate(contents)
             own = sum(self.sizes.size(self.doc, x) for x in contents)
         scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources), ("page", pno))
         shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
@@ -606,6 +612,33 @@ class _PageBudget:
         if xref:
             self._steps[xref] = steps
         return steps
+
+    def _inflate(self, contents: list[int]) -> None:
+        """The page's Flate content streams, whose size the budget needs, decoded in the in-memory document
+        (the file is untouched): each that inflates cleanly to at most ``MAX_PAGE_CONTENT_MB`` with no
+        decoding parameters, until ``INFLATED_HELD_MB`` are held. MuPDF then reads their bytes instead of
+        inflating them again to extract the text (the same bytes, so the same text). A damaged, larger or
+        predicted stream is left as it is, its size counted and MuPDF decoding it as before."""
+        m = pymupdf.mupdf
+        for xref in contents:
+            if xref in self._inflated or self._room <= 0:
+                continue
+            self._inflated.add(xref)
+            try:
+                obj = m.pdf_load_object(self._raw, xref)
+                if _filter_chain(obj) != ["/FlateDecode"] or any(
+                        m.pdf_dict_gets(obj, key).m_internal for key in ("DecodeParms", "DP")):
+                    continue
+                inflater = zlib.decompressobj()
+                data = inflater.decompress(m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(self._raw, xref)),
+                                           self.limit + 1)
+                if not inflater.eof or len(data) > self.limit:
+                    continue
+                self.doc.update_stream(xref, data, compress=False)
+            except Exception:  # zlib.error and MuPDF's: left for MuPDF
+                continue
+            self.sizes[xref] = len(data)
+            self._room -= len(data)
 
     def _is_form(self, obj) -> bool:
         m = pymupdf.mupdf

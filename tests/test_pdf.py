@@ -183,6 +183,31 @@ def test_annotation_appearances_held_by_reference_are_costed():
     assert any("nested forms" in w for w in content.warnings)
 
 
+def test_page_contents_inflated_in_place_read_to_the_same_text(monkeypatch):
+    """Content streams whose size the page budget must know are inflated in the in-memory document, so MuPDF
+    reads their bytes without inflating them again: the same lines and warnings as when MuPDF inflates them.
+    An encrypted file's streams are left as they are."""
+    pages = [[f"Line {i}.{j}: sales of region {j * 7 % 13} rose {j % 9}.{i} percent." for j in range(60)]
+             for i in range(3)]
+    data = pdf_factory.make_pdf(pages)  # ~30 Flate streams per page, each of at most ~137 KB
+    monkeypatch.setattr(pdf, "MAX_PAGE_CONTENT_MB", 1)  # too much for the bound: the budget inflates them
+    for blob, inflated in ((data, True), (pdf.encrypt_pdf(data, user_password=""), False)):
+        doc = pdf.open_pdf(blob)
+        try:
+            budget = pdf._PageBudget(doc, pdf.check_streams(doc))
+            assert [budget.check(i) for i in range(doc.page_count)] == ["", "", ""]
+            plain = [x for x in range(1, doc.xref_length()) if doc.xref_is_stream(x)
+                     and doc.xref_get_key(x, "Filter")[0] == "null"]
+            assert (len(plain) >= 60) is inflated
+        finally:
+            doc.close()
+        read = pdf.read_pdf(blob)
+        assert "sales of region" in read.pages[2].text
+        monkeypatch.setattr(pdf, "INFLATED_HELD_MB", 0)  # MuPDF inflates every stream
+        assert pdf.read_pdf(blob) == read
+        monkeypatch.setattr(pdf, "INFLATED_HELD_MB", 64)
+
+
 def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
     assert content.pages[0].text == "A harmless looking page"
