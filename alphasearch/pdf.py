@@ -408,6 +408,7 @@ class _Scope:
     cells: tuple[int, ...]
     procs: tuple[tuple[int, int], ...]
     tint: float = 0.0
+    masks: tuple[int, ...] = ()  # the cells that are soft masks' groups
 
 
 class _PageBudget:
@@ -508,6 +509,7 @@ class _PageBudget:
         cells: list[int] = []
         procs: list[tuple[int, int]] = []
         tint = 0.0
+        masks: list[int] = []
         for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_ExtGState,
                      m.PDF_ENUM_NAME_Font, m.PDF_ENUM_NAME_ColorSpace, m.PDF_ENUM_NAME_Shading):
             entries = m.pdf_dict_get(resources, kind)
@@ -534,6 +536,7 @@ class _PageBudget:
                     group = m.pdf_dict_get(m.pdf_dict_get(value, m.PDF_ENUM_NAME_SMask), m.PDF_ENUM_NAME_G)
                     if m.pdf_is_stream(group):
                         cells.append(m.pdf_to_num(group))
+                        masks.append(m.pdf_to_num(group))
                 elif self._is_type3(value):
                     glyphs = m.pdf_dict_get(value, m.PDF_ENUM_NAME_CharProcs)
                     count = m.pdf_dict_len(glyphs)
@@ -544,7 +547,7 @@ class _PageBudget:
                     procs.extend((m.pdf_to_num(g), font) for g in (m.pdf_dict_get_val(glyphs, j) for j in range(count))
                                  if m.pdf_is_stream(g))
         tint = tint if tint > 1 else 0.0  # cheaper than reading the painting operation itself: counted with it
-        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint)
+        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint, tuple(masks))
         if num:
             self._scopes[num] = scope
         return scope
@@ -676,9 +679,8 @@ class _PageBudget:
         drawing counted, and per painting operation its cells; the glyph procedures of the Type3 fonts
         it can load, run once each)."""
         forms, paintings, procs = self._forms(content, scope, depth, paint=bool(scope.cells or scope.tint))
-        cells = [self._cost(x, depth, scope) for x in scope.cells]
-        return (forms + paintings * (scope.tint + sum(c for c, _, _ in cells)),
-                procs.union(*(p for _, _, p in cells)))
+        each, loads = self._cells(scope, depth)
+        return forms + paintings * each, procs | loads
 
     def _forms(self, content: bytes, scope: _Scope, depth: int,
                paint: bool = True) -> tuple[float, int, set[tuple[int, int]]]:
@@ -697,6 +699,16 @@ class _PageBudget:
             if total > self.limit:
                 break
         return total, paintings, procs
+
+    def _cells(self, scope: _Scope, depth: int) -> tuple[float, frozenset[tuple[int, int]]]:
+        """(bytes interpreted per painting operation drawn with ``scope``: its cells, its colours' tint
+        transforms; what the cells load). A soft mask's group paints with the colour it inherits, so
+        each of its paintings runs the pattern cells again (a pattern's cell does not rerun the mask)."""
+        found = [(x, self._cost(x, depth, scope)) for x in scope.cells]
+        patterns = sum(c for x, (c, _, _) in found if x not in scope.masks)
+        masked = sum(p for x, (_, p, _) in found if x in scope.masks)
+        return (scope.tint + sum(c for _, (c, _, _) in found) + masked * patterns,
+                frozenset().union(*(p for _, (_, _, p) in found)))
 
     def _cost(self, xref: int, depth: int, caller: _Scope | None,
               font: int = 0) -> tuple[float, int, frozenset[tuple[int, int]]]:
@@ -720,9 +732,9 @@ class _PageBudget:
             found = (len(body), len(_PAINT.findall(body)), frozenset())
         else:
             forms, paintings, procs = self._forms(body, scope, depth + 1)
-            cells = [self._cost(x, depth + 1, scope) for x in scope.cells]
-            loads = procs.union(*(p for _, _, p in cells))
-            found = (len(body) + forms + paintings * (scope.tint + sum(c for c, _, _ in cells)), paintings,
+            each, loads = self._cells(scope, depth + 1)
+            loads |= procs
+            found = (len(body) + forms + paintings * each, paintings,
                      frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
         self._costs[key] = found
         return found

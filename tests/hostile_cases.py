@@ -103,6 +103,9 @@ CASES: tuple[HostileCase, ...] = (
                 lambda: pdf_factory.cell_fanout_pdf("pattern", levels=4, painters=4), None, warning="nested forms"),
     HostileCase("softmask-fanout-painted", "the same with a soft mask's group, the page's forms filling under it",
                 lambda: pdf_factory.cell_fanout_pdf("softmask", levels=4, painters=4), None, warning="nested forms"),
+    HostileCase("masked-pattern", "a page filling once with a pattern under a soft mask whose group fills 1,000 times "
+                "through forms, each fill running the pattern's cell of forms 4 levels deep (3 KB; 6.5 s before)",
+                pdf_factory.masked_pattern_pdf, None, warning="nested forms"),
     HostileCase("form-fanout-inherited", "forms without resources of their own, naming each other through the page's",
                 lambda: pdf_factory.cell_fanout_pdf("inherited"), None, warning="nested forms"),
     HostileCase("shading-function", "4 function-based shadings sampling a PostScript function of 80 KB of code "

@@ -758,6 +758,27 @@ def cell_fanout_pdf(via: str, levels: int = 7, fanout: int = 10, painters: int =
                          b"/Font << /F1 3 0 R /T3 %d 0 R >>" % (after + 1))
 
 
+def masked_pattern_pdf(levels: int = 4, painters: int = 4, fanout: int = 10) -> bytes:
+    """A page filling once with a tiling pattern under a soft mask: the pattern's cell draws
+    ``form_fanout_pdf``'s forms ``levels`` deep, the mask's group fills through forms ``painters`` deep.
+    The group paints with the colour it inherits, the pattern, so each of its fanout**(painters-1) fills
+    runs the cell again."""
+    def _obj(head: bytes, body: bytes) -> bytes:
+        return head + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    cell_forms = _fanout_forms(levels, fanout, base=6)
+    group_forms = _fanout_forms(painters, fanout, base=6 + levels, leaf=b"0 0 612 792 re f")
+    pattern, group = 6 + levels + painters, 7 + levels + painters
+    extra = [_obj(b"<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 612 792] /XStep 612 "
+                  b"/YStep 792 /Resources << /XObject << /X 6 0 R >> >>", b"q /X Do Q"),
+             _obj(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency >> "
+                  b"/Resources << /XObject << /X %d 0 R >> >>" % (6 + levels), b"q /X Do Q")]
+    content = b"BT /F1 12 Tf 72 760 Td (A pattern under a soft mask.) Tj ET /Pattern cs /P1 scn /G1 gs 0 0 612 792 re f"
+    return _one_page_pdf(_obj(b"<<", content), [*cell_forms, *group_forms, *extra],
+                         b"/Pattern << /P1 %d 0 R >> /ExtGState << /G1 << /SMask << /S /Luminosity /G %d 0 R >> >> >>"
+                         % (pattern, group))
+
+
 def function_pdf(via: str, size: int, uses: int = 1) -> bytes:
     """A page making MuPDF evaluate a costly function while its text is extracted. ``via`` "shading":
     ``uses`` function-based shadings (type 1, sampled on a grid when each loads) of a PostScript

@@ -602,3 +602,12 @@ def test_an_annotation_listed_many_times_is_drawn_each_time():
         assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.annotation_fanout_pdf(levels=1, copies=1000), "copies-small.pdf")
     assert small.pages[0].text.count("leaf") == 1000 and not small.warnings
+
+
+def test_a_soft_masks_group_runs_the_pattern_it_inherits_for_each_of_its_fills():
+    """The mask's group paints with the page's pattern colour: 1,000 fills in it, each running a cell of
+    1,000 words, are skipped; 10 x 10 (and the page's own fill, 10 more) are read."""
+    content = pdf.read_pdf(pdf_factory.masked_pattern_pdf(), "masked.pdf")
+    assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.masked_pattern_pdf(levels=2, painters=2), "masked-small.pdf")
+    assert small.pages[0].text.count("leaf") == 110 and not small.warnings
