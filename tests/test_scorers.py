@@ -145,7 +145,19 @@ def test_title_and_prior_scorers():
     doc = make_doc(["a", "b"], root=root)
     assert TitleScorer(doc).score("What do the warranty terms say?", root.children) == [1.0, 0.0]
     prior = PriorScorer(doc).score("What do the warranty terms say?", root.children)
-    assert prior[0] > prior[1] == 0.0
+    assert prior[0] > prior[1] >= 0.0
+    assert PriorScorer(doc, embedding_weight=0.0).score("What do the warranty terms say?", root.children)[1] == 0.0
+
+
+def test_the_prior_ranks_sections_worded_differently_from_the_question():
+    """No title shares a word with the question: the terms give both 0, the embedding tells them apart."""
+    root = Section("0000", "Doc", (1, 2), children=(Section("0001", "Shipping", (1, 1), summary="Delivery times."),
+                                                   Section("0002", "Warranty terms", (2, 2), summary="Repairs.")))
+    doc = make_doc(["a", "b"], root=root)
+    question = "How long is the guarantee if the device breaks?"
+    assert PriorScorer(doc, embedding_weight=0.0).score(question, root.children) == [0.0, 0.0]
+    shipping, warranty = PriorScorer(doc).score(question, root.children)
+    assert warranty > shipping
 
 
 def test_make_scorer_by_name(acme):
