@@ -779,6 +779,21 @@ def masked_pattern_pdf(levels: int = 4, painters: int = 4, fanout: int = 10) -> 
                          % (pattern, group))
 
 
+def shared_images_pdf(pages: int = 1000, images: int = 2000) -> bytes:
+    """``pages`` pages inheriting one resource dictionary written in the page tree's root (not an object
+    of its own), listing ``images`` 1 x 1 images: a few hundred KB that made every page list them all."""
+    image = (b"<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray "
+             b"/Length 1 >>\nstream\n\x00\nendstream")
+    names = b" ".join(b"/I%d %d 0 R" % (i, 6 + i) for i in range(images))
+    kids = b" ".join(b"%d 0 R" % (6 + images + i) for i in range(pages))
+    content = b"BT /F1 12 Tf 72 760 Td (Pages sharing their resources.) Tj ET"
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                     b"<< /Type /Pages /Kids [%s] /Count %d /Resources << /Font << /F1 3 0 R >> /XObject << %s >> >> >>"
+                     % (kids, pages, names), b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", b"null",
+                     b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", *[image] * images,
+                     *[b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R >>"] * pages])
+
+
 def function_pdf(via: str, size: int, uses: int = 1) -> bytes:
     """A page making MuPDF evaluate a costly function while its text is extracted. ``via`` "shading":
     ``uses`` function-based shadings (type 1, sampled on a grid when each loads) of a PostScript

@@ -611,3 +611,18 @@ def test_a_soft_masks_group_runs_the_pattern_it_inherits_for_each_of_its_fills()
     assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.masked_pattern_pdf(levels=2, painters=2), "masked-small.pdf")
     assert small.pages[0].text.count("leaf") == 110 and not small.warnings
+
+
+def test_pages_sharing_resources_list_their_images_once(monkeypatch):
+    """Pages inheriting one resource dictionary written in place (here the page tree's root) list its
+    images once per document, not once per page, and each page still gets the whole list."""
+    calls = []
+    scan = pdf._scan_images
+    monkeypatch.setattr(pdf, "_scan_images", lambda res, found, tracer: (calls.append(1), scan(res, found, tracer))
+                        if not tracer else scan(res, found, tracer))
+    data = pdf_factory.shared_images_pdf(pages=50, images=30)
+    content = pdf.read_pdf(data, "shared.pdf")
+    assert len(calls) == 1 and all(p.text == "Pages sharing their resources." for p in content.pages)
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    listed: dict = {}
+    assert all(len(pdf._page_images(page, listed)) == 30 == len(page.get_images()) for page in doc)
