@@ -14,7 +14,8 @@ Methods (pick by name from :data:`METHODS`):
   BM25 over page windows and headings plus its priors), no tree — what the search adds
   is the difference between this and the tree methods;
 - ``flat_read``: the page ranker's top N pages reread by the engine's deep read, N = the
-  pages the default search reads on that question (flat reading at equal pages read);
+  pages the default search reads on that question (flat reading at equal pages read), ranked
+  by what the reads found as the search ranks its own reads;
 - ``exhaustive`` / ``greedy`` / ``beam``: tree baselines (beam width 3) with the engine's
   scorer; their trace goes through the same final page ranking as MCTS;
 - ``mcts_reference``: the reference system's MCTS (:func:`alphasearch.baselines.mcts_reference`:
@@ -263,15 +264,21 @@ def _tree(name: str) -> Method:
 
 def _flat_read(engine, doc: DocumentIndex, question: str, *, iterations: int | None = None,
                seed: int | None = None, **_: Any) -> Outcome:
-    """The page ranker's top N pages reread by the engine's deep read (best first), then
-    the rest in the ranker's order; N = the pages the default search reads on this question."""
+    """The page ranker's top N pages reread by the engine's deep read, N = the pages the default
+    search reads on this question, ranked as the search ranks its pages: a page read carries what
+    the read found (:meth:`PageReader.read_evidence`, the figure row found in the year asked
+    included), the others the ranker's score (:func:`answer.rank_pages` without a tree)."""
+    from .answer import rank_pages
     from .baselines import ranked
 
     tools = engine.tools(doc)
     ans = engine.ask_document(doc, question, iterations=iterations, seed=seed)
     n = _search_counts(ans.trace)["pages_read"] if ans.trace else 0
-    flat = ranked(tools.ranker.scores(question))
-    pages = tools.reader.read_order(question, flat[:n]) + flat[n:]
+    scores = tools.ranker.scores(question)
+    read = scores.copy()
+    for page in ranked(scores)[:n]:
+        read[page - 1] = tools.reader.read_evidence(question, page)
+    pages = rank_pages(doc, None, read, k=doc.page_count)
     out = _extract(engine, doc, question, pages)
     out.pages_read = n
     return out

@@ -23,7 +23,9 @@ the default search's hit@1 went 0.721 -> 0.750 and flat reading at equal pages r
 (the ranker's top pages reread with the same read) 0.703 -> 0.721: gap +0.018 -> +0.029,
 halves by document +0.035 / +0.022, 30 other splits p10 +0.017; the search reads 3.2
 pages a question instead of 1.2. The figure check alone: gap +0.025; the year check
-alone: +0.022.
+alone: +0.022. (Flat reading then ordered its reads by the deep read alone; ranked as the search
+ranks its reads, by :meth:`PageReader.read_evidence` among the unread pages, it reaches 0.732 and
+the gap is +0.022: see ``evaluation._flat_read``.)
 """
 from __future__ import annotations
 
