@@ -308,11 +308,11 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
                        + (f"{c['seconds']:.2f} s | {c['peak_mb']:.0f} MB" if c else "refused before parsing | —")
                        + f" | {'yes' if r['answered_after'] else '**NO**'} |")
         out += ["", "CLI time is the whole process (Python start-up and model loading included). "
-                f"Other bounds (constants in `alphasearch/pdf.py`): rendering at most "
+                f"Other bounds (constants in `alphasearch/pdf/`): rendering at most "
                 f"{pdf.MAX_RENDER_PIXELS / 1e6:g} megapixels per page; outlines {pdf.MAX_OUTLINE_ENTRIES:,} entries "
                 f"and {pdf.MAX_OUTLINE_DEPTH} levels; page text {pdf.MAX_PAGE_CHARS:,} characters; one compressed "
-                f"stream {pdf.MAX_STREAM_MB} MB and all of them {pdf.MAX_INFLATED_MB:,} MB once inflated; images "
-                f"{pdf.MAX_IMAGE_MEGAPIXELS} megapixels; {pdf.MAX_OBJECTS:,} PDF objects.", ""]
+                f"stream {pdf.streams.MAX_STREAM_MB} MB and all of them {pdf.streams.MAX_INFLATED_MB:,} MB once inflated; images "
+                f"{pdf.streams.MAX_IMAGE_MEGAPIXELS} megapixels; {pdf.streams.MAX_OBJECTS:,} PDF objects.", ""]
     if large:
         out += ["## A large input", "",
                 f"A generated {large['pages']:,}-page report ({large['size_mb']:.1f} MB; its planted fact is on page "

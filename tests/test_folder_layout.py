@@ -150,9 +150,9 @@ def test_the_indexing_job_checks_the_streams_once(monkeypatch):
     from alphasearch import isolation, pdf
 
     calls = []
-    real = pdf.check_streams
-    monkeypatch.setattr(pdf, "check_streams", lambda doc, name="": calls.append(name) or real(doc, name))
-    monkeypatch.setattr(pdf, "_LAST_CHECKED", ("", {}))
+    real = pdf.streams.check_streams
+    monkeypatch.setattr(pdf.streams, "check_streams", lambda doc, name="": calls.append(name) or real(doc, name))
+    monkeypatch.setattr(pdf.streams, "_LAST_CHECKED", ("", {}))
     indexed = isolation.index_pdf(slide_deck_pdf(), "deck.pdf", isolation.IndexOptions(layout=True))
     assert indexed.layout[0] == 1.0 and calls == ["deck.pdf"]
     assert page_layout(picture_brochure_pdf(), "brochure.pdf")[0] == 0.0 and calls == ["deck.pdf", "brochure.pdf"]

@@ -158,8 +158,8 @@ def test_a_filter_chain_held_by_reference_is_decoded_and_counted():
     one_line(ei.value, "chain.pdf", "more than 256 MB", "decompression bomb")
     doc = pdf.open_pdf(pdf_factory.referenced_filter_bomb_pdf(1))
     try:
-        assert pdf._filters(doc, 5) == ["/ASCIIHexDecode", "/FlateDecode"]
-        assert pdf.check_streams(doc)[5] >= 2**20
+        assert pdf.streams._filters(doc, 5) == ["/ASCIIHexDecode", "/FlateDecode"]
+        assert pdf.streams.check_streams(doc)[5] >= 2**20
     finally:
         doc.close()
 
@@ -190,11 +190,11 @@ def test_page_contents_inflated_in_place_read_to_the_same_text(monkeypatch):
     pages = [[f"Line {i}.{j}: sales of region {j * 7 % 13} rose {j % 9}.{i} percent." for j in range(60)]
              for i in range(3)]
     data = pdf_factory.make_pdf(pages)  # ~30 Flate streams per page, each of at most ~137 KB
-    monkeypatch.setattr(pdf, "MAX_PAGE_CONTENT_MB", 1)  # too much for the bound: the budget inflates them
+    monkeypatch.setattr(pdf.budget, "MAX_PAGE_CONTENT_MB", 1)  # too much for the bound: the budget inflates them
     for blob, inflated in ((data, True), (pdf.encrypt_pdf(data, user_password=""), False)):
         doc = pdf.open_pdf(blob)
         try:
-            budget = pdf._PageBudget(doc, pdf.check_streams(doc))
+            budget = pdf.budget._PageBudget(doc, pdf.streams.check_streams(doc))
             assert [budget.check(i) for i in range(doc.page_count)] == ["", "", ""]
             plain = [x for x in range(1, doc.xref_length()) if doc.xref_is_stream(x)
                      and doc.xref_get_key(x, "Filter")[0] == "null"]
@@ -203,19 +203,19 @@ def test_page_contents_inflated_in_place_read_to_the_same_text(monkeypatch):
             doc.close()
         read = pdf.read_pdf(blob)
         assert "sales of region" in read.pages[2].text
-        monkeypatch.setattr(pdf, "INFLATED_HELD_MB", 0)  # MuPDF inflates every stream
+        monkeypatch.setattr(pdf.budget, "INFLATED_HELD_MB", 0)  # MuPDF inflates every stream
         assert pdf.read_pdf(blob) == read
-        monkeypatch.setattr(pdf, "INFLATED_HELD_MB", 64)
+        monkeypatch.setattr(pdf.budget, "INFLATED_HELD_MB", 64)
 
 
 def test_bomb_limits_are_adjustable_and_normal_streams_pass(monkeypatch):
     content = pdf.read_pdf(pdf_factory.flate_bomb_pdf(20), "big-but-fine.pdf")  # 20 MB: under the limits
     assert content.pages[0].text == "A harmless looking page"
-    monkeypatch.setattr(pdf, "MAX_STREAM_MB", 10)
+    monkeypatch.setattr(pdf.streams, "MAX_STREAM_MB", 10)
     with pytest.raises(errors.DecompressionBombError):
         pdf.read_pdf(pdf_factory.flate_bomb_pdf(20))
-    monkeypatch.setattr(pdf, "MAX_STREAM_MB", 256)
-    monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 15)
+    monkeypatch.setattr(pdf.streams, "MAX_STREAM_MB", 256)
+    monkeypatch.setattr(pdf.streams, "MAX_INFLATED_MB", 15)
     with pytest.raises(errors.DecompressionBombError) as ei:
         pdf.read_pdf(pdf_factory.flate_bomb_pdf(20))
     assert "more than 15 MB" in str(ei.value)
@@ -228,25 +228,25 @@ def test_flate_streams_that_cannot_breach_a_limit_are_inflated_only_when_needed(
     data = pdf_factory.make_pdf([[f"Page {i} holds a paragraph about apples, pears and cider. " * 20] for i in range(6)])
     doc = pdf.open_pdf(data)
     try:
-        sizes = pdf.check_streams(doc)
+        sizes = pdf.streams.check_streams(doc)
         assert sizes.bounds and not any(x in sizes for x in sizes.bounds)  # nothing inflated yet
-        inflated = {x: pdf._inflated_size(doc.xref_stream_raw(x), 10**9) for x in sizes.bounds}
+        inflated = {x: pdf.streams._inflated_size(doc.xref_stream_raw(x), 10**9) for x in sizes.bounds}
         assert sum(inflated.values()) < 2**20 < sum(sizes.bounds.values())  # the bounds alone would breach 1 MB
         assert all(sizes.most(x) == sizes.bounds[x] >= inflated[x] for x in inflated)
-        monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 1)
-        sizes = pdf.check_streams(doc)  # the real sizes fit: accepted, the largest streams inflated to see it
+        monkeypatch.setattr(pdf.streams, "MAX_INFLATED_MB", 1)
+        sizes = pdf.streams.check_streams(doc)  # the real sizes fit: accepted, the largest streams inflated to see it
         assert 0 < len(sizes) and all(sizes[x] == inflated[x] for x in sizes)
         assert all(sizes.size(doc, x) == inflated[x] for x in inflated)
-        monkeypatch.setattr(pdf, "MAX_INFLATED_MB", 0)
+        monkeypatch.setattr(pdf.streams, "MAX_INFLATED_MB", 0)
         with pytest.raises(errors.DecompressionBombError) as ei:
-            pdf.check_streams(doc, "tiny.pdf")
+            pdf.streams.check_streams(doc, "tiny.pdf")
         one_line(ei.value, "tiny.pdf", "more than 0 MB", "decompression bomb")
     finally:
         doc.close()
 
 
 def test_object_count_limit(monkeypatch, flat_pdf):
-    monkeypatch.setattr(pdf, "MAX_OBJECTS", 5)
+    monkeypatch.setattr(pdf.streams, "MAX_OBJECTS", 5)
     with pytest.raises(errors.FileTooLargeError) as ei:
         pdf.read_pdf(flat_pdf, "many.pdf")
     one_line(ei.value, "many.pdf", "PDF objects; the limit is 5")
@@ -256,9 +256,9 @@ def test_inflated_size_counts_without_holding_everything():
     import zlib
 
     raw = zlib.compress(b"\0" * (50 * 2**20))
-    assert pdf._inflated_size(raw, 10**12) == 50 * 2**20
-    assert 8 * 2**20 < pdf._inflated_size(raw, 8 * 2**20) <= 12 * 2**20  # stops soon after the cap
-    assert pdf._inflated_size(b"not zlib at all", 100) == 0
+    assert pdf.streams._inflated_size(raw, 10**12) == 50 * 2**20
+    assert 8 * 2**20 < pdf.streams._inflated_size(raw, 8 * 2**20) <= 12 * 2**20  # stops soon after the cap
+    assert pdf.streams._inflated_size(b"not zlib at all", 100) == 0
 
 
 # --- damaged pages and outlines -----------------------------------------------------------------
@@ -597,7 +597,7 @@ def test_an_annotation_listed_many_times_is_drawn_each_time():
     levels deep (a million words) and more than MAX_ANNOTATIONS entries of one word are skipped; 1,000
     entries of one word are read."""
     for data in (pdf_factory.annotation_fanout_pdf(levels=3, copies=1000),
-                 pdf_factory.annotation_fanout_pdf(levels=1, copies=pdf.MAX_ANNOTATIONS + 1)):
+                 pdf_factory.annotation_fanout_pdf(levels=1, copies=pdf.budget.MAX_ANNOTATIONS + 1)):
         content = pdf.read_pdf(data, "copies.pdf")
         assert content.pages[0].text == "" and any("nested forms" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.annotation_fanout_pdf(levels=1, copies=1000), "copies-small.pdf")

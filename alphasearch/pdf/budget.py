@@ -1,0 +1,433 @@
+"""Page budgets: what MuPDF would interpret to extract one page's text, bounded before it builds the page.
+
+A page whose own drawing instructions decode to more than ``MAX_PAGE_CONTENT_MB`` is cut to that
+much; a page whose forms, cells, glyph procedures, annotations or functions would make MuPDF
+interpret more than that (or nest forms deeper than ``MAX_FORM_DEPTH``) is skipped
+(:class:`_PageBudget`). Part of :mod:`alphasearch.pdf`, the only package that imports pymupdf.
+"""
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+import pymupdf
+
+from .streams import StreamSizes, _decoded_prefix, _filter_chain, _filters, _int_value, _pdf_document
+
+MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
+MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
+INFLATED_HELD_MB = 64  # page contents held decoded in the in-memory document per file (MuPDF reads them as they are)
+MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
+MAX_RESOURCES = 100_000  # forms, patterns, graphics states, fonts or glyphs of one kind in one resource dictionary
+
+# --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
+# MuPDF's lexer: white space is \0 \t \n \f \r and space, delimiters ( ) < > [ ] { } / %; an operator is a
+# run of other characters. "Do" draws the first name among its operands, which may be followed by
+# numbers, strings, arrays, other names or comments ('/X 0 Do', '/X %c<newline>Do', '/X /Y Do' draw /X)
+_DO = re.compile(rb"(?<![^\s\x00()<>\[\]{}])Do(?![^\s\x00()<>\[\]{}/%])")
+_NAME_TOKEN = re.compile(rb"/([^\s\x00/<>\[\]()%{}]*)")
+# Functions MuPDF evaluates while extracting text: a colour space's tint transform converts the colour of
+# each text shown in it, a shading's function is sampled when the shading loads (a function-based
+# shading's ~53,000 times, on a grid). Counted in steps of one byte of PostScript code run once (0.3 ns);
+# a sampled function reads 2**inputs samples per output (2 ns each: 8 steps). Drawing instructions take
+# 12-110 ns per byte (fills to text), so 256 steps count as one byte of them
+_FUNCTION_STEPS_PER_BYTE = 256
+_SAMPLE_STEPS = 8
+_SHADING_SAMPLES = {1: 65536}  # evaluations when a shading loads, by type (the others: 256)
+# operators that paint (fill, stroke, shade, show text, draw an XObject or an inline image): each runs the
+# current pattern's cell or soft mask's group again
+_PAINT = re.compile(rb"(?<![^\s\x00()<>\[\]{}])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\x00()<>\[\]{}/%])")
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a content stream can run, from the resource dictionary it draws with: name → xref of
+    its Form XObjects, the cells (tiling patterns' cells, soft masks' groups), what loads once per
+    page: the glyph procedures of its Type3 fonts as (stream, font) pairs and its shadings as (key, -1)
+    pairs, and ``tint``, the bytes-equivalent of converting a colour of its colour spaces, which each
+    painting operation may do for its fill and stroke. ``key`` names the dictionary."""
+    key: tuple
+    forms: dict[bytes, int]
+    cells: tuple[int, ...]
+    procs: tuple[tuple[int, int], ...]
+    tint: float = 0.0
+    masks: tuple[int, ...] = ()  # the cells that are soft masks' groups
+
+
+class _PageBudget:
+    """Bounds text extraction before MuPDF builds the page: a page whose own drawing instructions
+    decode to more than ``MAX_PAGE_CONTENT_MB`` is cut to that much (in the in-memory document
+    only); a page whose Form XObjects, counted once per drawing, would add more than that or nest
+    deeper than ``MAX_FORM_DEPTH`` is skipped. ``sizes``: xref → decoded bytes from check_streams.
+
+    MuPDF runs other content streams too, and any of them may draw forms: an annotation's
+    appearance; a tiling pattern's cell and a soft mask's group, again for every painting operation
+    while they are the colour or the mask (forms drawn meanwhile inherit them); a Type3 font's glyph
+    procedures, once when the font loads. Which painting operation uses which cell is not tracked:
+    a stream whose resources hold cells counts every cell once per painting operation it makes, its
+    forms' included. A stream without resources of its own draws with its caller's, as MuPDF does.
+    Functions run too: a shading's are sampled once per page when it loads, and each painting operation
+    may convert its fill and stroke colours through the costliest tint transform of the colour spaces
+    its resources hold (counted like a cell: ``_Scope.tint``).
+    Read with MuPDF's own calls on the loaded objects (names as MuPDF decodes them, "#xx" escapes
+    included)."""
+
+    def __init__(self, doc: pymupdf.Document, sizes: StreamSizes):
+        self.doc = doc
+        self.sizes = sizes
+        self.limit = MAX_PAGE_CONTENT_MB * 2**20
+        self._raw = _pdf_document(doc)
+        self._costs: dict[tuple, tuple] = {}  # (stream, scope key) → (bytes interpreted, paintings, glyph procedures)
+        self._scopes: dict = {}  # indirect resource dictionary, or ("node", page-tree node holding one) → its scope
+        self._kinds: dict[int, bool] = {}  # XObject xref → whether it is a form
+        self._type3: dict[int, bool] = {}  # font xref → whether it is a Type3 font
+        self._steps: dict[int, float] = {}  # function xref → steps of one evaluation
+        self._tints: dict[int, float] = {}  # colour space xref → steps of converting one colour
+        self._shadings: dict[int, float] = {}  # shading key → bytes-equivalent of sampling its functions
+        # content streams inflated in place: not in an encrypted file (its streams are decrypted as read)
+        self._inflated: set[int] = set()
+        m = pymupdf.mupdf
+        self._room = 0 if m.pdf_dict_gets(m.pdf_trailer(self._raw), "Encrypt").m_internal else INFLATED_HELD_MB * 2**20
+
+    def check(self, pno: int) -> str:
+        """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
+        m = pymupdf.mupdf
+        page = m.pdf_lookup_page_obj(self._raw, pno)
+        contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
+        own = sum(map(self.sizes.most, contents))
+        if own > self.limit:  # the most they could hold is too much: how much they hold
+            self._inflate(contents)
+            own = sum(self.sizes.size(self.doc, x) for x in contents)
+        holder = _holder(page)  # pages inheriting one dictionary written in place share its scope
+        scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources),
+                            ("node", holder) if holder else ("page", pno))
+        shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
+        shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
+        drawn = sum(n * c for n, (c, _, _) in shown)
+        procs = set(scope.procs if scope else ()).union(*(p for _, (_, _, p) in shown))
+        if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
+            # cell or convert colours through a function needs its instructions read
+            head = b"\n".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF parts them too
+            more, loads = self._drawn(head, scope, 1)
+            drawn, procs = drawn + more, procs | loads
+        drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
+                     for x, font in procs)  # each font and shading loads once
+        if drawn > self.limit:
+            return "skipped"
+        if own <= self.limit:
+            return ""
+        left = self.limit
+        for x in contents:  # keep the first MAX_PAGE_CONTENT_MB of the page's instructions
+            piece = self._prefix(x, left)
+            self.doc.update_stream(x, piece, compress=False)
+            left -= len(piece)
+        return "cut"
+
+    def _appearances(self, page) -> list[int]:
+        """The appearance streams of the page's annotations (/AP /N, one per state), which text
+        extraction draws like forms. More than ``MAX_ANNOTATIONS``: one endless appearance (MuPDF loads
+        and draws every one, ~4 µs each even when empty; a page listing one annotation 100,000 times took 4 s)."""
+        m = pymupdf.mupdf
+        annots = m.pdf_dict_get(page, m.PDF_ENUM_NAME_Annots)
+        if m.pdf_array_len(annots) > MAX_ANNOTATIONS:
+            return [-1]
+        found = []
+        for i in range(m.pdf_array_len(annots)):
+            normal = m.pdf_dict_getp(m.pdf_array_get(annots, i), "AP/N")
+            if m.pdf_is_stream(normal):
+                found.append(m.pdf_to_num(normal))
+            else:  # one appearance per state: << /On 7 0 R /Off 8 0 R >>, maybe held by reference
+                states = (m.pdf_dict_get_val(normal, j) for j in range(m.pdf_dict_len(normal)))
+                found.extend(m.pdf_to_num(s) for s in states if m.pdf_is_stream(s))
+        return found
+
+    def _scope(self, resources, owner: tuple) -> _Scope | None:
+        """The :class:`_Scope` of a resource dictionary (None when there is none); ``owner`` names a
+        dictionary written in place. Beyond ``MAX_RESOURCES`` entries of one kind: one endless cell."""
+        m = pymupdf.mupdf
+        if not m.pdf_is_dict(resources):
+            return None
+        num = m.pdf_to_num(resources) if m.pdf_is_indirect(resources) else 0
+        known = num or (owner if owner[0] == "node" else 0)
+        if known in self._scopes:
+            return self._scopes[known]
+        forms: dict[bytes, int] = {}
+        cells: list[int] = []
+        procs: list[tuple[int, int]] = []
+        tint = 0.0
+        masks: list[int] = []
+        for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_ExtGState,
+                     m.PDF_ENUM_NAME_Font, m.PDF_ENUM_NAME_ColorSpace, m.PDF_ENUM_NAME_Shading):
+            entries = m.pdf_dict_get(resources, kind)
+            n = m.pdf_dict_len(entries)
+            if n > MAX_RESOURCES:
+                cells.append(-1)
+                break
+            for i in range(n):
+                value = m.pdf_dict_get_val(entries, i)
+                if kind == m.PDF_ENUM_NAME_XObject:
+                    if m.pdf_is_indirect(value) and self._is_form(value):
+                        forms[m.pdf_to_name(m.pdf_dict_get_key(entries, i)).encode("utf-8", "surrogateescape")] = (
+                            m.pdf_to_num(value))
+                elif kind == m.PDF_ENUM_NAME_Pattern:  # a tiling pattern is a stream, a shading pattern a dictionary
+                    if m.pdf_is_stream(value):
+                        cells.append(m.pdf_to_num(value))
+                    else:
+                        procs.append(self._shading(m.pdf_dict_get(value, m.PDF_ENUM_NAME_Shading)))
+                elif kind == m.PDF_ENUM_NAME_Shading:
+                    procs.append(self._shading(value))
+                elif kind == m.PDF_ENUM_NAME_ColorSpace:  # a painting converts its fill and stroke colours
+                    tint = max(tint, 2 * self._tint_steps(value) / _FUNCTION_STEPS_PER_BYTE)
+                elif kind == m.PDF_ENUM_NAME_ExtGState:
+                    group = m.pdf_dict_get(m.pdf_dict_get(value, m.PDF_ENUM_NAME_SMask), m.PDF_ENUM_NAME_G)
+                    if m.pdf_is_stream(group):
+                        cells.append(m.pdf_to_num(group))
+                        masks.append(m.pdf_to_num(group))
+                elif self._is_type3(value):
+                    glyphs = m.pdf_dict_get(value, m.PDF_ENUM_NAME_CharProcs)
+                    count = m.pdf_dict_len(glyphs)
+                    if count > MAX_RESOURCES:
+                        cells.append(-1)
+                        break
+                    font = m.pdf_to_num(value)
+                    procs.extend((m.pdf_to_num(g), font) for g in (m.pdf_dict_get_val(glyphs, j) for j in range(count))
+                                 if m.pdf_is_stream(g))
+        tint = tint if tint > 1 else 0.0  # cheaper than reading the painting operation itself: counted with it
+        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint, tuple(masks))
+        if known:
+            self._scopes[known] = scope
+        return scope
+
+    def _shading(self, shading) -> tuple[int, int]:
+        """The (key, -1) entry of a shading, its cost in ``_shadings``: sampling its functions when it loads."""
+        m = pymupdf.mupdf
+        key = m.pdf_to_num(shading) if m.pdf_is_indirect(shading) else -len(self._shadings) - 1
+        if key not in self._shadings:
+            kind = _int_value(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_ShadingType))
+            steps = self._function_steps(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_Function))
+            self._shadings[key] = _SHADING_SAMPLES.get(kind, 256) * steps / _FUNCTION_STEPS_PER_BYTE
+        return key, -1
+
+    def _tint_steps(self, space, depth: int = 0) -> float:
+        """Steps of converting one colour of a colour space: its tint transform's (Separation, DeviceN),
+        its base's (Indexed, Pattern)."""
+        m = pymupdf.mupdf
+        if depth > MAX_FORM_DEPTH:
+            return math.inf
+        if not m.pdf_is_array(space):
+            return 0.0
+        xref = m.pdf_to_num(space) if m.pdf_is_indirect(space) else 0
+        if xref in self._tints:
+            return self._tints[xref]
+        family = m.pdf_array_get(space, 0)
+        steps = 0.0
+        if m.pdf_name_eq(family, m.PDF_ENUM_NAME_Separation) or m.pdf_name_eq(family, m.PDF_ENUM_NAME_DeviceN):
+            steps = self._function_steps(m.pdf_array_get(space, 3)) + self._tint_steps(m.pdf_array_get(space, 2),
+                                                                                      depth + 1)
+        elif m.pdf_name_eq(family, m.PDF_ENUM_NAME_Indexed) or m.pdf_name_eq(family, m.PDF_ENUM_NAME_Pattern):
+            steps = self._tint_steps(m.pdf_array_get(space, 1), depth + 1)
+        if xref:
+            self._tints[xref] = steps
+        return steps
+
+    def _function_steps(self, function, depth: int = 0) -> float:
+        """Steps of one evaluation of a function (or an array of them, one per colour component): a
+        PostScript function's code bytes, a sampled function's 2**inputs samples per output, a stitching
+        function's parts together."""
+        m = pymupdf.mupdf
+        if depth > MAX_FORM_DEPTH:
+            return math.inf
+        if m.pdf_is_array(function):
+            return sum(self._function_steps(m.pdf_array_get(function, i), depth + 1)
+                       for i in range(m.pdf_array_len(function)))
+        if not m.pdf_is_dict(function):
+            return 0.0
+        xref = m.pdf_to_num(function) if m.pdf_is_indirect(function) else 0
+        if xref in self._steps:
+            return self._steps[xref]
+        if xref:
+            self._steps[xref] = math.inf  # a function made of itself
+        kind = _int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
+        outputs = max(1, m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Range)) // 2)
+        if kind == 4:
+            steps = float(self.sizes.size(self.doc, xref) or len(self._prefix(xref, self.limit)) if xref else 0)
+        elif kind == 0:
+            inputs = m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Domain)) // 2
+            steps = float(_SAMPLE_STEPS * 2 ** min(inputs, 64) * outputs)
+        elif kind == 3:
+            steps = self._function_steps(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Functions), depth + 1)
+        else:
+            steps = float(_SAMPLE_STEPS * outputs)
+        if xref:
+            self._steps[xref] = steps
+        return steps
+
+    def _inflate(self, contents: list[int]) -> None:
+        """The page's Flate content streams, whose size the budget needs, decoded in the in-memory document
+        (the file is untouched): each that inflates cleanly to at most ``MAX_PAGE_CONTENT_MB`` with no
+        decoding parameters, until ``INFLATED_HELD_MB`` are held. MuPDF then reads their bytes instead of
+        inflating them again to extract the text (the same bytes, so the same text). A damaged, larger or
+        predicted stream is left as it is, its size counted and MuPDF decoding it as before."""
+        m = pymupdf.mupdf
+        for xref in contents:
+            if xref in self._inflated or self._room <= 0:
+                continue
+            self._inflated.add(xref)
+            try:
+                obj = m.pdf_load_object(self._raw, xref)
+                if _filter_chain(obj) != ["/FlateDecode"] or any(
+                        m.pdf_dict_gets(obj, key).m_internal for key in ("DecodeParms", "DP")):
+                    continue
+                inflater = zlib.decompressobj()
+                data = inflater.decompress(m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(self._raw, xref)),
+                                           self.limit + 1)
+                if not inflater.eof or len(data) > self.limit:
+                    continue
+                self.doc.update_stream(xref, data, compress=False)
+            except Exception:  # zlib.error and MuPDF's: left for MuPDF
+                continue
+            self.sizes[xref] = len(data)
+            self._room -= len(data)
+
+    def _is_form(self, obj) -> bool:
+        m = pymupdf.mupdf
+        xref = m.pdf_to_num(obj)
+        known = self._kinds.get(xref)
+        if known is None:
+            known = self._kinds[xref] = bool(m.pdf_is_stream(obj)) and bool(
+                m.pdf_name_eq(m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Form))
+        return known
+
+    def _is_type3(self, font) -> bool:
+        m = pymupdf.mupdf
+        xref = m.pdf_to_num(font)
+        known = self._type3.get(xref) if xref else None
+        if known is None:
+            known = bool(m.pdf_name_eq(m.pdf_dict_get(font, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Type3))
+            if xref:
+                self._type3[xref] = known
+        return known
+
+    def _prefix(self, xref: int, limit: int) -> bytes:
+        if limit <= 0:
+            return b""
+        try:
+            filters = _filters(self.doc, xref)
+            data = _decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit) if filters else None
+            if data is None:
+                data = self.doc.xref_stream(xref)[:limit]
+        except Exception:
+            return b""
+        return data or b""
+
+    def _drawn(self, content: bytes, scope: _Scope, depth: int) -> tuple[float, set[tuple[int, int]]]:
+        """(bytes MuPDF would interpret for what ``content`` runs, drawn with ``scope``: its forms, each
+        drawing counted, and per painting operation its cells; the glyph procedures of the Type3 fonts
+        it can load, run once each)."""
+        forms, paintings, procs = self._forms(content, scope, depth, paint=bool(scope.cells or scope.tint))
+        each, loads = self._cells(scope, depth)
+        return forms + paintings * each, procs | loads
+
+    def _forms(self, content: bytes, scope: _Scope, depth: int,
+               paint: bool = True) -> tuple[float, int, set[tuple[int, int]]]:
+        """(bytes interpreted for the forms ``content`` draws, painting operations it makes, its forms'
+        included, the glyph procedures its forms can load). A form's paintings are counted whether or
+        not its own resources hold cells: a form draws with the colour and soft mask it inherits, so each
+        of its paintings runs its caller's cells too. ``paint``: count those of ``content`` itself."""
+        total = 0.0
+        paintings = len(_PAINT.findall(content)) if paint else 0
+        procs = set(scope.procs)
+        for names, count in _count_names(content, scope.forms).items():  # each drawing: the costliest it may be
+            drawn = [self._cost(scope.forms[n], depth, scope) for n in names]
+            total += count * max(c for c, _, _ in drawn)
+            paintings += count * max(p for _, p, _ in drawn)
+            procs = procs.union(*(p for _, _, p in drawn))
+            if total > self.limit:
+                break
+        return total, paintings, procs
+
+    def _cells(self, scope: _Scope, depth: int) -> tuple[float, frozenset[tuple[int, int]]]:
+        """(bytes interpreted per painting operation drawn with ``scope``: its cells, its colours' tint
+        transforms; what the cells load). A soft mask's group paints with the colour it inherits, so
+        each of its paintings runs the pattern cells again (a pattern's cell does not rerun the mask)."""
+        found = [(x, self._cost(x, depth, scope)) for x in scope.cells]
+        patterns = sum(c for x, (c, _, _) in found if x not in scope.masks)
+        masked = sum(p for x, (_, p, _) in found if x in scope.masks)
+        return (scope.tint + sum(c for _, (c, _, _) in found) + masked * patterns,
+                frozenset().union(*(p for _, (_, _, p) in found)))
+
+    def _cost(self, xref: int, depth: int, caller: _Scope | None,
+              font: int = 0) -> tuple[float, int, frozenset[tuple[int, int]]]:
+        """(bytes interpreted, painting operations, glyph procedures it can load) of running the stream
+        ``xref`` once: drawn with its own resources, or a glyph procedure's with its ``font``'s, or else
+        with the ``caller``'s. A glyph procedure's own Type3 fonts are not followed (each font loads once)."""
+        if depth > MAX_FORM_DEPTH or xref < 0:
+            return math.inf, 0, frozenset()
+        m = pymupdf.mupdf
+        try:
+            resources = m.pdf_dict_get(m.pdf_load_object(self._raw, font or xref), m.PDF_ENUM_NAME_Resources)
+        except Exception:
+            resources = m.PdfObj()
+        scope = self._scope(resources, ("stream", font or xref)) or caller
+        key = (xref, scope.key if scope else None)
+        if key in self._costs:
+            return self._costs[key]
+        self._costs[key] = (math.inf, 0, frozenset())  # a form that draws itself never ends
+        body = self._prefix(xref, self.limit)
+        if scope is None:
+            found = (len(body), len(_PAINT.findall(body)), frozenset())
+        else:
+            forms, paintings, procs = self._forms(body, scope, depth + 1)
+            each, loads = self._cells(scope, depth + 1)
+            loads |= procs
+            found = (len(body) + forms + paintings * each, paintings,
+                     frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
+        self._costs[key] = found
+        return found
+
+
+def _streams_of(contents) -> list[int]:
+    """The xrefs of a page's /Contents: one stream or an array of them (maybe held by reference)."""
+    m = pymupdf.mupdf
+    if m.pdf_is_array(contents):
+        return [m.pdf_to_num(c) for c in (m.pdf_array_get(contents, i) for i in range(m.pdf_array_len(contents)))
+                if m.pdf_is_indirect(c)]
+    return [m.pdf_to_num(contents)] if m.pdf_is_stream(contents) else []
+
+
+def _count_names(content: bytes, forms: dict[bytes, int]) -> dict[frozenset[bytes], int]:
+    """The names of ``forms`` written before each "Do" since the previous one (what it draws is one of
+    them, or no form), as MuPDF decodes them: name set → how many drawings."""
+    counts: dict[frozenset[bytes], int] = {}
+    start = 0
+    for m in _DO.finditer(content):
+        names = frozenset(n for n in map(_name, set(_NAME_TOKEN.findall(content, start, m.start()))) if n in forms)
+        if names:
+            counts[names] = counts.get(names, 0) + 1
+        start = m.end()
+    return counts
+
+
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def _name(written: bytes) -> bytes:
+    """A PDF name as MuPDF reads it: "#xx" escapes decoded, so "/#58 Do" in a content stream draws the
+    resource MuPDF prints as "/X" (compared as written, the two would not meet and the form go uncounted)."""
+    return _NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), written) if b"#" in written else written
+
+
+def _holder(node) -> int:
+    """The object number of the page-tree node whose /Resources a page inherits (itself or an ancestor,
+    within 64 levels), 0 when not found."""
+    m = pymupdf.mupdf
+    for _ in range(64):
+        if m.pdf_dict_get(node, m.PDF_ENUM_NAME_Resources).m_internal:
+            return m.pdf_to_num(node)
+        node = m.pdf_dict_get(node, m.PDF_ENUM_NAME_Parent)
+        if not node.m_internal:
+            break
+    return 0

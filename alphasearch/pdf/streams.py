@@ -1,0 +1,376 @@
+"""What a PDF's streams decode to, counted in bounded memory before MuPDF interprets anything.
+
+Decompression bombs: every stream is decoded through its whole filter chain (Flate, LZW, ASCIIHex,
+ASCII85, RunLength, in any order), counted chunk by chunk and never held whole; a file whose
+streams expand beyond these limits is refused (:func:`check_streams`). Images are judged by their
+declared size. Part of :mod:`alphasearch.pdf`, the only package that imports pymupdf.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import heapq
+import zlib
+
+import pymupdf
+
+from .. import errors
+
+MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
+MAX_INFLATED_MB = 2048  # all streams of the file together
+MAX_IMAGE_MEGAPIXELS = 400  # one image (a 600 dpi A4 scan is 35 megapixels)
+MAX_OBJECTS = 2_000_000  # PDF objects in one file (a 500-page annual report has ~35,000)
+
+# Flate output is at most 1032 times its input: a byte of output costs at least one bit (a literal),
+# 258 bytes at least two (the longest match: a length code and a distance code of one bit each)
+FLATE_MAX_RATIO = 1032
+
+
+class StreamSizes(dict):
+    """xref → decoded bytes of the streams :func:`check_streams` counted. A Flate stream whose
+    most possible output (``FLATE_MAX_RATIO`` × its raw bytes) could breach no limit is not decoded
+    there: ``bounds`` holds that most possible size, and :meth:`size` decodes it when asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.bounds: dict[int, int] = {}
+
+    def size(self, doc: pymupdf.Document, xref: int) -> int:
+        """The decoded bytes of stream ``xref`` of ``doc`` (the document checked, or one opened from
+        the same bytes), 0 for a stream that was not counted."""
+        size = self.get(xref)
+        if size is None:
+            if xref not in self.bounds:
+                return 0
+            size = self[xref] = _stream_size(_pdf_document(doc), xref, ["/FlateDecode"], MAX_STREAM_MB * 2**20 + 1)
+        return size
+
+    def most(self, xref: int) -> int:
+        """The decoded bytes of ``xref`` when counted, else the most it can decode to (0: not counted)."""
+        size = self.get(xref)
+        return self.bounds.get(xref, 0) if size is None else size
+
+
+def _stream_size(raw_doc, xref: int, filters: list[str], cap: int) -> int:
+    """:func:`_decoded_size` of stream ``xref`` (0 when it cannot be read or decoded)."""
+    m = pymupdf.mupdf
+    try:
+        raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
+    except Exception:
+        return 0
+    return _decoded_size(raw, filters, cap) or 0
+
+
+def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSizes:
+    """Raise DecompressionBombError when a stream or image expands beyond the module limits.
+
+    Every stream is decoded through its filter chain chunk by chunk and counted, never held in
+    memory; images are judged by their declared size. Returns xref → decoded bytes of the
+    streams that were counted (a stream MuPDF cannot read, or one behind a filter we do not
+    decode, is left for MuPDF and the worker's limits). A Flate stream too small to breach a
+    limit whatever it holds is decoded only when the file's other streams leave too little room
+    for its most possible size, or when its size is asked (:class:`StreamSizes`): the same verdicts,
+    without inflating most fonts and small pages twice (MuPDF inflates them to read the text).
+    """
+    per_stream = MAX_STREAM_MB * 2**20
+    budget = MAX_INFLATED_MB * 2**20
+    total = 0  # decoded bytes counted, plus the most the streams not yet decoded can hold
+    sizes = StreamSizes()
+    pending: list[tuple[int, int]] = []  # (-most, xref) of the streams not yet decoded: a heap, the largest first
+    objects = doc.xref_length() - 1
+    if objects > MAX_OBJECTS:
+        raise errors.FileTooLargeError(f"{name} has {objects:,} PDF objects; the limit is {MAX_OBJECTS:,}.")
+    # MuPDF's own calls on the PDF document fetched once, instead of Document.xref_is_stream, xref_get_key
+    # and xref_stream_raw, which re-fetched the document on each of ~200,000 calls over the 74 eval PDFs and
+    # formatted every value they read as text
+    m = pymupdf.mupdf
+    raw_doc = _pdf_document(doc)
+    for xref in range(1, objects + 1):
+        try:
+            if not m.pdf_obj_num_is_stream(raw_doc, xref):
+                continue
+            obj = m.pdf_load_object(raw_doc, xref)
+            if _is_name(m.pdf_dict_getp(obj, "Subtype"), "Image"):
+                w, h = (_int_value(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
+                if w is not None and h is not None and w * h > MAX_IMAGE_MEGAPIXELS * 10**6:
+                    raise errors.DecompressionBombError(
+                        f"{name} contains an image of {w:,} x {h:,} pixels, beyond the "
+                        f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
+                continue
+            filters = _filter_chain(obj)
+            if not filters:
+                continue
+            raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
+        except errors.DecompressionBombError:
+            raise
+        except Exception:
+            continue
+        most = FLATE_MAX_RATIO * (len(raw) + 1)
+        if filters == ["/FlateDecode"] and most <= per_stream:
+            sizes.bounds[xref] = most
+            heapq.heappush(pending, (-most, xref))
+            total += most
+        else:
+            size = _decoded_size(raw, filters, per_stream + 1)
+            if size is None:
+                continue
+            sizes[xref] = size
+            total += size
+            if size > per_stream:
+                raise _bomb(name, MAX_STREAM_MB)
+        while pending and total > budget:  # room needed: the streams that could hold the most, decoded
+            most, xref = heapq.heappop(pending)
+            sizes[xref] = _stream_size(raw_doc, xref, ["/FlateDecode"], per_stream + 1)
+            total += sizes[xref] + most
+        if total > budget:
+            raise _bomb(name, MAX_INFLATED_MB)
+    return sizes
+
+
+def _bomb(name: str, mb: int) -> errors.DecompressionBombError:
+    return errors.DecompressionBombError(
+        f"{name} contains compressed data that expands to more than {mb:,} MB; it looks like a "
+        f"decompression bomb and was refused.")
+
+
+def _pdf_document(doc: pymupdf.Document):
+    """MuPDF's PDF document behind ``doc`` (as pymupdf's own Document methods fetch it)."""
+    this = doc.this
+    return this if isinstance(this, pymupdf.mupdf.PdfDocument) else pymupdf.mupdf.PdfDocument(this)
+
+
+def _is_name(obj, name: str) -> bool:
+    """Whether a PDF object is the name ``name`` itself (not a reference to one), as
+    ``Document.xref_get_key`` reports it ("/Name")."""
+    m = pymupdf.mupdf
+    return bool(obj.m_internal) and not m.pdf_is_indirect(obj) and bool(m.pdf_is_name(obj)) and m.pdf_to_name(obj) == name
+
+
+_LAST_CHECKED: tuple[str, dict[int, int]] = ("", {})  # (sha256 and limits, check_streams result) of the last PDF
+
+
+def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int, int]:
+    """:func:`check_streams` of ``doc``, whose bytes hash to ``digest``, remembered for the same
+    bytes: a folder's add reads the text and then the page layout of one PDF in the same job, and
+    decoding every stream again cost ~3 s over the 74 eval PDFs. A PDF that failed is checked again."""
+    global _LAST_CHECKED
+    key = f"{digest} {MAX_STREAM_MB} {MAX_INFLATED_MB} {MAX_IMAGE_MEGAPIXELS} {MAX_OBJECTS}"  # under the same limits
+    last = _LAST_CHECKED
+    if last[0] == key:
+        return last[1]
+    sizes = check_streams(doc, name)
+    _LAST_CHECKED = (key, sizes)
+    return sizes
+
+
+# --- decoding filter chains in bounded memory --------------------------------------------------------
+_CHUNK = 2**20
+_FILTER_NAMES = {"/Fl": "/FlateDecode", "/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode",
+                 "/RL": "/RunLengthDecode", "/LZW": "/LZWDecode"}
+_IMAGE_CODECS = {"/DCTDecode", "/DCT", "/JPXDecode", "/JBIG2Decode", "/CCITTFaxDecode", "/CCF"}
+
+
+def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
+    """The stream's filter chain in order of application, e.g. ["/ASCIIHexDecode", "/FlateDecode"]."""
+    return _filter_chain(pymupdf.mupdf.pdf_load_object(_pdf_document(doc), xref))
+
+
+def _filter_chain(obj) -> list[str]:
+    """The filter chain of a loaded stream object: its /Filter name, or the names of its /Filter
+    array, each followed through references as MuPDF follows them when it decodes the stream
+    (``/Filter [6 0 R]`` with object 6 ``/FlateDecode`` is a Flate stream), abbreviations spelled out."""
+    m = pymupdf.mupdf
+    value = m.pdf_dict_getp(obj, "Filter")
+    if not value.m_internal:
+        return []
+    value = m.pdf_resolve_indirect_chain(value)
+    if m.pdf_is_name(value):
+        found = [value]
+    elif m.pdf_is_array(value):
+        found = [item for item in (m.pdf_resolve_indirect_chain(m.pdf_array_get(value, i))
+                                   for i in range(m.pdf_array_len(value))) if m.pdf_is_name(item)]
+    else:
+        return []
+    return [_FILTER_NAMES.get(f"/{n}", f"/{n}") for n in map(m.pdf_to_name, found)]
+
+
+def _int_value(obj) -> int | None:
+    """A PDF object's value when it is a non-negative integer, written in place or held by
+    reference (``/Width 7 0 R``: MuPDF follows it when it decodes the image), else None."""
+    m = pymupdf.mupdf
+    if not obj.m_internal:
+        return None
+    obj = m.pdf_resolve_indirect_chain(obj)
+    if not m.pdf_is_int(obj):
+        return None
+    value = m.pdf_to_int(obj)
+    return value if value >= 0 else None
+
+
+def _decoded_size(raw: bytes, filters: list[str], cap: int) -> int | None:
+    """Bytes ``raw`` decodes to through ``filters``, counting at most a little past ``cap``;
+    None when the chain holds a filter this module does not decode (e.g. Crypt)."""
+    total = 0
+    chunks = _decode_chain(raw, filters)
+    if chunks is None:
+        return None
+    for chunk in chunks:
+        total += len(chunk)
+        if total > cap:
+            break
+    return total
+
+
+def _decoded_prefix(raw: bytes, filters: list[str], limit: int) -> bytes | None:
+    """The first ``limit`` decoded bytes of a stream, or None for a filter this module does not decode."""
+    chunks = _decode_chain(raw, filters)
+    if chunks is None:
+        return None
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk[:limit - len(out)]
+        if len(out) >= limit:
+            break
+    return bytes(out)
+
+
+def _decode_chain(raw: bytes, filters: list[str]):
+    stages = {"/FlateDecode": _flate, "/ASCIIHexDecode": _ascii_hex, "/ASCII85Decode": _ascii85,
+              "/RunLengthDecode": _run_length, "/LZWDecode": _lzw}
+    chunks = (raw[i:i + _CHUNK] for i in range(0, max(len(raw), 1), _CHUNK))
+    for f in filters:
+        if f in _IMAGE_CODECS:
+            break  # an image codec last: its output is bounded by the image's declared size
+        if f not in stages:
+            return None
+        chunks = stages[f](chunks)
+    return chunks
+
+
+def _flate(chunks):
+    inflater = zlib.decompressobj()
+    try:
+        for chunk in chunks:
+            pending = chunk
+            while pending:
+                out = inflater.decompress(pending, _CHUNK)
+                pending = inflater.unconsumed_tail
+                if out:
+                    yield out
+                elif inflater.eof:
+                    return
+                else:
+                    break
+            if inflater.eof:
+                return
+    except zlib.error:
+        return  # damaged data: MuPDF decides what it can read
+
+
+def _ascii_hex(chunks):
+    carry = b""
+    for chunk in chunks:
+        end = chunk.find(b">")
+        digits = carry + (chunk if end < 0 else chunk[:end]).translate(None, b" \t\r\n\f\0")
+        cut = len(digits) - len(digits) % 2
+        carry = digits[cut:]
+        try:
+            yield binascii.unhexlify(digits[:cut])
+        except binascii.Error:
+            return
+        if end >= 0:
+            break
+    if carry:
+        yield b"\0"
+
+
+def _ascii85(chunks):
+    text = bytearray()
+    for chunk in chunks:  # ASCII85 at most quadruples ("z"): keep its input, bounded by the caller's cap
+        text += chunk
+        if b"~>" in chunk or len(text) > MAX_STREAM_MB * 2**20:
+            break
+    body = bytes(text).split(b"~>")[0].translate(None, b" \t\r\n\f\0")
+    if body.startswith(b"<~"):
+        body = body[2:]
+    start = 0
+    while start < len(body):
+        end = min(start + _CHUNK, len(body))
+        while end < len(body) and (end - start - body.count(b"z", start, end)) % 5:
+            end -= 1  # cut between five-character groups
+        try:
+            yield base64.a85decode(body[start:end])
+        except ValueError:
+            return
+        start = end
+
+
+def _run_length(chunks):
+    data = bytearray()
+    out = bytearray()
+    for chunk in chunks:
+        data += chunk
+        i = 0
+        while i < len(data):
+            n = data[i]
+            if n == 128:
+                yield bytes(out)
+                return
+            if n < 128:
+                if i + 1 + n + 1 > len(data):
+                    break
+                out += data[i + 1:i + 2 + n]
+                i += 2 + n
+            else:
+                if i + 1 >= len(data):
+                    break
+                out += data[i + 1:i + 2] * (257 - n)
+                i += 2
+            if len(out) >= _CHUNK:
+                yield bytes(out)
+                out.clear()
+        del data[:i]
+    yield bytes(out)
+
+
+def _lzw(chunks):
+    """LZW (early change) decoding; the table holds strings, so memory stays bounded (4,096 entries)."""
+    table = [bytes([i]) for i in range(256)] + [b"", b""]
+    width, buffer, bits, prev = 9, 0, 0, b""
+    out = bytearray()
+    for chunk in chunks:
+        for byte in chunk:
+            buffer = (buffer << 8) | byte
+            bits += 8
+            while bits >= width:
+                bits -= width
+                code = (buffer >> bits) & ((1 << width) - 1)
+                buffer &= (1 << bits) - 1
+                if code == 256:
+                    table, width, prev = table[:258], 9, b""
+                    continue
+                if code == 257:
+                    yield bytes(out)
+                    return
+                if code < len(table):
+                    entry = table[code]
+                elif code == len(table) and prev:
+                    entry = prev + prev[:1]
+                else:
+                    yield bytes(out)
+                    return
+                if prev and len(table) < 4096:
+                    table.append(prev + entry[:1])
+                prev = entry
+                out += entry
+                if len(table) + 1 >= (1 << width) and width < 12:
+                    width += 1
+            if len(out) >= _CHUNK:
+                yield bytes(out)
+                out.clear()
+    yield bytes(out)
+
+
+def _inflated_size(raw: bytes, cap: int) -> int:
+    """Bytes ``raw`` (zlib data) inflates to, counting at most a little past ``cap``."""
+    return _decoded_size(raw, ["/FlateDecode"], cap) or 0
