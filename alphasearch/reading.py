@@ -32,8 +32,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from .direct import _YEAR, STRONG_ROW, asks_line_item, concepts, figure_answer
 from .figures import numbers
 from .mcts import Scorer, page_node
@@ -195,12 +193,6 @@ class PageReader:
         if self.judge is not None:
             return self.judge.score(question, pages)
         return [self.deep_read(question, p.pages[0]) for p in pages]
-
-    def read_order(self, question: str, pages: Sequence[int]) -> list[int]:
-        """``pages`` re-ranked by the offline deep read, best first (ties by the given order)."""
-        scores = np.asarray([self.deep_read(question, p) for p in pages], dtype=np.float32)
-        order = np.lexsort((np.arange(len(pages)), -scores))
-        return [pages[int(i)] for i in order]
 
 
 __all__ = ["PageReader", "passage_coverage", "DEEP_READ_WEIGHTS", "SNIPPET_CHARS", "FIGURE_MISSING", "YEAR_MISSING",
