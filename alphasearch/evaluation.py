@@ -221,12 +221,8 @@ Method = Callable[..., Outcome]  # (engine, doc, question, *, iterations, seed) 
 
 
 def _extract(engine, doc: DocumentIndex, question: str, pages: list[int], nodes: int = 0) -> Outcome:
-    from .answer import extractive_answer
-
-    tools = engine.tools(doc)
-    ex = extractive_answer(doc, question, pages, tools.ranker.df, threshold=engine.settings.answer_threshold,
-                            page_scores=tools.ranker.scores(question), rescore=tools.ranker.scores,
-                            read_evidence=lambda page: tools.reader.read_evidence(question, page))
+    """The offline extractive answer from ``pages``, exactly as the engine answers its own search."""
+    ex = engine.offline.extract(doc, question, pages)
     return Outcome(pages, ex.text, ex.confidence, ex.fallback, 0, nodes, extra=ex.extra())
 
 
