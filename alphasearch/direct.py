@@ -99,10 +99,12 @@ def _norm(text: str) -> str:
 
 def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
-    where phrases overlap: "net sales" is revenue even though "sales" alone is too)."""
+    where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
+    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding")."""
     norm = _norm(text)
-    for statement in lexicon().get("statements", ()):  # "the cash flow statement" is where to look, not "cash"
-        norm = norm.replace(_norm(statement), " " * (len(_norm(statement)) - 1) + " ")
+    lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
+    for name in (*lex.get("statements", ()), *lex.get("measures", ())):
+        norm = norm.replace(_norm(name), " " * (len(_norm(name)) - 1) + " ")
     found: list[tuple[int, int, str]] = []
     for group, p in _group_phrases():
         at = norm.find(p)

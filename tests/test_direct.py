@@ -795,3 +795,11 @@ def test_a_page_number_under_a_sentence_is_no_figure_of_it(engine, make_pdf):
     doc = engine.index_bytes(make_pdf(pages), "harbor.pdf")
     answer = engine.ask_document(doc, "How many regional offices does Harbor Freight Logistics run?")
     assert "14" in answer.extra["direct_answer"] and ": 12" not in answer.extra["direct_answer"]
+
+
+def test_a_measure_holding_a_line_items_name_is_not_that_line_item(engine, doc):
+    # "days sales outstanding" names sales, "cash conversion cycle" cash: neither is that row's figure
+    assert concepts("What is the cash conversion cycle in FY2022?") == []
+    assert concepts("What were the days sales outstanding in 2022 and net sales?") == ["revenue"]
+    ans = engine.ask_document(doc, "What were the days sales outstanding in 2022?")
+    assert "66,608" not in ans.text and "Total revenues, 2022" not in ans.text, ans.text
