@@ -177,14 +177,14 @@ _CHANGE_COLUMN = _change_column()
 
 
 def _header_years(line: str) -> list[str] | None:
-    """The years of a column-header line ("2022", "February 2, 2019", "2017 2018 2019",
+    """The years of a column-header line ("2022", "February 2, 2019", "Dec. 31, 2022", "2017 2018 2019",
     "Fiscal 2021", "FY22"), or None when the line is not a header line."""
     line = _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", line)
     years = _YEAR.findall(line)
     if not years or len(line) > _HEADER_CHARS:
         return None
     rest = _YEAR.sub(" ", line).replace(",", " ").split()
-    if all(_HEADER_WORDS.match(w) for w in rest):
+    if all(_HEADER_WORDS.match(w.rstrip(".")) for w in rest):  # "Dec. 31, 2022", "Sept. 30, 2021"
         return years
     return None
 

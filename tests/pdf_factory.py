@@ -899,3 +899,46 @@ def ten_k_pdf() -> bytes:
     ]
     pages = [[head, *blocks, TextBlock(f"Page {i + 1}", 8)] for i, blocks in enumerate(pages)]
     return make_pdf(pages, title=ACCESSION)
+
+
+def layout_statement_pdf(headers, rows, *, unit: str = "(In millions, except per share data)",
+                         title: str = "Consolidated Statements of Operations") -> bytes:
+    """2 pages: a cover and a statement laid out as given, each text object apart and right-aligned at its
+    column like filings, written left to right, row by row. ``headers``: the header lines, each a list of one
+    text per column ("Dec. 31, 2022"; "" for none); ``rows``: (label, cells), a cell "" for none; a label may
+    end in a raised footnote mark given as "Total revenues^1" (the mark a small text object of its own).
+    Unicode text ("—", "¹") is written with Helvetica's glyphs."""
+    font = pymupdf.Font("helv")
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792).insert_text((72, 90), "Tidewater Instruments Annual Report", fontsize=18)
+    page = doc.new_page(width=612, height=792)
+
+    def text(x: float, y: float, s: str, size: float = 9, right: bool = False) -> None:
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((x - font.text_length(s, fontsize=size) if right else x, y), s, font=font, fontsize=size)
+        writer.write_text(page)
+
+    text(60, 80, title, 12)
+    if unit:
+        text(60, 95, unit, 8)
+    n = max(len(h) for h in headers) if headers else max(len(c) for _, c in rows)
+    xs = [562 - 70 * (n - 1 - k) for k in range(n)]
+    y = 115
+    for line in headers:
+        for x, s in zip(xs, line):
+            if s:
+                text(x, y, s, 8, right=True)
+        y += 11
+    y += 8
+    for label, cells in rows:
+        label, _, mark = label.partition("^")
+        text(60, y, label)
+        if mark:
+            text(61 + font.text_length(label, fontsize=9), y - 3, mark, 6)
+        for x, s in zip(xs, cells):
+            if s:
+                text(x, y, s, right=True)
+        y += 15
+    data = doc.tobytes()
+    doc.close()
+    return data

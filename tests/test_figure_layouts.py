@@ -1,0 +1,28 @@
+"""The direct figure answer on statements laid out in ways filings vary (the traits of
+benchmarks/figure_robustness.py): the column header, footnote marks, change columns. Each
+statement is generated here with PyMuPDF."""
+from __future__ import annotations
+
+import pytest
+
+from pdf_factory import layout_statement_pdf
+
+ROWS = [("Total revenues", ("$ 88,737", "$ 82,382", "$ 77,934")),
+        ("Cost of revenues", ("59,830", "47,853", "52,152")),
+        ("Operating income", ("18,323", "27,340", "17,814")),
+        ("Net income (loss)", ("$ (6,590)", "$ 16,274", "$ 10,059"))]
+
+
+def _direct(engine, data: bytes, question: str) -> str:
+    doc = engine.index_bytes(data, "statement.pdf")
+    return engine.ask_document(doc, question).extra.get("direct_answer", "")
+
+
+@pytest.mark.parametrize("headers", [
+    [["52 Weeks Ended", "", ""], ["Dec. 31, 2022", "Dec. 25, 2021", "Dec. 26, 2020"]],
+    [["Year Ended", "Year Ended", "Year Ended"], ["Sept. 30, 2022", "Sept. 30, 2021", "Sept. 30, 2020"]],
+])
+def test_abbreviated_months_head_the_year_columns(engine, headers):
+    data = layout_statement_pdf(headers, ROWS)
+    assert _direct(engine, data, "What was net income for fiscal 2021?").startswith("Net income (loss), 2021: $16,274 million")
+    assert _direct(engine, data, "What was operating income in 2020?").startswith("Operating income, 2020: $17,814 million")
