@@ -120,10 +120,15 @@ def parse_number(token: str) -> Cell | None:
     return Cell(t, value, bool(m.group("pct")))
 
 
+_SUPERSCRIPT_MARK = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\))|(?<=^)|(?<=\s))[¹²³⁴⁵⁶⁷⁸⁹⁰⁽⁾]+(?=[\s.,:;]|$)")
+
+
 def _split_cells(line: str) -> tuple[str, list[Cell], str]:
     """(label part, trailing figures, currency seen) of one line: "Total revenue 5,854 4,795" →
-    ("Total revenue", [5854, 4795], ""); a line of figures only has an empty label part."""
-    tokens = line.split()
+    ("Total revenue", [5854, 4795], ""); a line of figures only has an empty label part. A footnote mark
+    printed in superscript after a word ("Revenues¹", "Net sales⁽²⁾") is no part of the label
+    (a unit's "m²" stays)."""
+    tokens = _SUPERSCRIPT_MARK.sub("", line).split()
     cells: list[Cell] = []
     currency = ""
     k = len(tokens)

@@ -26,3 +26,13 @@ def test_abbreviated_months_head_the_year_columns(engine, headers):
     data = layout_statement_pdf(headers, ROWS)
     assert _direct(engine, data, "What was net income for fiscal 2021?").startswith("Net income (loss), 2021: $16,274 million")
     assert _direct(engine, data, "What was operating income in 2020?").startswith("Operating income, 2020: $17,814 million")
+
+
+PLAIN = [["2022", "2021", "2020"]]
+
+
+@pytest.mark.parametrize("label", ["Total revenues¹", "Total revenues⁽¹⁾", "Revenues, net²"])
+def test_a_superscript_footnote_mark_is_no_part_of_the_label(engine, label):
+    data = layout_statement_pdf(PLAIN, [(label, ROWS[0][1]), *ROWS[1:]])
+    name = label.rstrip("¹²⁽⁾")
+    assert _direct(engine, data, "What were total revenues in 2021?") == f"{name}, 2021: $82,382 million — p. 2"
