@@ -431,13 +431,15 @@ def _period_columns(run: list[tuple[str, str]], above: list[str]) -> list[tuple[
 
 
 _FOOTNOTE = re.compile(r"^\(\d\)$")
-_MARK = re.compile(r"^\(\d{1,2}\)$")  # "(1)", "(12)" after a name: a footnote mark when no column is its own
+_MARK = re.compile(r"^\(\d{1,2}\)$")
+_NOTE = re.compile(r"^\d{1,2}$")  # a bare number first of one cell too many: a footnote mark or a note's number  # "(1)", "(12)" after a name: a footnote mark when no column is its own
 
 
 def _align(header: list[tuple[str, str]], cells: list[Cell]) -> tuple[list[Cell], tuple[tuple[str, str], ...]]:
     """The row's cells and the header entry of each: one per cell when the counts agree;
-    percentage cells interleaved with the figures get none (""); a footnote mark "(1)" that
-    leaves one cell more than the header has columns is dropped. No entries when the
+    percentage cells interleaved with the figures get none (""); a footnote mark "(1)", or a bare
+    number of one or two digits first (a raised mark, a note's number), that leaves one cell more
+    than the header has columns is dropped. No entries when the
     counts cannot be made to agree."""
     if not header:
         return cells, ()
@@ -445,6 +447,9 @@ def _align(header: list[tuple[str, str]], cells: list[Cell]) -> tuple[list[Cell]
         marks = [c for c in cells if _FOOTNOTE.match(c.text)]
         if len(marks) == 1 and len(cells) == len(header) + 1:
             cells = [c for c in cells if c is not marks[0]]
+        elif len(cells) == len(header) + 1 and _NOTE.match(cells[0].text) \
+                and not all(_NOTE.match(c.text) for c in cells[1:]):
+            cells = cells[1:]  # "Total revenues 1 88,737 82,382": a raised footnote mark or a note's number
     if len(header) == len(cells):
         return cells, tuple(header)
     plain = [c for c in cells if not c.percent]

@@ -36,3 +36,16 @@ def test_a_superscript_footnote_mark_is_no_part_of_the_label(engine, label):
     data = layout_statement_pdf(PLAIN, [(label, ROWS[0][1]), *ROWS[1:]])
     name = label.rstrip("¹²⁽⁾")
     assert _direct(engine, data, "What were total revenues in 2021?") == f"{name}, 2021: $82,382 million — p. 2"
+
+
+@pytest.mark.parametrize("label", ["Total revenues^1", "Total revenues^12"])
+def test_a_raised_footnote_mark_after_the_label_is_no_figure(engine, label):
+    data = layout_statement_pdf(PLAIN, [(label, ROWS[0][1]), *ROWS[1:]])
+    assert _direct(engine, data, "What were total revenues in 2020?") == "Total revenues, 2020: $77,934 million — p. 2"
+    assert _direct(engine, data, "What were total revenues?") == "Total revenues, 2022: $88,737 million — p. 2"
+
+
+def test_a_note_column_between_the_label_and_the_figures_is_no_figure(engine):
+    rows = [(label, (note, *cells)) for (label, cells), note in zip(ROWS, ("4", "", "", "9"))]
+    data = layout_statement_pdf([["Note", "2022", "2021", "2020"]], rows)
+    assert _direct(engine, data, "What was net income in 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
