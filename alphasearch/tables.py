@@ -20,7 +20,7 @@ from . import domain
 
 _VALUE = re.compile(r"^(?P<neg>\()?[-−]?(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                     r"(?P<pct>%)?(?(neg)\))$")
-_DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM"}
+_DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM", "n/m", "N/M", "n.m.", "N.M.", "n.a.", "N.A."}  # no figure; "n/m": not meaningful
 _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose

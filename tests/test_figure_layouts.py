@@ -49,3 +49,16 @@ def test_a_note_column_between_the_label_and_the_figures_is_no_figure(engine):
     rows = [(label, (note, *cells)) for (label, cells), note in zip(ROWS, ("4", "", "", "9"))]
     data = layout_statement_pdf([["Note", "2022", "2021", "2020"]], rows)
     assert _direct(engine, data, "What was net income in 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
+
+
+def test_not_meaningful_change_cells_keep_the_years_in_their_columns(engine):
+    """A "% Change" column between the years; a change that means nothing (a loss, a zero) printed "n/m"."""
+    rows = [("Total revenues", ("$ 88,737", "7.7%", "$ 82,382", "5.7%", "$ 77,934")),
+            ("Impairment charges", ("—", "n/m", "773", "n/m", "—")),
+            ("Net income (loss)", ("$ (6,590)", "n/m", "$ 16,274", "61.8%", "$ 10,059")),
+            ("Purchases of property and equipment", ("(1,327)", "N/M", "(1,615)", "n.m.", "(1,696)"))]
+    data = layout_statement_pdf([["2022", "% Change", "2021", "% Change", "2020"]], rows)
+    assert _direct(engine, data, "What was net income in fiscal 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
+    assert _direct(engine, data, "What were the impairment charges in 2021?") == "Impairment charges, 2021: $773 million — p. 2"
+    assert _direct(engine, data, "What was capital expenditure in 2020?").startswith(
+        "Purchases of property and equipment, 2020: -$1,696 million")
