@@ -2,6 +2,7 @@
 confidence, and the fixed fallback; end to end on a generated 200-page report."""
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -132,20 +133,23 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "first_cover", "robust",
                               "first_words", "named_page", "year_missing", "opening", "picture_missing", "fit",
-                              "read_ahead"]
-    # the shipped model leaves out eight parts that added nothing on held-out documents: how far the
+                              "read_ahead", "words_ahead"]
+    # the shipped model leaves out nine parts that added nothing on held-out documents: how far the
     # ranker's best page stands out or the first page is ahead of the second (top_agree and robust say
     # it), closeness to the pages read (first_meaning says it), whether the quote is on the first page,
-    # the best quote's coverage over the pages read (first_cover: the first page's), how well a
+    # the best quote's coverage over the pages read and the first page's (words_ahead: how much more of
+    # the question the first page holds than the next ones), how well a
     # table row matches (fig_first: whether the row is on the first page), the share of the question's
     # terms the document uses and whether the first page misses a year asked (fit checks it, with the
     # figure asked)
     assert m["features"] == [f for f in ex.parts if f not in (
-        "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing")]
+        "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing", "first_cover")]
     assert m["fitted"]
     # the fallback model: the same target on the parts that also tell a document not about the question
-    # best (read_ahead, how far the deep read puts the first page ahead, ranks answers but not that)
-    assert calibration.gate()["features"] == [f for f in m["features"] if f != "read_ahead"]
+    # best (read_ahead and words_ahead, how far the deep read and the question's words put the first
+    # page ahead, rank answers but not that; the first page's best quote does)
+    assert calibration.gate()["features"] == [f for f in ex.parts if f in m["features"] + ["first_cover"]
+                                              and f not in ("read_ahead", "words_ahead")]
     assert ex.parts["read_ahead"] == 0.0  # no deep read given
     assert ex.parts["robust"] == 0.5  # no ranker to rescore with: unknown
     assert ex.parts["margin"] == 0.5 and ex.parts["agree"] == 1.0
@@ -203,6 +207,40 @@ def test_read_ahead_is_how_far_the_deep_read_puts_the_first_page_ahead(engine, m
     assert read_ahead([2] + [1] * READ_AHEAD + [3], read.get) > 0.3  # only the next READ_AHEAD pages count
     asked = engine.ask_document(d, q, seed=0)
     assert asked.extra["confidence_parts"]["read_ahead"] == pytest.approx(read_ahead(asked.pages, read.get), abs=1e-4)
+
+
+def test_words_ahead_is_how_much_more_of_the_questions_rare_words_the_first_page_holds(engine, make_pdf):
+    from alphasearch.answer import WORDS_RIVALS, words_ahead
+    from alphasearch.text import terms
+
+    d = engine.index_bytes(make_pdf([
+        ["Orchard", "Our orchard grows apple trees on the hill behind the farm."],
+        ["Costs", "A young apple tree costs 35 euros at the Riverside nursery in spring."],
+        ["Planting", "A young apple tree costs little care: plant apple trees in autumn."],
+        ["Pears", "Pear trees grow by the river."],
+        ["Contacts", "Write to the board secretary about membership."],
+    ]), "orchard.pdf")
+    df = engine.tools(d).ranker.df
+    q = "How much does a young apple tree cost at the Riverside nursery?"
+    lead = words_ahead(d, q, [2, 1, 3, 4, 5], df)
+    # page 2 alone holds the rare words (Riverside, nursery); page 3 holds the common ones it shares
+    assert lead > 0.3
+    assert words_ahead(d, q, [3, 2, 1], df) == pytest.approx(-lead)  # a rival holds more: behind
+    assert 0 < words_ahead(d, q, [3, 1, 4], df) < lead  # ahead of pages holding little, by the common words
+    assert words_ahead(d, q, [2, 2], df) == 0.0  # another page holds the same: no lead
+    assert words_ahead(d, q, [2], df) == words_ahead(d, "How?", [2, 1], df) == 0.0  # nothing to compare
+    # a word the document never uses counts in the whole and on no page: a smaller lead
+    assert 0 < words_ahead(d, q.replace("nursery", "nursery zeppelin"), [2, 1, 3, 4, 5], df) < lead
+    # each word weighs its idf squared: the two rare words page 3 lacks outweigh the four it holds
+    idf2 = {t: math.log(1 + 5 / (df[t] + 0.5)) ** 2 for t in terms("young apple tree cost Riverside nursery")}
+    rare = idf2[terms("Riverside")[0]] + idf2[terms("nursery")[0]]
+    assert words_ahead(d, "young apple tree cost Riverside nursery", [2, 3], df) == pytest.approx(
+        rare / sum(idf2.values())) == pytest.approx(0.53, abs=0.01)  # 2 of the 6 words, unweighted 0.33
+    assert words_ahead(d, q, [3] + [1] * WORDS_RIVALS + [2], df) > 0  # only the next WORDS_RIVALS pages count
+    asked = engine.ask_document(d, q, seed=0)
+    assert asked.pages[0] == 2
+    assert asked.extra["confidence_parts"]["words_ahead"] == pytest.approx(words_ahead(d, q, asked.pages, df), abs=1e-4)
+    assert asked.extra["confidence_parts"]["words_ahead"] > 0.3
 
 
 def test_without_the_model_file_the_fixed_weights_apply(monkeypatch, tmp_path):
