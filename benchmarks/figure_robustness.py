@@ -50,22 +50,24 @@ from alphasearch.pipeline import Engine  # noqa: E402
 
 BASE = {"order": "desc", "header": "plain", "unit": "millions", "dollar": "separate", "negative": "parens",
         "zero": "emdash", "footnote": "none", "leaders": "no", "wrap": "no", "revenue_label": "Total revenues",
-        "layout": "single"}
+        "revenue_rows": "one", "cells": "apart", "layout": "single"}
 VARIANTS = {
     "order": ["asc"],
     "header": ["one_line", "fiscal", "fy_short", "year_ended", "year_ended_each", "weeks"],
     "unit": ["thousands", "billions", "none"],
     "dollar": ["glued", "none"],
-    "negative": ["minus"],
+    "negative": ["minus", "split_paren"],
     "zero": ["hyphen", "digit"],
     "footnote": ["paren", "super", "raised"],
     "leaders": ["yes"],
     "wrap": ["yes"],
     "revenue_label": ["Net sales", "Total net revenue", "Revenues, net", "Revenue"],
+    "revenue_rows": ["sections", "bare_total"],
+    "cells": ["joined"],
     "layout": ["two_tables", "one_column", "change_column"],
 }
 COMBINATIONS = 10  # documents drawing every trait at random (besides the base and the one-trait documents)
-PHRASINGS = ["in {y}", "in FY{y}", "for fiscal {y}", "in fiscal year {y}"]
+PHRASINGS = ["in {y}", "in FY{y}", "for fiscal {y}", "in fiscal year {y}", "in FY{yy}"]
 YEARS = ("2022", "2021", "2020")
 UNIT_LINE = {"millions": "(In millions, except per share data)", "thousands": "(in thousands, except per share data)",
              "billions": "($ in billions, except per share data)", "none": ""}
@@ -120,7 +122,7 @@ def _cell_text(dollars: float, unit: str, t: dict, per_share: bool, dollar_sign:
     body = f"{abs(n):,.2f}" if per_share else f"{abs(n):,.1f}" if unit == "billions" else f"{abs(n):,.0f}"
     glued = "$" if dollar_sign and t["dollar"] == "glued" else ""
     if n < 0:
-        return f"{glued}({body})" if t["negative"] == "parens" else f"-{glued}{body}"
+        return f"{glued}({body})" if t["negative"] != "minus" else f"-{glued}{body}"
     return f"{glued}{body}"
 
 
@@ -201,7 +203,22 @@ def _rows(p: Page, t: dict, cols: list[tuple[str, float]], items: list[Item], y:
             if t["footnote"] == "raised":
                 p.text(60 + FONT.text_length(lines[-1], fontsize=9) + 1, y - 3, "1", size=6)
         dollar = item.total or item is items[0]
-        years = [c for c, _ in cols if c != "%"]
+        if not item.dollars:  # a section's heading ("Revenues:")
+            y += 15
+            continue
+        if t["cells"] == "joined":  # the row as one text object: label and figures apart by spaces
+            cells = []
+            for k, (c, _) in enumerate(cols):
+                if c == "%":
+                    a, b = item.dollars.get(cols[k - 1][0]), item.dollars.get(cols[k + 1][0])
+                    cells.append("n/m" if not a or not b or a < 0 or b < 0 else f"{(a / b - 1) * 100:.1f}%")
+                    continue
+                value = item.dollars.get(c)
+                sign = "$ " if dollar and t["dollar"] == "separate" and value else ""
+                cells.append(sign + _cell_text(value, unit, t, item.per_share, dollar))
+            p.text(cols[0][1] - 60, y, "  ".join(cells))
+            y += 15
+            continue
         for k, (c, x) in enumerate(cols):  # left to right, as a row is printed
             if c == "%":  # the change of the year on its left over the one on its right
                 a, b = item.dollars.get(cols[k - 1][0]), item.dollars.get(cols[k + 1][0])
@@ -213,7 +230,12 @@ def _rows(p: Page, t: dict, cols: list[tuple[str, float]], items: list[Item], y:
                 continue
             if dollar and t["dollar"] == "separate" and value != 0:
                 p.text(x - 48, y, "$")
-            p.text(x, y, _cell_text(value, unit, t, item.per_share, dollar), right=True)
+            s = _cell_text(value, unit, t, item.per_share, dollar)
+            if t["negative"] == "split_paren" and s.endswith(")"):  # the closing bracket a text object of its own
+                p.text(x - FONT.text_length(")", fontsize=9), y, s[:-1], right=True)
+                p.text(x - FONT.text_length(")", fontsize=9), y, ")")
+            else:
+                p.text(x, y, s, right=True)
         y += 15
     return y
 
@@ -268,7 +290,18 @@ def build(name: str, t: dict, seed: int) -> Document:
     y = _header(p, t, cols, 118, as_of=False)
     wrap = t["wrap"] == "yes"
     net_label = "Net income (loss) attributable to\ncommon shareholders" if wrap else "Net income (loss)"
-    items = [Item(_revenue_label(t), f["revenue"], total=True),
+    if t["revenue_rows"] == "one":
+        items = [Item(_revenue_label(t), f["revenue"], total=True)]
+    else:  # a section: its heading, its parts, its total ("Total" alone under the heading, or named)
+        part = {yy: v * rng.uniform(0.6, 0.8) for yy, v in f["revenue"].items()}
+        heading = t["revenue_label"].replace("Total ", "").replace(", net", "").capitalize()
+        total = "Total" if t["revenue_rows"] == "bare_total" else _revenue_label(t)
+        if not total.startswith("Total"):
+            total = f"Total {total[:1].lower()}{total[1:]}"
+        items = [Item(f"{heading}:", {}), Item("Products", part, total=True),
+                 Item("Services", {yy: f["revenue"][yy] - part[yy] for yy in YEARS}),
+                 Item(total, f["revenue"], total=True)]
+    items += [
              Item("Cost of revenues", f["cost"]),
              Item("Research and development", f["rnd"]),
              Item("Impairment charges", f["impairment"]),
@@ -319,22 +352,22 @@ def build(name: str, t: dict, seed: int) -> Document:
     def ask(what: str, key: str, year: str, phrasing: str, per_share: bool = False) -> None:
         dollars = f[key][year] if key != "segments" else segments[year]
         printed = _printed_number(dollars, unit, per_share)
-        text = what.format(when=phrasing.format(y=year) if phrasing else "").replace("  ", " ").replace(" ?", "?")
-        out.questions.append(Question(text, printed, None if per_share else dollars, per_share, key,
-                                      re.sub(r"\{y\}", "YYYY", phrasing) or "no year"))
+        text = what.format(when=phrasing.format(y=year, yy=year[2:]) if phrasing else "").replace("  ", " ")
+        out.questions.append(Question(text.replace(" ?", "?"), printed, None if per_share else dollars, per_share, key,
+                                      phrasing.replace("{y}", "YYYY").replace("{yy}", "YY") or "no year"))
 
     k = sum(map(ord, name))
     asked = YEARS if not one else ("2022",)
-    ask("What were total revenues {when}?", "revenue", asked[k % len(asked)], PHRASINGS[k % 4])
+    ask("What were total revenues {when}?", "revenue", asked[k % len(asked)], PHRASINGS[k % 5])
     ask("What were the company's revenues {when}?", "revenue", "2022", "")
-    ask("What was net income {when}?", "net", asked[(k + 1) % len(asked)], PHRASINGS[(k + 1) % 4])
-    ask("What was capital expenditure {when}?", "capex", asked[(k + 2) % len(asked)], PHRASINGS[(k + 2) % 4])
+    ask("What was net income {when}?", "net", asked[(k + 1) % len(asked)], PHRASINGS[(k + 1) % 5])
+    ask("What was capital expenditure {when}?", "capex", asked[(k + 2) % len(asked)], PHRASINGS[(k + 2) % 5])
     ask("What were total assets {when}?", "assets", bs_years[k % len(bs_years)], "as of December 31, {y}")
     ask("What were the diluted earnings per share {when}?", "eps", asked[(k + 1) % len(asked)],
-        PHRASINGS[(k + 3) % 4], per_share=True)
+        PHRASINGS[(k + 3) % 5], per_share=True)
     if not one:
-        ask("What were the impairment charges {when}?", "impairment", "2021", PHRASINGS[k % 4])
-    ask("What was operating income {when}?", "opi", asked[(k + 2) % len(asked)], PHRASINGS[(k + 1) % 4])
+        ask("What were the impairment charges {when}?", "impairment", "2021", PHRASINGS[k % 5])
+    ask("What was operating income {when}?", "opi", asked[(k + 2) % len(asked)], PHRASINGS[(k + 1) % 5])
     return out
 
 
