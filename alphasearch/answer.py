@@ -16,6 +16,7 @@ import numpy as np
 from . import calibration
 from .compare import compared_answer
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
+from .tables import years_named  # the same, and "FY23"
 from .direct import Direct, figure_answer, lexicon, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .reading import page_fit
@@ -183,7 +184,7 @@ def extractive_answer(
     best_score, best_cov = candidates[0][0], candidates[0][1]
     figure = compared_answer(doc, question, pages[:read])  # "among A, B and C, which had the most …"
     if figure is None and (kind == "number" or wants_figure(question) or asks(question, "measure") or (
-            kind == "text" and FISCAL_YEAR.search(question))):
+            kind == "text" and years_named(question))):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
     explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them

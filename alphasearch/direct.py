@@ -22,7 +22,7 @@ from functools import lru_cache
 from . import domain, facts
 from .models import DocumentIndex
 from .prose import change_rows, prose_rows
-from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words
+from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words, years_named
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
@@ -130,7 +130,7 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
     how many pages of the document hold the phrase; the names the document uses most come
     first (a filing that says "net sales" is searched for "net sales", not "revenue")."""
     lex = lexicon()
-    years = " ".join(dict.fromkeys(_YEAR.findall(question)))
+    years = " ".join(years_named(question))
     norm = _norm(question)
     asked = set(terms(question))
     groups = concepts(question) + [g.removeprefix(_AVERAGE) for name, ops in lex["ratios"].items()
@@ -395,7 +395,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     footer, a date, a number the question itself prints. The confidence's figure parts read the
     same answer, so it is looked up once."""
     question = " ".join(question.split())  # a run of spaces made the margin pattern backtrack (15 s for 2,000)
-    years = list(dict.fromkeys(_YEAR.findall(question)))
+    years = years_named(question)  # "FY22" asks for 2022
     q_terms = set(terms(question))
     computed = _computation(doc, question, pages[:read + 2], years, q_terms)
     if computed is not None and not (computed.kind == "change" and computed.score < STRONG_ROW):

@@ -32,11 +32,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from .direct import _YEAR, STRONG_ROW, asks_line_item, concepts, figure_answer
+from .direct import STRONG_ROW, asks_line_item, concepts, figure_answer
 from .figures import numbers
 from .mcts import Scorer, page_node
 from .models import DocumentIndex, Section
 from .scorers import PageRanker, asks, asks_detail, clean_question, wants_number
+from .tables import years_named
 from .text import sentences, shorten, terms
 
 SNIPPET_CHARS = 220
@@ -102,7 +103,7 @@ def page_fit(doc: DocumentIndex, question: str, page: int, df: Mapping[str, int]
     confidence reads it for the first page (part ``fit``)."""
     text = doc.page(page).text
     factor, found = 1.0, False
-    years = set(_YEAR.findall(question))
+    years = set(years_named(question))
     items = concepts(question)
     if not asks(question, "explanation") and not asks_detail(question) and (
             asks_line_item(question) or (years and wants_number(question) and not items)):

@@ -166,7 +166,12 @@ def _without_leaders(label: str) -> str:
 
 
 CHANGE = "change"  # the header of a column of changes between the years beside it
-_SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)
+_SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)  # "FY22", "FY '22": fiscal 2022
+
+
+def years_named(text: str) -> list[str]:
+    """The years ``text`` names, once each in order: "2022", "FY2022", "FY22", "FY '22" → "2022"."""
+    return list(dict.fromkeys(_YEAR.findall(_SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", text))))
 
 
 def _change_column() -> re.Pattern[str]:

@@ -62,3 +62,19 @@ def test_not_meaningful_change_cells_keep_the_years_in_their_columns(engine):
     assert _direct(engine, data, "What were the impairment charges in 2021?") == "Impairment charges, 2021: $773 million — p. 2"
     assert _direct(engine, data, "What was capital expenditure in 2020?").startswith(
         "Purchases of property and equipment, 2020: -$1,696 million")
+
+
+@pytest.mark.parametrize("asked", ["FY21", "FY'21", "fy 21"])
+def test_a_short_fiscal_year_in_the_question_picks_its_column(engine, asked):
+    data = layout_statement_pdf(PLAIN, ROWS)
+    assert _direct(engine, data, f"What was operating income in {asked}?") == "Operating income, 2021: $27,340 million — p. 2"
+
+
+def test_a_short_fiscal_year_makes_a_figure_question_of_any_row(engine):
+    """A row no lexicon group names ("Impairment charges"): the year asked, "FY21", makes the question one for
+    its figure, as "in 2021" does."""
+    rows = [*ROWS, ("Impairment charges", ("—", "773", "—"))]
+    data = layout_statement_pdf(PLAIN, rows)
+    for asked in ("2021", "FY21"):
+        assert _direct(engine, data, f"What were the impairment charges in {asked}?") == \
+            "Impairment charges, 2021: $773 million — p. 2"
