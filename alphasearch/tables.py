@@ -3,7 +3,8 @@
 PDF text extraction gives a financial statement as one line per cell, row by
 row: "Net sales", "$", "34,229 $", "35,355 $", "32,184". This module puts the
 rows back together: a label (the last text line before the figures; a line
-starting in lower case continues the one above) with its figures, the column
+starting in lower case continues the one above; a bare "Total" totals the heading
+above its rows, "Revenues:") with its figures, the column
 header above them (the years or dates of the nearest header run), the kind of
 period of each column ("Three Months Ended June 30, 2023" is a quarter, words of
 ``data/periods.json``) and the unit ("in millions" from the nearest line naming
@@ -215,6 +216,7 @@ def parse_rows(text: str) -> list[TableRow]:
     in_year_rows = False  # the last row was headed by a year
     words: tuple[str, ...] = ()  # the column names of a table headed by words, not years ("MMLU Physics")
     as_of = ""  # the year such a schedule is as of ("… as of December 31, 2017 is as follows"): its total's column
+    section = ""  # the heading of the rows below it ("Revenues:"): what a bare "Total" row totals
     last = max((k for k, line in enumerate(lines) if line), default=-1)
     i = 0
     while i < len(lines):
@@ -250,7 +252,7 @@ def parse_rows(text: str) -> list[TableRow]:
         if run:
             if len(run) >= 2:
                 header = _period_columns(run, context[-6:])
-            run = []
+            run, section = [], ""
         if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
                                           or _UNIT_ASIDE.search(line)):
             unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
@@ -268,6 +270,8 @@ def parse_rows(text: str) -> list[TableRow]:
         if not cells:
             if label:
                 label_lines.append((i, label))
+                if (m := _SECTION.match(label)) is not None:
+                    section = m.group(1)
                 if len(label) <= _HEADER_CHARS:  # a column's period words, not a sentence of prose above the table
                     context.append(label)
             i = j  # the lines up to j held a currency sign at most: nothing to read again (linear on a page of "$" lines)
@@ -292,6 +296,8 @@ def parse_rows(text: str) -> list[TableRow]:
                 label_lines, context, caption, in_year_rows = [], [], "", False
                 i = j
                 continue
+        if section and _BARE_TOTAL.match(label):  # "Total" under "Revenues:" is "Total revenues"
+            label, section = f"Total {section[:1].lower()}{section[1:]}", ""
         above = [t for _, t in label_lines]
         label_lines, context, caption, in_year_rows = [], [], "", False
         cells, aligned = _align(header, cells)
@@ -362,6 +368,8 @@ def _caption(texts: list[str]) -> str:
 
 
 _TOTAL = re.compile(r"^total\b", re.IGNORECASE)
+_SECTION = re.compile(r"^([A-Z][\w ,&'()/-]{2,48}):$")  # "Revenues:", "Operating expenses:": a heading of rows
+_BARE_TOTAL = re.compile(r"^total:?$", re.IGNORECASE)
 
 
 def _as_of_year(texts: list[str]) -> str:

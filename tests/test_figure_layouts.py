@@ -78,3 +78,15 @@ def test_a_short_fiscal_year_makes_a_figure_question_of_any_row(engine):
     for asked in ("2021", "FY21"):
         assert _direct(engine, data, f"What were the impairment charges in {asked}?") == \
             "Impairment charges, 2021: $773 million — p. 2"
+
+
+def test_a_bare_total_under_a_section_heading_is_the_sections_total(engine):
+    rows = [("Revenues:", ()), ("Products", ("$ 61,020", "$ 57,113", "$ 52,600")),
+            ("Services", ("27,717", "25,269", "25,334")), ("Total", ("88,737", "82,382", "77,934")),
+            ("Operating expenses:", ()), ("Cost of revenues", ("59,830", "47,853", "52,152")),
+            ("Selling and administrative", ("10,584", "7,189", "7,968")), ("Total", ("70,414", "55,042", "60,120")),
+            ("Operating income", ("18,323", "27,340", "17,814"))]
+    data = layout_statement_pdf(PLAIN, rows)
+    assert _direct(engine, data, "What were total revenues in 2021?") == "Total revenues, 2021: $82,382 million — p. 2"
+    assert _direct(engine, data, "What were total operating expenses in 2020?") == \
+        "Total operating expenses, 2020: $60,120 million — p. 2"
