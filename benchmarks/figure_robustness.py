@@ -73,6 +73,7 @@ UNIT_LINE = {"millions": "(In millions, except per share data)", "thousands": "(
              "billions": "($ in billions, except per share data)", "none": ""}
 SCALE = {"millions": 1e6, "thousands": 1e3, "billions": 1e9, "none": 1.0}
 WIDTH, HEIGHT = 612, 792
+WIDE = WIDTH + 180  # a page for a table of five columns (landscape)
 FONT = pymupdf.Font("helv")  # written through TextWriter: unicode text ("—", "¹") with Helvetica's glyphs
 
 
@@ -128,8 +129,8 @@ def _cell_text(dollars: float, unit: str, t: dict, per_share: bool, dollar_sign:
 
 # --- layout -----------------------------------------------------------------------------------
 class Page:
-    def __init__(self, doc: pymupdf.Document):
-        self.page = doc.new_page(width=WIDTH, height=HEIGHT)
+    def __init__(self, doc: pymupdf.Document, width: float = WIDTH):
+        self.page = doc.new_page(width=width, height=HEIGHT)
 
     def text(self, x: float, y: float, s: str, size: float = 9, right: bool = False) -> None:
         """One text object at (x, y) (its right end at x when ``right``)."""
@@ -147,8 +148,8 @@ def _columns(t: dict, years: list[str], change: bool) -> list[tuple[str, float]]
         if change and k > 0:
             cols.append("%")
         cols.append(y)
-    step = 62 if len(cols) > 3 else 80
-    right = WIDTH - 50
+    step = 84 if len(cols) > 3 else 80
+    right = WIDTH - 50 if len(cols) <= 3 else WIDTH + 130  # five columns: a landscape page (WIDE)
     return [(c, right - step * (len(cols) - 1 - k)) for k, c in enumerate(cols)]
 
 
@@ -281,7 +282,8 @@ def build(name: str, t: dict, seed: int) -> Document:
     cover.text(60, 164, "This report holds the consolidated financial statements for the fiscal year.")
 
     # page 2: the income statement (and a segment table below it)
-    p = Page(doc)
+    width = WIDE if t["layout"] == "change_column" else WIDTH
+    p = Page(doc, width)
     p.text(60, 70, f"{company}, Inc.", size=10)
     p.text(60, 86, "Consolidated Statements of Operations", size=12)
     if UNIT_LINE[unit]:
@@ -329,7 +331,7 @@ def build(name: str, t: dict, seed: int) -> Document:
         segments = seg_total
 
     # page 3: the balance sheet (as of December 31) and the cash flows
-    p = Page(doc)
+    p = Page(doc, width)
     p.text(60, 86, "Consolidated Balance Sheets", size=12)
     if UNIT_LINE[unit]:
         p.text(60, 100, UNIT_LINE[unit].replace(", except per share data", ""), size=8)
