@@ -189,15 +189,21 @@ _CHANGE_COLUMN = _change_column()
 
 def _header_years(line: str) -> list[str] | None:
     """The years of a column-header line ("2022", "February 2, 2019", "Dec. 31, 2022", "2017 2018 2019",
-    "Fiscal 2021", "FY22"), or None when the line is not a header line."""
+    "Fiscal 2021", "FY22"), with ``CHANGE`` for a change column printed after a year on the same line
+    ("2022 % Change 2021" → 2022, CHANGE, 2021), or None when the line is not a header line."""
     line = _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", line)
-    years = _YEAR.findall(line)
-    if not years or len(line) > _HEADER_CHARS:
+    if len(line) > _HEADER_CHARS or not _YEAR.search(line):
         return None
-    rest = _YEAR.sub(" ", line).replace(",", " ").split()
-    if all(_HEADER_WORDS.match(w.rstrip(".")) for w in rest):  # "Dec. 31, 2022", "Sept. 30, 2021"
-        return years
-    return None
+    parts = _YEAR.split(line)  # text, year, text, year, …, text
+    out: list[str] = []
+    for k, part in enumerate(parts):
+        if k % 2:
+            out.append(part)
+        elif out and part.strip() and _CHANGE_COLUMN.match(part.strip()):
+            out.append(CHANGE)
+        elif not all(_HEADER_WORDS.match(w.rstrip(".")) for w in part.replace(",", " ").split()):
+            return None  # "Dec. 31, 2022", "Sept. 30, 2021": header words; anything else is no header
+    return out
 
 
 _PAGE_NUMBER = re.compile(r"\d{1,4}")
@@ -246,7 +252,7 @@ def parse_rows(text: str) -> list[TableRow]:
         if years is not None:
             words = ()
             kind = next(iter(period_kinds(line)), "")
-            run.extend((y, kind) for y in years)
+            run.extend((y, "" if y == CHANGE else kind) for y in years)
             i += 1
             continue
         if run:

@@ -90,3 +90,14 @@ def test_a_bare_total_under_a_section_heading_is_the_sections_total(engine):
     assert _direct(engine, data, "What were total revenues in 2021?") == "Total revenues, 2021: $82,382 million — p. 2"
     assert _direct(engine, data, "What were total operating expenses in 2020?") == \
         "Total operating expenses, 2020: $60,120 million — p. 2"
+
+
+@pytest.mark.parametrize("header", ["2022 % Change 2021 % Change 2020", "2022 Change 2021 Change 2020"])
+def test_a_one_line_header_with_change_columns_between_the_years(engine, header):
+    rows = [("Total revenues", ("$ 88,737 7.7% $ 82,382 5.7% $ 77,934",)),
+            ("Net income (loss)", ("$ (6,590) n/m $ 16,274 61.8% $ 10,059",)),
+            ("Operating income", ("18,323 -33.0% 27,340 53.5% 17,814",))]
+    data = layout_statement_pdf([[header]], rows)
+    assert _direct(engine, data, "What was net income in 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
+    assert _direct(engine, data, "What were total revenues in 2020?") == "Total revenues, 2020: $77,934 million — p. 2"
+    assert _direct(engine, data, "What was operating income in FY21?") == "Operating income, 2021: $27,340 million — p. 2"
