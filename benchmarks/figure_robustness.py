@@ -53,8 +53,8 @@ BASE = {"order": "desc", "header": "plain", "unit": "millions", "dollar": "separ
         "revenue_rows": "one", "cells": "apart", "layout": "single"}
 VARIANTS = {
     "order": ["asc"],
-    "header": ["one_line", "fiscal", "fy_short", "year_ended", "year_ended_each", "weeks"],
-    "unit": ["thousands", "billions", "none"],
+    "header": ["one_line", "fiscal", "fy_short", "year_ended", "year_ended_each", "weeks", "restated"],
+    "unit": ["thousands", "billions", "none", "gbp_m", "usd_000"],
     "dollar": ["glued", "none"],
     "negative": ["minus", "split_paren"],
     "zero": ["hyphen", "digit"],
@@ -67,11 +67,13 @@ VARIANTS = {
     "layout": ["two_tables", "one_column", "change_column"],
 }
 COMBINATIONS = 10  # documents drawing every trait at random (besides the base and the one-trait documents)
-PHRASINGS = ["in {y}", "in FY{y}", "for fiscal {y}", "in fiscal year {y}", "in FY{yy}"]
+PHRASINGS = ["in {y}", "in FY{y}", "for fiscal {y}", "in fiscal year {y}", "in FY{yy}",
+             "for the year ended December 31, {y}"]
 YEARS = ("2022", "2021", "2020")
 UNIT_LINE = {"millions": "(In millions, except per share data)", "thousands": "(in thousands, except per share data)",
-             "billions": "($ in billions, except per share data)", "none": ""}
-SCALE = {"millions": 1e6, "thousands": 1e3, "billions": 1e9, "none": 1.0}
+             "billions": "($ in billions, except per share data)", "none": "", "gbp_m": "", "usd_000": ""}
+SCALE = {"millions": 1e6, "thousands": 1e3, "billions": 1e9, "none": 1.0, "gbp_m": 1e6, "usd_000": 1e3}
+COLUMN_UNIT = {"gbp_m": "£m", "usd_000": "$000"}  # the unit printed under each year instead of a unit line
 WIDTH, HEIGHT = 612, 792
 WIDE = WIDTH + 180  # a page for a table of five columns (landscape)
 FONT = pymupdf.Font("helv")  # written through TextWriter: unicode text ("—", "¹") with Helvetica's glyphs
@@ -160,9 +162,12 @@ def _header(p: Page, t: dict, cols: list[tuple[str, float]], y: float, as_of: bo
     if as_of and style not in ("one_line",):
         style = "as_of"
     first, last = cols[0][1] - 45, cols[-1][1]
+    under = COLUMN_UNIT.get(t["unit"], "")
     if style == "one_line":
         p.text(first, y + 14, "   ".join(years) if len(years) == len(cols) else
                "   ".join("% Change" if c == "%" else c for c, _ in cols), size=9)
+        if under:
+            p.text(first, y + 24, "   ".join(under if c != "%" else "" for c, _ in cols), size=8)
         return y + 34
     above = {"year_ended": "Year Ended December 31,", "weeks": "52 Weeks Ended"}.get(style)
     if above:
@@ -177,6 +182,8 @@ def _header(p: Page, t: dict, cols: list[tuple[str, float]], y: float, as_of: bo
             p.text(x, y + 14, "% Change", size=8, right=True)
         elif style in ("plain", "year_ended", "as_of"):
             p.text(x, y + 14, c, size=9, right=True)
+        elif style == "restated":  # the prior years restated, as after a change of accounting
+            p.text(x, y + 14, c if c == "2022" else f"{c} (As Restated)", size=7, right=True)
         elif style == "fiscal":
             p.text(x, y + 14, f"Fiscal {c}", size=9, right=True)
         elif style == "fy_short":
@@ -186,6 +193,10 @@ def _header(p: Page, t: dict, cols: list[tuple[str, float]], y: float, as_of: bo
         elif style == "weeks":
             day = {"2022": "31", "2021": "25", "2020": "26"}[c]
             p.text(x, y + 14, f"Dec. {day}, {c}", size=7, right=True)
+    if under:
+        for c, x in cols:
+            if c != "%":
+                p.text(x, y + 24, under, size=8, right=True)
     return y + 34
 
 
@@ -268,6 +279,8 @@ def build(name: str, t: dict, seed: int) -> Document:
     rng = random.Random(f"{seed}:{name}")
     f = _figures(rng)
     unit = t["unit"]
+    if unit in COLUMN_UNIT:  # no "$" on the cells under a column's "£m" or "$000"
+        t = {**t, "dollar": "none"}
     years = list(YEARS) if t["order"] == "desc" else list(reversed(YEARS))
     one = t["layout"] == "one_column"
     if one:
@@ -360,16 +373,16 @@ def build(name: str, t: dict, seed: int) -> Document:
 
     k = sum(map(ord, name))
     asked = YEARS if not one else ("2022",)
-    ask("What were total revenues {when}?", "revenue", asked[k % len(asked)], PHRASINGS[k % 5])
+    ask("What were total revenues {when}?", "revenue", asked[k % len(asked)], PHRASINGS[k % len(PHRASINGS)])
     ask("What were the company's revenues {when}?", "revenue", "2022", "")
-    ask("What was net income {when}?", "net", asked[(k + 1) % len(asked)], PHRASINGS[(k + 1) % 5])
-    ask("What was capital expenditure {when}?", "capex", asked[(k + 2) % len(asked)], PHRASINGS[(k + 2) % 5])
+    ask("What was net income {when}?", "net", asked[(k + 1) % len(asked)], PHRASINGS[(k + 1) % len(PHRASINGS)])
+    ask("What was capital expenditure {when}?", "capex", asked[(k + 2) % len(asked)], PHRASINGS[(k + 2) % len(PHRASINGS)])
     ask("What were total assets {when}?", "assets", bs_years[k % len(bs_years)], "as of December 31, {y}")
     ask("What were the diluted earnings per share {when}?", "eps", asked[(k + 1) % len(asked)],
-        PHRASINGS[(k + 3) % 5], per_share=True)
+        PHRASINGS[(k + 3) % len(PHRASINGS)], per_share=True)
     if not one:
-        ask("What were the impairment charges {when}?", "impairment", "2021", PHRASINGS[k % 5])
-    ask("What was operating income {when}?", "opi", asked[(k + 2) % len(asked)], PHRASINGS[(k + 1) % 5])
+        ask("What were the impairment charges {when}?", "impairment", "2021", PHRASINGS[k % len(PHRASINGS)])
+    ask("What was operating income {when}?", "opi", asked[(k + 2) % len(asked)], PHRASINGS[(k + 1) % len(PHRASINGS)])
     return out
 
 
