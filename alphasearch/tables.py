@@ -29,7 +29,8 @@ _UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
-                           r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|actual|and|weeks|week|period|\(?unaudited\)?)$",
+                           r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|adjusted|recast|revised|actual|and|weeks|week|period|"
+                           r"\(?unaudited\)?)$",
                            re.IGNORECASE)
 
 
@@ -201,8 +202,8 @@ def _header_years(line: str) -> list[str] | None:
             out.append(part)
         elif out and part.strip() and _CHANGE_COLUMN.match(part.strip()):
             out.append(CHANGE)
-        elif not all(_HEADER_WORDS.match(w.rstrip(".")) for w in part.replace(",", " ").split()):
-            return None  # "Dec. 31, 2022", "Sept. 30, 2021": header words; anything else is no header
+        elif not all(_HEADER_WORDS.match(w.strip("().")) for w in part.replace(",", " ").split()):
+            return None  # "Dec. 31, 2022", "2021 (As Restated)": header words; anything else is no header
     return out
 
 

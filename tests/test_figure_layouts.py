@@ -101,3 +101,10 @@ def test_a_one_line_header_with_change_columns_between_the_years(engine, header)
     assert _direct(engine, data, "What was net income in 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
     assert _direct(engine, data, "What were total revenues in 2020?") == "Total revenues, 2020: $77,934 million — p. 2"
     assert _direct(engine, data, "What was operating income in FY21?") == "Operating income, 2021: $27,340 million — p. 2"
+
+
+@pytest.mark.parametrize("restated", ["{} (Restated)", "{} (Adjusted)", "{} Restated"])
+def test_restated_years_head_their_columns(engine, restated):
+    data = layout_statement_pdf([["2022", restated.format("2021"), restated.format("2020")]], ROWS)
+    assert _direct(engine, data, "What was operating income in fiscal 2021?") == \
+        "Operating income, 2021: $27,340 million — p. 2"
