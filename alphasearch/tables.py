@@ -8,7 +8,7 @@ above its rows, "Revenues:") with its figures, the column
 header above them (the years or dates of the nearest header run), the kind of
 period of each column ("Three Months Ended June 30, 2023" is a quarter, words of
 ``data/periods.json``) and the unit ("in millions" from the nearest line naming
-one). "(1,577)" is -1577; a dash is an empty cell; a footnote mark "(1)" that
+one, or "£m", "$000" printed under each year). "(1,577)" is -1577; a dash is an empty cell; a footnote mark "(1)" that
 leaves one figure more than the header has columns is not a figure.
 """
 from __future__ import annotations
@@ -27,6 +27,9 @@ _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose
 _UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)\b[^()]{0,40}\)", re.IGNORECASE)  # "… as follows (in millions):"
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
+_COLUMN_UNIT = re.compile(r"^(?P<cur>US\$|[$€£]|USD|EUR|GBP)\s?'?(?P<scale>000|m|mn|bn)$", re.IGNORECASE)  # "£m", "$000"
+_SCALE_WORD = {"000": "thousands", "m": "millions", "mn": "millions", "bn": "billions"}
+_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£"}
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
                            r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|adjusted|recast|revised|actual|and|weeks|week|period|"
@@ -260,6 +263,12 @@ def parse_rows(text: str) -> list[TableRow]:
             if len(run) >= 2:
                 header = _period_columns(run, context[-6:])
             run, section = [], ""
+        if all(_COLUMN_UNIT.match(w) for w in line.split()):  # "£m", "$000" under each year: the unit
+            m = _COLUMN_UNIT.match(line.split()[0])
+            unit = _SCALE_WORD[m.group("scale").lower()]
+            unit_currency = _SYMBOL.get(m.group("cur").upper(), m.group("cur")[-1])
+            i += 1
+            continue
         if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
                                           or _UNIT_ASIDE.search(line)):
             unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line

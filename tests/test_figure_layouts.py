@@ -108,3 +108,11 @@ def test_restated_years_head_their_columns(engine, restated):
     data = layout_statement_pdf([["2022", restated.format("2021"), restated.format("2020")]], ROWS)
     assert _direct(engine, data, "What was operating income in fiscal 2021?") == \
         "Operating income, 2021: $27,340 million — p. 2"
+
+
+@pytest.mark.parametrize("under, stated", [("£m", "£82,382 million"), ("$000", "$82,382 thousand"),
+                                           ("US$m", "$82,382 million"), ("€bn", "€82,382 billion")])
+def test_a_unit_printed_under_each_year_is_the_tables_unit(engine, under, stated):
+    rows = [(label, tuple(c.replace("$ ", "") for c in cells)) for label, cells in ROWS]
+    data = layout_statement_pdf([["2022", "2021", "2020"], [under] * 3], rows, unit="")
+    assert _direct(engine, data, "What were total revenues in 2021?") == f"Total revenues, 2021: {stated} — p. 2"
