@@ -55,6 +55,11 @@ class DecompressionBombError(PDFError):
     """A compressed stream or image expands far beyond any real document's (a "zip bomb")."""
 
 
+class TooComplexError(PDFError):
+    """Its pages together would make the PDF reader interpret far more than any real document's
+    (``pdf.budget.MAX_DOCUMENT_CONTENT_MB``), e.g. many pages drawing one huge content stream."""
+
+
 class OutlineTooDeepError(PDFError):
     """Bookmarks nested so deep that opening the file could crash the PDF reader."""
 

@@ -673,6 +673,30 @@ def text_flood_pdf(inflated_mb: int = 250, pages: int = 1) -> bytes:
     return _raw_pdf(objs)
 
 
+def shared_content_pdf(pages: int = 100, inflated_mb: int = 4) -> bytes:
+    """``pages`` pages drawing one Flate content stream of ordinary text lines inflating to ``inflated_mb`` MB:
+    each page within its own budget, MuPDF interpreting the stream again for each (~20 KB on disk)."""
+    line = b"BT /F1 9 Tf 72 700 Td (" + b"Revenue grew in every region during the year. " * 6 + b") Tj ET\n"
+    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                     _stream(_deflate_repeated(b"", line, inflated_mb * 2**20 - 2**20 // 2)),
+                     *[b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                       b"/Resources << /Font << /F1 3 0 R >> >> >>"] * pages])
+
+
+def inline_images_pdf(images: int = 10, side: int = 10_000,
+                      dictionary: bytes = b"/W %d /H %d /BPC 8 /CS /RGB") -> bytes:
+    """One page of a line of text and ``images`` inline images (BI <dictionary> ID <data> EI), each declaring
+    ``side`` x ``side`` pixels (RGB unless ``dictionary`` says otherwise) of Flate data holding 1 KB of zeros:
+    MuPDF decodes each into a ``side`` x ``side`` x 3 byte picture as it reads the page (~7 KB on disk)."""
+    data = zlib.compress(bytes(1024))
+    head = dictionary % (side, side) if b"%d" in dictionary else dictionary
+    image = b"q 100 0 0 100 50 50 cm BI " + head + b" /F /Fl ID " + data + b" EI Q\n"
+    return _one_page_pdf(_stream(zlib.compress(b"BT /F1 12 Tf 72 760 Td (A page of inline images.) Tj ET\n"
+                                               + image * images)))
+
+
 def long_line_pdf(chars_mb: int = 100) -> bytes:
     """One text-showing operator holding a single line of ``chars_mb`` million characters."""
     return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 import struct
+import time
+import zlib
 
 import pymupdf
 import pytest
@@ -626,3 +628,64 @@ def test_pages_sharing_resources_list_their_images_once(monkeypatch):
     doc = pymupdf.open(stream=data, filetype="pdf")
     listed: dict = {}
     assert all(len(pdf._page_images(page, listed)) == 30 == len(page.get_images()) for page in doc)
+
+
+@pytest.mark.parametrize("dictionary", [
+    b"/W %d /H %d /BPC 8 /CS /RGB", b"/Width %d /Height %d /BitsPerComponent 8 /ColorSpace /DeviceRGB",
+    b"/W %d.0 /H %d /BPC 1 /CS /G", b"/W %d /H %d /IM true /D [1 0]",
+    b"/W %d /H %d /BPC 2 /CS [/I /RGB 1 <000000FFFFFF>]",
+    b"/W %d %%c\n/H %d /CS /CMYK"])
+def test_inline_images_are_costed_by_the_pixels_mupdf_decodes(dictionary):
+    """MuPDF decodes an inline image (BI ... ID ... EI) into its pixels as it reads the page: ten declaring
+    10,000 x 10,000 pixels of 1 KB of Flate data (1-4 bytes each once decoded, ~1-3 GB; 1.3 s and 450 MB
+    before) skip the page at once with the warning, whichever way the dictionary is written; ten of
+    500 x 500 (at most 10 MB) are read."""
+    start = time.perf_counter()
+    content = pdf.read_pdf(pdf_factory.inline_images_pdf(10, 10_000, dictionary), "inline.pdf")
+    assert time.perf_counter() - start < 1.0
+    assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
+    small = pdf.read_pdf(pdf_factory.inline_images_pdf(10, 500, dictionary), "inline-small.pdf")
+    assert small.pages[0].text == "A page of inline images." and not small.warnings
+
+
+def test_inline_images_in_forms_and_named_colour_spaces_are_costed():
+    """An inline image inside a form counts each time the form is drawn, and a colour space named in the
+    resources counts its components: 100 drawings of a form showing one 1,000 x 1,000 RGB image (300 MB),
+    and one 3,000 x 3,000 image in a 16-colorant DeviceN space (144 MB; 36 MB were it 4), are skipped; 10
+    drawings are read."""
+    data = zlib.compress(bytes(1024))
+    image = b"BI /W %d /H %d /CS /%s /F /Fl ID " + data + b" EI"
+    form = b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Length %d >>\nstream\n%s\nendstream"
+    text = b"BT /F1 12 Tf 72 760 Td (Images through a form.) Tj ET "
+
+    def page(draws: int) -> bytes:
+        body = image % (1000, 1000, b"RGB")
+        return pdf_factory._one_page_pdf(pdf_factory._stream(zlib.compress(text + b"q /X Do Q " * draws)),
+                                         [form % (len(body), body)], b"/XObject << /X 6 0 R >>")
+
+    space = b"[/DeviceN [%s] /DeviceCMYK 6 0 R]" % b" ".join(b"/C%d" % i for i in range(16))
+    devicen = pdf_factory._one_page_pdf(
+        pdf_factory._stream(zlib.compress(text + image % (3000, 3000, b"Spot"))),
+        [b"<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [0 0 0 1] /N 1 >>"],
+        b"/ColorSpace << /Spot %s >>" % space)
+    for blob in (page(100), devicen):
+        content = pdf.read_pdf(blob, "forms.pdf")
+        assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
+    assert pdf.read_pdf(page(10), "forms-small.pdf").pages[0].text.startswith("Images through a form.")
+
+
+def test_pages_together_beyond_the_document_budget_are_refused_before_any_is_read(monkeypatch):
+    """100 pages drawing one 3.5 MB content stream (30 KB on disk): each page is within its budget, but
+    MuPDF would interpret 350 MB (18-38 s before). The document is refused with one sentence before any
+    page is read; a smaller document passes, and the limit is a module constant."""
+    start = time.perf_counter()
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.read_pdf(pdf_factory.shared_content_pdf(100, 4), "shared.pdf")
+    assert time.perf_counter() - start < 2.0
+    one_line(ei.value, "shared.pdf", "more than 256 MB", "it was refused")
+    data = pdf_factory.shared_content_pdf(3, 1)
+    assert len(pdf.read_pdf(data, "three.pdf").pages) == 3
+    monkeypatch.setattr(pdf.budget, "MAX_DOCUMENT_CONTENT_MB", 1)
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.read_pdf(data, "three.pdf")
+    one_line(ei.value, "three.pdf", "more than 1 MB", "page 2 reached the limit")

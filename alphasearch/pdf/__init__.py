@@ -169,11 +169,14 @@ def read_pdf(
         too_complex: list[int] = []
         images: list[list[tuple[int, int]]] = []  # per page: (xref, pixels) of the images it holds
         listed: dict[tuple[str, int], list[tuple[int, int]]] = {}  # resource dictionary → its images
+        verdicts = _check_pages(pages_budget, n, name)  # all before MuPDF reads any: a document too much is refused now
         for i in range(n):
+            verdict, page_warnings = verdicts[i]
             with _PAGE_LOCK:  # one page at a time, so other threads can render between pages
                 pymupdf.TOOLS.mupdf_warnings(reset=True)
                 try:
-                    verdict = pages_budget.check(i)
+                    if verdict is None:
+                        raise ValueError("the page budget could not read the page")
                     if verdict == "skipped":
                         too_complex.append(i + 1)
                         lines = []
@@ -185,7 +188,7 @@ def read_pdf(
                 except Exception:
                     skipped.append(i + 1)
                     lines = []
-                page_warnings = pymupdf.TOOLS.mupdf_warnings(reset=True)
+                page_warnings += pymupdf.TOOLS.mupdf_warnings(reset=True)
             if "error" in page_warnings.lower():
                 damaged.append(i + 1)
             lines, was_cut = _cap_lines(lines, MAX_PAGE_CHARS)
@@ -208,8 +211,8 @@ def read_pdf(
             warnings.append(f"{len(heavy)} page(s) hold more than {budget.MAX_PAGE_CONTENT_MB} MB of drawing instructions; "
                             f"only the first {budget.MAX_PAGE_CONTENT_MB} MB were read: {_page_list(heavy)}.")
         if too_complex:
-            warnings.append(f"{len(too_complex)} page(s) draw nested forms or evaluate functions beyond the limits "
-                            f"({budget.MAX_FORM_DEPTH} levels, "
+            warnings.append(f"{len(too_complex)} page(s) draw nested forms or inline images, or evaluate functions "
+                            f"beyond the limits ({budget.MAX_FORM_DEPTH} levels, "
                             f"{budget.MAX_PAGE_CONTENT_MB} MB per page) and were skipped: {_page_list(too_complex)}.")
         if cut:
             warnings.append(f"{len(cut)} page(s) hold more than {MAX_PAGE_CHARS:,} characters; the rest was "
@@ -222,6 +225,25 @@ def read_pdf(
     finally:
         doc.close()
     return PdfContent(digest, n, pages, toc, title, warnings)
+
+
+def _check_pages(pages_budget: budget._PageBudget, n: int, name: str) -> list[tuple[str | None, str]]:
+    """(verdict of the page budget, None when it could not read the page; MuPDF's warnings meanwhile) of
+    each page. Raises TooComplexError as soon as the pages together exceed ``budget.MAX_DOCUMENT_CONTENT_MB``."""
+    verdicts: list[tuple[str | None, str]] = []
+    for i in range(n):
+        with _PAGE_LOCK:
+            pymupdf.TOOLS.mupdf_warnings(reset=True)
+            try:
+                verdict = pages_budget.check(i)
+            except Exception:
+                verdict = None
+            verdicts.append((verdict, pymupdf.TOOLS.mupdf_warnings(reset=True)))
+        if verdict == "over":
+            raise errors.TooComplexError(
+                f"{name} makes the PDF reader interpret more than {budget.MAX_DOCUMENT_CONTENT_MB:,} MB of drawing "
+                f"instructions, forms and images over its pages (page {i + 1} reached the limit); it was refused.")
+    return verdicts
 
 
 def check_outline_depth(doc: pymupdf.Document, name: str = "document.pdf", *, visit: int = 200_000) -> None:
@@ -523,7 +545,7 @@ def page_layout(data: bytes, name: str = "document.pdf", *, sample: int = 30) ->
         for i in sorted({round(k * (n - 1) / max(1, m - 1)) for k in range(m)}):
             with _PAGE_LOCK:
                 try:
-                    if pages_budget.check(i) == "skipped":
+                    if pages_budget.check(i) in ("skipped", "over"):
                         continue
                     page = doc[i]
                     rect = page.rect

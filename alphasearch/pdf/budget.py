@@ -1,9 +1,10 @@
 """Page budgets: what MuPDF would interpret to extract one page's text, bounded before it builds the page.
 
 A page whose own drawing instructions decode to more than ``MAX_PAGE_CONTENT_MB`` is cut to that
-much; a page whose forms, cells, glyph procedures, annotations or functions would make MuPDF
-interpret more than that (or nest forms deeper than ``MAX_FORM_DEPTH``) is skipped
-(:class:`_PageBudget`). Part of :mod:`alphasearch.pdf`, the only package that imports pymupdf.
+much; a page whose forms, cells, glyph procedures, annotations, functions or inline images would make
+MuPDF interpret more than that (or nest forms deeper than ``MAX_FORM_DEPTH``) is skipped; a document
+whose pages together count more than ``MAX_DOCUMENT_CONTENT_MB`` is too much (:class:`_PageBudget`).
+Part of :mod:`alphasearch.pdf`, the only package that imports pymupdf.
 """
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ import pymupdf
 from .streams import StreamSizes, _decoded_prefix, _filter_chain, _filters, _int_value, _pdf_document
 
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
+# what the pages of one document together make MuPDF interpret, their budgets summed: a 10-K's pages count
+# 0.05-0.15 MB each (at most 29 MB for one of the 74 eval PDFs), so ~2,000 such pages; MuPDF takes 12-110 ns
+# per byte, so at most ~30 s (100 pages drawing one 4 MB content stream took 18 s). A document beyond is refused
+MAX_DOCUMENT_CONTENT_MB = 256
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
 INFLATED_HELD_MB = 64  # page contents held decoded in the in-memory document per file (MuPDF reads them as they are)
 MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
@@ -40,6 +45,21 @@ _SHADING_SAMPLES = {1: 65536}  # evaluations when a shading loads, by type (the 
 # operators that paint (fill, stroke, shade, show text, draw an XObject or an inline image): each runs the
 # current pattern's cell or soft mask's group again
 _PAINT = re.compile(rb"(?<![^\s\x00()<>\[\]{}])(?:[fFBbSs]\*?|sh|T[jJ]|'|\"|Do|EI)(?![^\s\x00()<>\[\]{}/%])")
+# Inline images (BI <dictionary> ID <data> EI): MuPDF decodes each as it reads the instructions, into
+# width x height x components bytes (1-, 2- and 4-bit samples spread to a byte each, 16-bit ones kept
+# at two), ~3 ns per byte whatever the filter (Flate, DCT, 1-bit masks), so 16 bytes of its pixels count
+# as one byte of drawing instructions. The operator is "BI" after white space, a delimiter or a number,
+# followed by a name or the end of the dictionary (MuPDF's lexer ends a number at a letter: "0BI" is BI);
+# "BI" inside an image's data may pass for one, which only counts more. Each dictionary MuPDF's parser
+# reads counts _INLINE_DICT bytes besides (reading one took 4.5 µs, 52 µs when it fails)
+_IMAGE_BYTES_PER_BYTE = 16
+_INLINE_DICT = 512
+_UNREADABLE_DICT = 16384
+_BI = re.compile(rb"(?<![^\s\x00()<>\[\]{}0-9.+\-])BI(?=(?:[\s\x00]|%[^\r\n]*)*(?:/|ID|>>))")
+_BI_FAST = re.compile(rb"BI")
+_COMPONENTS = {"DeviceGray": 1, "G": 1, "CalGray": 1, "DeviceRGB": 3, "RGB": 3, "CalRGB": 3, "Lab": 3,
+               "DeviceCMYK": 4, "CMYK": 4, "Separation": 1}
+_MOST_COMPONENTS = 32  # MuPDF's FZ_MAX_COLORS; a colour space the budget cannot name counts 4
 
 
 @dataclass(frozen=True)
@@ -55,6 +75,7 @@ class _Scope:
     procs: tuple[tuple[int, int], ...]
     tint: float = 0.0
     masks: tuple[int, ...] = ()  # the cells that are soft masks' groups
+    spaces: dict[str, int] | None = None  # colour space name → components of the pixels MuPDF decodes in it
 
 
 class _PageBudget:
@@ -71,7 +92,9 @@ class _PageBudget:
     forms' included. A stream without resources of its own draws with its caller's, as MuPDF does.
     Functions run too: a shading's are sampled once per page when it loads, and each painting operation
     may convert its fill and stroke colours through the costliest tint transform of the colour spaces
-    its resources hold (counted like a cell: ``_Scope.tint``).
+    its resources hold (counted like a cell: ``_Scope.tint``). Any of these streams may show inline
+    images, which MuPDF decodes as it reads them (:meth:`_inline`). ``spent`` sums what the pages
+    checked so far count, each page once per check: beyond ``MAX_DOCUMENT_CONTENT_MB`` a page is "over".
     Read with MuPDF's own calls on the loaded objects (names as MuPDF decodes them, "#xx" escapes
     included)."""
 
@@ -87,19 +110,22 @@ class _PageBudget:
         self._steps: dict[int, float] = {}  # function xref → steps of one evaluation
         self._tints: dict[int, float] = {}  # colour space xref → steps of converting one colour
         self._shadings: dict[int, float] = {}  # shading key → bytes-equivalent of sampling its functions
+        self._dicts: dict[tuple, tuple[float, int]] = {}  # (inline image dictionary, scope key) → (cost, bytes read)
         # content streams inflated in place: not in an encrypted file (its streams are decrypted as read)
         self._inflated: set[int] = set()
+        self.spent = 0.0  # what the pages checked so far make MuPDF interpret (each page's budget, summed)
         m = pymupdf.mupdf
         self._room = 0 if m.pdf_dict_gets(m.pdf_trailer(self._raw), "Encrypt").m_internal else INFLATED_HELD_MB * 2**20
 
     def check(self, pno: int) -> str:
-        """"" (fine), "cut" (content truncated) or "skipped" (forms beyond the limits)."""
+        """"" (fine), "cut" (content truncated), "skipped" (forms beyond the limits) or "over" (this page
+        would take the pages checked so far beyond ``MAX_DOCUMENT_CONTENT_MB``: the document is too much)."""
         m = pymupdf.mupdf
         page = m.pdf_lookup_page_obj(self._raw, pno)
         contents = _streams_of(m.pdf_dict_get(page, m.PDF_ENUM_NAME_Contents))
+        inflated = self._inflate(contents)  # read by the budget: MuPDF then reads them without inflating them again
         own = sum(map(self.sizes.most, contents))
         if own > self.limit:  # the most they could hold is too much: how much they hold
-            self._inflate(contents)
             own = sum(self.sizes.size(self.doc, x) for x in contents)
         holder = _holder(page)  # pages inheriting one dictionary written in place share its scope
         scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources),
@@ -108,15 +134,20 @@ class _PageBudget:
         shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
         drawn = sum(n * c for n, (c, _, _) in shown)
         procs = set(scope.procs if scope else ()).union(*(p for _, (_, _, p) in shown))
+        head = b"\n".join(inflated.get(x) or self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF
+        # parts them too
         if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
-            # cell or convert colours through a function needs its instructions read
-            head = b"\n".join(self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF parts them too
+            # cell or convert colours through a function needs its painting operations counted
             more, loads = self._drawn(head, scope, 1)
             drawn, procs = drawn + more, procs | loads
+        drawn += self._inline(head, scope)
         drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
                      for x, font in procs)  # each font and shading loads once
         if drawn > self.limit:
             return "skipped"
+        self.spent += len(head) + drawn
+        if self.spent > MAX_DOCUMENT_CONTENT_MB * 2**20:
+            return "over"
         if own <= self.limit:
             return ""
         left = self.limit
@@ -159,6 +190,7 @@ class _PageBudget:
         procs: list[tuple[int, int]] = []
         tint = 0.0
         masks: list[int] = []
+        spaces: dict[str, int] = {}
         for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_ExtGState,
                      m.PDF_ENUM_NAME_Font, m.PDF_ENUM_NAME_ColorSpace, m.PDF_ENUM_NAME_Shading):
             entries = m.pdf_dict_get(resources, kind)
@@ -181,6 +213,7 @@ class _PageBudget:
                     procs.append(self._shading(value))
                 elif kind == m.PDF_ENUM_NAME_ColorSpace:  # a painting converts its fill and stroke colours
                     tint = max(tint, 2 * self._tint_steps(value) / _FUNCTION_STEPS_PER_BYTE)
+                    spaces[m.pdf_to_name(m.pdf_dict_get_key(entries, i))] = self._components(value)
                 elif kind == m.PDF_ENUM_NAME_ExtGState:
                     group = m.pdf_dict_get(m.pdf_dict_get(value, m.PDF_ENUM_NAME_SMask), m.PDF_ENUM_NAME_G)
                     if m.pdf_is_stream(group):
@@ -196,7 +229,7 @@ class _PageBudget:
                     procs.extend((m.pdf_to_num(g), font) for g in (m.pdf_dict_get_val(glyphs, j) for j in range(count))
                                  if m.pdf_is_stream(g))
         tint = tint if tint > 1 else 0.0  # cheaper than reading the painting operation itself: counted with it
-        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint, tuple(masks))
+        scope = _Scope(("obj", num) if num else owner, forms, tuple(cells), tuple(procs), tint, tuple(masks), spaces)
         if known:
             self._scopes[known] = scope
         return scope
@@ -265,13 +298,86 @@ class _PageBudget:
             self._steps[xref] = steps
         return steps
 
-    def _inflate(self, contents: list[int]) -> None:
-        """The page's Flate content streams, whose size the budget needs, decoded in the in-memory document
+    def _inline(self, content: bytes, scope: _Scope | None) -> float:
+        """Bytes-equivalent of the inline images ``content`` shows: each dictionary read with MuPDF's own
+        parser (abbreviations, references and all), its pixels counted (``_IMAGE_BYTES_PER_BYTE``) with
+        the colour space named in it or in ``scope``'s resources. A "BI" that MuPDF's parser cannot read
+        counts ``_UNREADABLE_DICT``: reading it is slow, and a real one would end MuPDF's reading."""
+        if b"I" not in content or not _BI_FAST.search(content):  # most instructions hold no "I" (found 20x faster)
+            return 0.0
+        m = pymupdf.mupdf
+        stream = lexer = None
+        total = 0.0
+        read = 0  # bytes MuPDF's parser went through: a dictionary holding "BI"s is read again from each
+        for found in _BI.finditer(content):
+            start = found.end()
+            end = content.find(b"ID", start, start + 4096) + 2  # most dictionaries: a few repeated ones
+            key = (content[start:end], scope.key if scope else None) if end > 1 else None
+            cost, used = self._dicts.get(key) or (None, 0)
+            if cost is None:
+                if stream is None:
+                    stream = m.fz_open_buffer(m.fz_new_buffer_from_copied_data(content))
+                    lexer = m.PdfLexbuf(m.PDF_LEXBUF_SMALL)
+                m.fz_seek(stream, start, 0)
+                try:
+                    image = m.pdf_parse_dict(self._raw, stream, lexer)
+                    cost = _INLINE_DICT + self._pixels(image, scope) / _IMAGE_BYTES_PER_BYTE
+                except Exception:
+                    cost = _UNREADABLE_DICT
+                used = m.fz_tell(stream) - start
+                if key and used <= len(key[0]) and len(self._dicts) < MAX_RESOURCES:  # read from those bytes only
+                    self._dicts[key] = (cost, used)
+            total += cost
+            read += used
+            if read > len(content):
+                return math.inf
+            if total > self.limit:
+                break
+        return total
+
+    def _pixels(self, image, scope: _Scope | None) -> int:
+        """Bytes of the pixels MuPDF decodes an inline image to, from its dictionary."""
+        m = pymupdf.mupdf
+        width = max(0, m.pdf_to_int(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Width, m.PDF_ENUM_NAME_W)))
+        height = max(0, m.pdf_to_int(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Height, m.PDF_ENUM_NAME_H)))
+        bits = m.pdf_to_int(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_BitsPerComponent, m.PDF_ENUM_NAME_BPC))
+        if m.pdf_to_bool(m.pdf_dict_geta(image, m.PDF_ENUM_NAME_ImageMask, m.PDF_ENUM_NAME_IM)):
+            components = 1
+        else:
+            space = m.pdf_dict_geta(image, m.PDF_ENUM_NAME_ColorSpace, m.PDF_ENUM_NAME_CS)
+            named = m.pdf_to_name(space) if m.pdf_is_name(space) else ""  # the resources' first, as MuPDF
+            components = scope.spaces.get(named) if named and scope and scope.spaces else None
+            if components is None:
+                components = self._components(space)
+        return width * height * components * (2 if bits > 8 else 1)
+
+    def _components(self, space, depth: int = 0) -> int:
+        """Components of the pixels MuPDF decodes in a colour space: an indexed one's index and its
+        base's colours (MuPDF expands them), a DeviceN one's colorants, an ICC profile's /N."""
+        m = pymupdf.mupdf
+        if m.pdf_is_name(space):
+            return _COMPONENTS.get(m.pdf_to_name(space), 4)
+        if not m.pdf_is_array(space) or depth > MAX_FORM_DEPTH:
+            return 4
+        family = m.pdf_to_name(m.pdf_array_get(space, 0))
+        if family in ("Indexed", "I"):
+            return min(_MOST_COMPONENTS, 1 + self._components(m.pdf_array_get(space, 1), depth + 1))
+        if family == "DeviceN":
+            return min(_MOST_COMPONENTS, max(1, m.pdf_array_len(m.pdf_array_get(space, 1))))
+        if family == "ICCBased":
+            profile = m.pdf_array_get(space, 1)
+            return min(_MOST_COMPONENTS, max(1, m.pdf_to_int(m.pdf_dict_get(profile, m.PDF_ENUM_NAME_N))))
+        return _COMPONENTS.get(family, 4)
+
+    def _inflate(self, contents: list[int]) -> dict[int, bytes]:
+        """The page's Flate content streams, which the budget reads, decoded in the in-memory document
         (the file is untouched): each that inflates cleanly to at most ``MAX_PAGE_CONTENT_MB`` with no
         decoding parameters, until ``INFLATED_HELD_MB`` are held. MuPDF then reads their bytes instead of
         inflating them again to extract the text (the same bytes, so the same text). A damaged, larger or
-        predicted stream is left as it is, its size counted and MuPDF decoding it as before."""
+        predicted stream is left as it is, its size counted and MuPDF decoding it as before. Returns xref → the
+        bytes of those it inflated now."""
         m = pymupdf.mupdf
+        done: dict[int, bytes] = {}
         for xref in contents:
             if xref in self._inflated or self._room <= 0:
                 continue
@@ -290,7 +396,9 @@ class _PageBudget:
             except Exception:  # zlib.error and MuPDF's: left for MuPDF
                 continue
             self.sizes[xref] = len(data)
+            done[xref] = data
             self._room -= len(data)
+        return done
 
     def _is_form(self, obj) -> bool:
         m = pymupdf.mupdf
@@ -378,12 +486,12 @@ class _PageBudget:
         self._costs[key] = (math.inf, 0, frozenset())  # a form that draws itself never ends
         body = self._prefix(xref, self.limit)
         if scope is None:
-            found = (len(body), len(_PAINT.findall(body)), frozenset())
+            found = (len(body) + self._inline(body, None), len(_PAINT.findall(body)), frozenset())
         else:
             forms, paintings, procs = self._forms(body, scope, depth + 1)
             each, loads = self._cells(scope, depth + 1)
             loads |= procs
-            found = (len(body) + forms + paintings * each, paintings,
+            found = (len(body) + self._inline(body, scope) + forms + paintings * each, paintings,
                      frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
         self._costs[key] = found
         return found
