@@ -260,8 +260,7 @@ def parse_rows(text: str) -> list[TableRow]:
             i += 1
             continue
         if run:
-            if len(run) >= 2:
-                header = _period_columns(run, context[-6:])
+            header = _period_columns(run, context[-6:])  # one year heads a table of one column
             run, section = [], ""
         if all(_COLUMN_UNIT.match(w) for w in line.split()):  # "£m", "$000" under each year: the unit
             m = _COLUMN_UNIT.match(line.split()[0])

@@ -116,3 +116,11 @@ def test_a_unit_printed_under_each_year_is_the_tables_unit(engine, under, stated
     rows = [(label, tuple(c.replace("$ ", "") for c in cells)) for label, cells in ROWS]
     data = layout_statement_pdf([["2022", "2021", "2020"], [under] * 3], rows, unit="")
     assert _direct(engine, data, "What were total revenues in 2021?") == f"Total revenues, 2021: {stated} — p. 2"
+
+
+def test_one_year_heads_a_table_of_one_column(engine):
+    rows = [(label, cells[:1]) for label, cells in ROWS]
+    data = layout_statement_pdf([["Year Ended"], ["December 31, 2022"]], rows)
+    assert _direct(engine, data, "What were total revenues in 2022?") == "Total revenues, 2022: $88,737 million — p. 2"
+    # no column for 2021: the row may be quoted, but 2022's figure is not stated as the answer
+    assert ": $88,737" not in _direct(engine, data, "What were total revenues in 2021?")
