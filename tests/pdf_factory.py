@@ -685,14 +685,15 @@ def shared_content_pdf(pages: int = 100, inflated_mb: int = 4) -> bytes:
                        b"/Resources << /Font << /F1 3 0 R >> >> >>"] * pages])
 
 
-def inline_images_pdf(images: int = 10, side: int = 10_000,
-                      dictionary: bytes = b"/W %d /H %d /BPC 8 /CS /RGB") -> bytes:
+def inline_images_pdf(images: int = 10, side: int = 10_000, dictionary: bytes = b"/W %d /H %d /BPC 8 /CS /RGB",
+                      data: bytes = b"", filters: bytes = b"/Fl") -> bytes:
     """One page of a line of text and ``images`` inline images (BI <dictionary> ID <data> EI), each declaring
-    ``side`` x ``side`` pixels (RGB unless ``dictionary`` says otherwise) of Flate data holding 1 KB of zeros:
-    MuPDF decodes each into a ``side`` x ``side`` x 3 byte picture as it reads the page (~7 KB on disk)."""
-    data = zlib.compress(bytes(1024))
+    ``side`` x ``side`` pixels (RGB unless ``dictionary`` says otherwise) of Flate data holding 1 KB of zeros
+    (or ``data`` behind ``filters``): MuPDF decodes each into a ``side`` x ``side`` x 3 byte picture as it
+    reads the page (~7 KB on disk)."""
+    data = data or zlib.compress(bytes(1024))
     head = dictionary % (side, side) if b"%d" in dictionary else dictionary
-    image = b"q 100 0 0 100 50 50 cm BI " + head + b" /F /Fl ID " + data + b" EI Q\n"
+    image = b"q 100 0 0 100 50 50 cm BI " + head + b" /F " + filters + b" ID " + data + b" EI Q\n"
     return _one_page_pdf(_stream(zlib.compress(b"BT /F1 12 Tf 72 760 Td (A page of inline images.) Tj ET\n"
                                                + image * images)))
 

@@ -689,3 +689,26 @@ def test_pages_together_beyond_the_document_budget_are_refused_before_any_is_rea
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.read_pdf(data, "three.pdf")
     one_line(ei.value, "three.pdf", "more than 1 MB", "page 2 reached the limit")
+
+
+def test_an_inline_jpeg_counts_the_size_its_own_header_declares():
+    """A progressive JPEG is decoded whole before its first line, whatever size the image's dictionary
+    declares: ten inline images declared 10 x 10, each a progressive JPEG of 8,000 x 8,000 grey pixels
+    (0.2 MB of content each; 16,000 x 16,000 took 3 s and 400 MB), skip the page at once; ten of 1,000 x
+    1,000 are read."""
+    import io
+
+    from PIL import Image
+
+    def page(side: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("L", (side, side), 128).save(out, "JPEG", progressive=True, quality=50)
+        return pdf_factory.inline_images_pdf(10, 10, b"/W 10 /H 10 /CS /G", data=out.getvalue(), filters=b"/DCT")
+
+    data = page(8000)
+    start = time.perf_counter()
+    content = pdf.read_pdf(data, "jpeg.pdf")
+    assert time.perf_counter() - start < 1.0
+    assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
+    small = pdf.read_pdf(page(1000), "jpeg-small.pdf")
+    assert small.pages[0].text == "A page of inline images." and not small.warnings

@@ -57,6 +57,7 @@ _INLINE_DICT = 512
 _UNREADABLE_DICT = 16384
 _BI = re.compile(rb"(?<![^\s\x00()<>\[\]{}0-9.+\-])BI(?=(?:[\s\x00]|%[^\r\n]*)*(?:/|ID|>>))")
 _BI_FAST = re.compile(rb"BI")
+_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # SOFn markers
 _COMPONENTS = {"DeviceGray": 1, "G": 1, "CalGray": 1, "DeviceRGB": 3, "RGB": 3, "CalRGB": 3, "Lab": 3,
                "DeviceCMYK": 4, "CMYK": 4, "Separation": 1}
 _MOST_COMPONENTS = 32  # MuPDF's FZ_MAX_COLORS; a colour space the budget cannot name counts 4
@@ -313,7 +314,7 @@ class _PageBudget:
             start = found.end()
             end = content.find(b"ID", start, start + 4096) + 2  # most dictionaries: a few repeated ones
             key = (content[start:end], scope.key if scope else None) if end > 1 else None
-            cost, used = self._dicts.get(key) or (None, 0)
+            cost, used, jpeg = self._dicts.get(key) or (None, 0, False)
             if cost is None:
                 if stream is None:
                     stream = m.fz_open_buffer(m.fz_new_buffer_from_copied_data(content))
@@ -322,12 +323,16 @@ class _PageBudget:
                 try:
                     image = m.pdf_parse_dict(self._raw, stream, lexer)
                     cost = _INLINE_DICT + self._pixels(image, scope) / _IMAGE_BYTES_PER_BYTE
+                    chain = m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Filter, m.PDF_ENUM_NAME_F)
+                    jpeg = any(m.pdf_to_name(f) in ("DCTDecode", "DCT") for f in (
+                        [chain] if not m.pdf_is_array(chain) else
+                        [m.pdf_array_get(chain, i) for i in range(m.pdf_array_len(chain))]))
                 except Exception:
                     cost = _UNREADABLE_DICT
                 used = m.fz_tell(stream) - start
                 if key and used <= len(key[0]) and len(self._dicts) < MAX_RESOURCES:  # read from those bytes only
-                    self._dicts[key] = (cost, used)
-            total += cost
+                    self._dicts[key] = (cost, used, jpeg)
+            total += cost + (_jpeg_bytes(content, start + used) / _IMAGE_BYTES_PER_BYTE if jpeg else 0)
             read += used
             if read > len(content):
                 return math.inf
@@ -495,6 +500,26 @@ class _PageBudget:
                      frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
         self._costs[key] = found
         return found
+
+
+def _jpeg_bytes(content: bytes, at: int) -> int:
+    """Bytes libjpeg may hold to decode the JPEG data starting at ``at`` (an inline image's, after "ID"):
+    the coefficients of the whole image its own header declares, 2 bytes per sample, which a progressive
+    or multi-scan JPEG needs before it returns a line, whatever the image's dictionary says (10 inline
+    images declared 10 x 10, each a progressive JPEG of 16,000 x 16,000 in 0.8 MB, took 3 s and 400 MB).
+    0 when no frame header is found; the most a header can declare after 1,024 segments without one."""
+    i = content.find(b"\xff\xd8", at, at + 8) + 2
+    for _ in range(1024):
+        if not 1 < i <= len(content) - 10 or content[i] != 0xFF:
+            return 0
+        marker = content[i + 1]
+        if marker in _JPEG_FRAMES:
+            height, width = int.from_bytes(content[i + 5:i + 7], "big"), int.from_bytes(content[i + 7:i + 9], "big")
+            return 2 * width * height * content[i + 9]
+        if marker in (0xD9, 0xDA):  # the end, or a scan before any frame
+            return 0
+        i += 1 if marker == 0xFF else 2 + int.from_bytes(content[i + 2:i + 4], "big")
+    return 2 * 65535 * 65535 * 255
 
 
 def _streams_of(contents) -> list[int]:
