@@ -673,16 +673,21 @@ def text_flood_pdf(inflated_mb: int = 250, pages: int = 1) -> bytes:
     return _raw_pdf(objs)
 
 
-def shared_content_pdf(pages: int = 100, inflated_mb: int = 4) -> bytes:
+def shared_content_pdf(pages: int = 100, inflated_mb: int = 4, forms: int = 0) -> bytes:
     """``pages`` pages drawing one Flate content stream of ordinary text lines inflating to ``inflated_mb`` MB:
-    each page within its own budget, MuPDF interpreting the stream again for each (~20 KB on disk)."""
+    each page within its own budget, MuPDF interpreting the stream again for each (~20 KB on disk).
+    ``forms``: each line also draws ``form_fanout_pdf``'s forms that many levels deep, so every page is
+    skipped, the budget reading the stream again for each."""
     line = b"BT /F1 9 Tf 72 700 Td (" + b"Revenue grew in every region during the year. " * 6 + b") Tj ET\n"
-    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    drawn = b"/XObject << /X 5 0 R >> " if forms else b""
+    kids = b" ".join(b"%d 0 R" % (5 + forms + i) for i in range(pages))
     return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
                      b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-                     _stream(_deflate_repeated(b"", line, inflated_mb * 2**20 - 2**20 // 2)),
+                     _stream(_deflate_repeated(b"", line + (b"q /X Do Q\n" if forms else b""),
+                                               inflated_mb * 2**20 - 2**20 // 2)),
+                     *(_fanout_forms(forms, 10, base=5) if forms else []),
                      *[b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-                       b"/Resources << /Font << /F1 3 0 R >> >> >>"] * pages])
+                       b"/Resources << /Font << /F1 3 0 R >> %s>> >>" % drawn] * pages])
 
 
 def inline_images_pdf(images: int = 10, side: int = 10_000, dictionary: bytes = b"/W %d /H %d /BPC 8 /CS /RGB",

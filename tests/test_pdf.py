@@ -712,3 +712,17 @@ def test_an_inline_jpeg_counts_the_size_its_own_header_declares():
     assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
     small = pdf.read_pdf(page(1000), "jpeg-small.pdf")
     assert small.pages[0].text == "A page of inline images." and not small.warnings
+
+
+def test_pages_the_budget_skips_count_what_it_read_of_them(monkeypatch):
+    """The budget reads every page's instructions, a skipped page's too: 20 pages drawing one 3.5 MB stream
+    whose lines draw forms 7 levels deep are each skipped, and the budget read the stream 20 times (0.1-0.4 s
+    each: 200 such pages, 50 KB on disk, took 19 s; 5,000 would outlast the worker's 120 s). What it reads
+    counts against the document's limit (8 MB here), so the file is refused at the third page instead."""
+    data = pdf_factory.shared_content_pdf(20, 4, forms=7)
+    content = pdf.read_pdf(data, "skipped.pdf")
+    assert all(p.text == "" for p in content.pages) and any("nested forms" in w for w in content.warnings)
+    monkeypatch.setattr(pdf.budget, "MAX_DOCUMENT_CONTENT_MB", 8)
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.read_pdf(data, "skipped.pdf")
+    one_line(ei.value, "skipped.pdf", "more than 8 MB", "page 3 reached the limit")

@@ -144,11 +144,12 @@ class _PageBudget:
         drawn += self._inline(head, scope)
         drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
                      for x, font in procs)  # each font and shading loads once
-        if drawn > self.limit:
-            return "skipped"
-        self.spent += len(head) + drawn
+        skipped = drawn > self.limit
+        self.spent += len(head) + (0 if skipped else drawn)  # a skipped page's instructions: read by the budget
         if self.spent > MAX_DOCUMENT_CONTENT_MB * 2**20:
             return "over"
+        if skipped:
+            return "skipped"
         if own <= self.limit:
             return ""
         left = self.limit
