@@ -279,6 +279,8 @@ def parse_rows(text: str) -> list[TableRow]:
         cells, currency, j = _more_cells(lines, i + 1, cells, currency)
         if label and cells and all(_MARK.match(c.text) for c in cells) and len(header) != len(cells):
             cells = []  # "Best Buy Stores, L.P. (1)": a name with its footnote mark, no figure
+        elif label.endswith(":") and len(cells) == 1 and _NOTE.match(cells[0].text) and len(header) != 1:
+            cells = []  # "Net sales: 1": a heading of rows with a raised footnote mark
         if label and j == last + 1 > i + 1 and len(cells) == 1 and _PAGE_NUMBER.fullmatch(lines[last]) \
                 and label.endswith((".", "!", "?", ":")):
             cells = []  # a sentence, then the page's number on the last line: a footer, not its figure

@@ -124,3 +124,12 @@ def test_one_year_heads_a_table_of_one_column(engine):
     assert _direct(engine, data, "What were total revenues in 2022?") == "Total revenues, 2022: $88,737 million — p. 2"
     # no column for 2021: the row may be quoted, but 2022's figure is not stated as the answer
     assert ": $88,737" not in _direct(engine, data, "What were total revenues in 2021?")
+
+
+@pytest.mark.parametrize("heading", ["Net sales:^1", "Net sales: (2)", "Net sales:²"])
+def test_a_footnote_mark_on_a_heading_of_rows_is_no_figure(engine, heading):
+    rows = [(heading, ()), ("Products", ("$ 61,020", "$ 57,113", "$ 52,600")),
+            ("Services", ("27,717", "25,269", "25,334")), ("Total net sales", ("88,737", "82,382", "77,934")),
+            ("Cost of sales", ("59,830", "47,853", "52,152"))]
+    data = layout_statement_pdf(PLAIN, rows)
+    assert _direct(engine, data, "What were the company's net sales?") == "Total net sales, 2022: $88,737 million — p. 2"
