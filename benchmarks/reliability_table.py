@@ -39,7 +39,8 @@ SUITE: list[tuple[str, str, str]] = [
     ("Hostile files (engine, CLI, folder library)", "tests/test_hostile_inputs.py", r"."),
     ("Hostile files (PDF layer)", "tests/test_pdf.py",
      r"missing|directory|extension|size|empty|magic|truncated|garbage|password|owner|zero|limit|damaged|"
-     r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd"),
+     r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd|inline|document_budget|"
+     r"budget_skips"),
     ("Hostile files (app upload)", "tests/test_app.py", r"hostile"),
     ("Hostile files (app upload)", "tests/test_browser.py", r"hostile"),
     ("Hostile files (app upload)", "tests/test_browser_hostile.py", r"."),
