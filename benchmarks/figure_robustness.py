@@ -207,7 +207,7 @@ def _rows(p: Page, t: dict, cols: list[tuple[str, float]], items: list[Item], y:
             p.text(60, y, extra)
             y += 11
         label = lines[-1]
-        if t["leaders"] == "yes":
+        if t["leaders"] == "yes" and item.dollars:  # a heading of rows has no leaders
             room = cols[0][1] - 100 - 66 - FONT.text_length(label, fontsize=9)  # up to the first column's "$"
             label += " " + "." * max(3, int(room / FONT.text_length(".", fontsize=9)))
         p.text(60 if len(lines) == 1 else 66, y, label)
@@ -383,6 +383,7 @@ def build(name: str, t: dict, seed: int) -> Document:
     if not one:
         ask("What were the impairment charges {when}?", "impairment", "2021", PHRASINGS[k % len(PHRASINGS)])
     ask("What was operating income {when}?", "opi", asked[(k + 2) % len(asked)], PHRASINGS[(k + 1) % len(PHRASINGS)])
+    ask("What was the company's {when} cost of revenues?", "cost", asked[(k + 1) % len(asked)], "{y}")
     return out
 
 
