@@ -12,16 +12,21 @@ the generator knows. Figure questions go through the real engine (``Engine.ask_d
   in thousands but stated in millions, or a loss stated as a profit, fails here only).
 
 Traits (base first): year order (descending, ascending); the column header (each year its own
-text object; "2022 2021 2020" as one; "Fiscal 2022"; "FY22"; "Year Ended December 31," over the
-years; "Year Ended" over "Dec. 31, 2022" per column; "52 Weeks Ended" over dates); the unit line
-("(In millions, except per share data)", "(in thousands)", "($ in billions)", none); the "$" sign
-(its own text object, glued to the figure, absent); negatives ("(1,577)", "-1,577"); zero ("—",
-"-", "0"); a footnote mark on the revenue label ("Net sales (1)", "Revenue¹", a raised "1" of its
-own); dot leaders; labels wrapped over two lines; the revenue label's synonym; the page ("single"
-statement, an income statement and a segment table on one page, a one-column table, a
-"% Change" column between the years). Questions name the year as "in 2022", "in FY2022", "for
-fiscal 2022", "in fiscal year 2022", "as of December 31, 2022" (balance sheet), or not at all (the
-latest year is the answer).
+text object; "2022 2021 2020" as one, "% Change" between the years on the same line; "Fiscal
+2022"; "FY22"; "Year Ended December 31," over the years; "Year Ended" over "Dec. 31, 2022" per
+column; "52 Weeks Ended" over dates; "2021 (As Restated)"); the unit ("(In millions, except per
+share data)", "(in thousands)", "($ in billions)", none, "£m" or "$000" under each year); the "$"
+sign (its own text object, glued to the figure, absent); negatives ("(1,577)", "-1,577", "(1,577"
+with its ")" apart); zero ("—", "-", "0"); a footnote mark on the revenue label ("Net sales (1)",
+"Revenue¹", a raised "1" of its own); dot leaders; labels wrapped over two lines; the revenue
+label's synonym; revenue as a section ("Revenues:", its parts, its total named or a bare
+"Total"); each row one text object; the page (one statement, an income statement and a segment
+table on one page, a one-column table, a "% Change" column between the years, on a landscape
+page). Questions name the year as "in 2022", "in FY2022", "in FY22", "for fiscal 2022", "in
+fiscal year 2022", "for the year ended December 31, 2022", "as of December 31, 2022" (balance
+sheet), before the line item ("the company's 2022 cost of revenues"), or not at all (the latest
+year is the answer). The traits were written while fixing the reader: a new layout is the test
+of it, a score here is not.
 
     ALPHASEARCH_DATA_DIR=/tmp/x python benchmarks/figure_robustness.py [--seed 7] [--failures]
 
