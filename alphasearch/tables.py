@@ -260,7 +260,8 @@ def parse_rows(text: str) -> list[TableRow]:
             i += 1
             continue
         if run:
-            header = _period_columns(run, context[-6:])  # one year heads a table of one column
+            if len(run) >= 2 or not header:  # one year heads a table of one column, not the next tables of a page
+                header = _period_columns(run, context[-6:])
             run, section = [], ""
         if all(_COLUMN_UNIT.match(w) for w in line.split()):  # "£m", "$000" under each year: the unit
             m = _COLUMN_UNIT.match(line.split()[0])

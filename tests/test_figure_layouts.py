@@ -133,3 +133,12 @@ def test_a_footnote_mark_on_a_heading_of_rows_is_no_figure(engine, heading):
             ("Cost of sales", ("59,830", "47,853", "52,152"))]
     data = layout_statement_pdf(PLAIN, rows)
     assert _direct(engine, data, "What were the company's net sales?") == "Total net sales, 2022: $88,737 million — p. 2"
+
+
+def test_a_lone_year_below_a_table_does_not_take_its_header():
+    """A year alone on a line (a chart's axis, a caption) under a table of three years: the rows after it keep the
+    table's columns."""
+    from alphasearch.tables import parse_rows
+    text = "\n".join(["2022", "2021", "2020", "Total revenues", "88,737", "82,382", "77,934", "2022",
+                      "Operating income", "18,323", "27,340", "17,814"])
+    assert [r.columns for r in parse_rows(text)] == [("2022", "2021", "2020")] * 2
