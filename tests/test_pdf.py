@@ -726,3 +726,23 @@ def test_pages_the_budget_skips_count_what_it_read_of_them(monkeypatch):
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.read_pdf(data, "skipped.pdf")
     one_line(ei.value, "skipped.pdf", "more than 8 MB", "page 3 reached the limit")
+
+
+def test_pages_are_rendered_within_the_page_budget(monkeypatch):
+    """The app renders and searches stored pages outside the worker: a page the page budget skips (forms 7
+    levels deep, a million words: ~5 s to draw) is not drawn, nor a page whose images exceed
+    MAX_RENDER_MEGAPIXELS (ten images of 15,000 x 15,000 took 8 s); each raises TooComplexError at once,
+    which the preview shows as one sentence. A page within the budgets renders as before."""
+    start = time.perf_counter()
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.render_page_png(pdf_factory.form_fanout_pdf(), 1)
+    one_line(ei.value, "Page 1 draws more than", "it is not shown")
+    assert pdf.snippet_rects(pdf_factory.form_fanout_pdf(levels=2), 1, "leaf")
+    with pytest.raises(errors.TooComplexError):
+        pdf.snippet_rects(pdf_factory.form_fanout_pdf(), 1, "leaf")
+    monkeypatch.setattr(pdf, "MAX_RENDER_MEGAPIXELS", 100)
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.render_page_png(pdf_factory.image_bomb_pdf(side=11_000), 1)
+    one_line(ei.value, "121 megapixels", "100 megapixel limit", "it is not shown")
+    assert time.perf_counter() - start < 2.0
+    assert pdf.render_page_png(pdf_factory.form_fanout_pdf(levels=2), 1).startswith(b"\x89PNG")

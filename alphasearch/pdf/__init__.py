@@ -38,6 +38,7 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 
 Source = "Path | str | bytes"
 MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled down
+MAX_RENDER_MEGAPIXELS = 400  # images a page to render holds (MuPDF decodes each at its own size: ~0.6 s per 225)
 MAX_OUTLINE_ENTRIES = 10_000  # bookmarks read from an outline; the rest are ignored with a warning
 MAX_OUTLINE_DEPTH = 32  # deeper bookmarks are ignored (real outlines rarely exceed 6 levels)
 # MuPDF loads outlines recursively inside pymupdf.open: ~50,000 levels overflow an 8 MB thread stack
@@ -579,7 +580,7 @@ def snippet_rects(data: bytes, page: int, snippet: str) -> list[tuple[float, flo
     try:
         if not 1 <= page <= doc.page_count:
             return []
-        pg = doc[page - 1]
+        pg = _bounded_page(doc, data, page)
         return [tuple(r) for r in _find(pg, snippet)]
     finally:
         doc.close()
@@ -601,13 +602,28 @@ def _find(pg: pymupdf.Page, snippet: str) -> list[pymupdf.Rect]:
     return found
 
 
+def _bounded_page(doc: pymupdf.Document, data: bytes, page: int) -> pymupdf.Page:
+    """1-based ``page`` of ``doc`` (opened from ``data``) once the page budget has passed it (cut to its
+    limit if need be): the app renders and searches stored pages outside the worker, so a page skipped
+    when the text was read (forms drawing forms...) raises TooComplexError instead of running unbounded."""
+    pages_budget = budget._PageBudget(doc, streams._checked_streams(doc, content_hash(data), "document.pdf"))
+    if pages_budget.check(page - 1) in ("skipped", "over"):
+        raise errors.TooComplexError(f"Page {page} draws more than the PDF reader may interpret "
+                                     f"({budget.MAX_PAGE_CONTENT_MB} MB); it is not shown.")
+    return doc[page - 1]
+
+
 def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str | Sequence[str] = "") -> bytes:
     """PNG of 1-based ``page``; ``highlight`` text (one passage or several) is marked in translucent yellow."""
     doc = open_pdf(data, max_pages=10**9)
     try:
         if not 1 <= page <= doc.page_count:
             raise errors.NotFoundError(f"Page {page} does not exist; the document has {doc.page_count} pages.")
-        pg = doc[page - 1]
+        pg = _bounded_page(doc, data, page)
+        pixels = sum(dict(_page_images(pg)).values())
+        if pixels > MAX_RENDER_MEGAPIXELS * 10**6:
+            raise errors.TooComplexError(f"Page {page} holds images of {pixels / 10**6:,.0f} megapixels, beyond the "
+                                         f"{MAX_RENDER_MEGAPIXELS} megapixel limit for showing a page; it is not shown.")
         rect = pg.rect
         area = max(rect.width * rect.height, 1.0)
         zoom = min(zoom, math.sqrt(MAX_RENDER_PIXELS / area))
