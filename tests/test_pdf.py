@@ -746,3 +746,20 @@ def test_pages_are_rendered_within_the_page_budget(monkeypatch):
     one_line(ei.value, "121 megapixels", "100 megapixel limit", "it is not shown")
     assert time.perf_counter() - start < 2.0
     assert pdf.render_page_png(pdf_factory.form_fanout_pdf(levels=2), 1).startswith(b"\x89PNG")
+
+
+def test_an_inline_jbig2_image_counts_the_page_its_data_declares():
+    """A JBIG2 decoder allocates the page its page information segment declares, whatever the image's
+    dictionary says: an inline image declared 10 x 10 whose data declares a 60,000 x 60,000 page (703 bytes
+    on disk; 430 MB before) skips the page at once; a page of 1,000 x 1,000 is read."""
+    import struct
+
+    def page(side: int) -> bytes:
+        info = struct.pack(">IBBBI", 0, 48, 0, 1, 19) + struct.pack(">IIIIBH", side, side, 0, 0, 0, 0)
+        data = info + struct.pack(">IBBBI", 1, 49, 0, 1, 0)  # page information, end of page
+        return pdf_factory.inline_images_pdf(10, 10, b"/W 10 /H 10 /IM true", data=data, filters=b"/JBIG2Decode")
+
+    content = pdf.read_pdf(page(60_000), "jbig2.pdf")
+    assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
+    small = pdf.read_pdf(page(1000), "jbig2-small.pdf")
+    assert small.pages[0].text == "A page of inline images." and not any("inline images" in w for w in small.warnings)
