@@ -462,8 +462,8 @@ def _period_columns(run: list[tuple[str, str]], above: list[str]) -> list[tuple[
 
 
 _FOOTNOTE = re.compile(r"^\(\d\)$")
-_MARK = re.compile(r"^\(\d{1,2}\)$")
-_NOTE = re.compile(r"^\d{1,2}$")  # a bare number first of one cell too many: a footnote mark or a note's number  # "(1)", "(12)" after a name: a footnote mark when no column is its own
+_MARK = re.compile(r"^\(\d{1,2}\)$")  # "(1)", "(12)" after a name: a footnote mark when no column is its own
+_NOTE = re.compile(r"^\d{1,2}$")  # a bare number first of one cell too many: a footnote mark or a note's number
 
 
 def _align(header: list[tuple[str, str]], cells: list[Cell]) -> tuple[list[Cell], tuple[tuple[str, str], ...]]:

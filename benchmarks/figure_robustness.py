@@ -30,7 +30,7 @@ of it, a score here is not.
 
     ALPHASEARCH_DATA_DIR=/tmp/x python benchmarks/figure_robustness.py [--seed 7] [--failures]
 
-Prints the share per trait value and overall, and writes benchmarks/results/figure_robustness.json.
+Prints the share per trait value and overall, and writes benchmarks/out/figure_robustness.json (``make_results.py`` runs three seeds and keeps them in benchmarks/results/).
 """
 from __future__ import annotations
 
@@ -425,7 +425,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--failures", action="store_true", help="print every question whose answer misses")
     ap.add_argument("--only", default="", help="only the documents whose name contains this")
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure_robustness.json"))
+    ap.add_argument("--out", default=str(Path(__file__).parent / "out" / "figure_robustness.json"))
     ap.add_argument("--save-pdfs", default="", help="a folder to write the generated PDFs to")
     args = ap.parse_args()
     started = time.perf_counter()

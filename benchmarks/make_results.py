@@ -13,7 +13,9 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
    section-start F1 and level agreement, the indexer before the layout work and now);
 5. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
    (document, page) hit@3 beside single-document hit@3);
-6. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
+6. ``benchmarks/figure_robustness.py`` (the direct figure answer on generated statements, one layout trait
+   varied at a time and in combinations; seeds 7, 8 and 9 for the spread);
+7. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
@@ -41,6 +43,7 @@ METHODS = "flat_bm25,flat_embed,flat_offline,flat_read,exhaustive,greedy,beam,mc
 KS = (1, 3, 5)
 COMMITTED = REPO / "benchmarks" / "results"
 RESULTS_MD = REPO / "RESULTS.md"
+FIGURE_SEEDS = (7, 8, 9)
 
 
 def step(name: str, cmd: list[str], log: Path) -> float:
@@ -400,6 +403,35 @@ def folder_section(fe: dict) -> str:
     ])
 
 
+def figures_section(runs: list[dict]) -> str:
+    """The figure-robustness runs (one per seed): the share per set, and every trait below 1 in any seed."""
+    seeds = [r["seed"] for r in runs]
+
+    def cells(key: str) -> list[str]:
+        return [f"{r['shares'][key]['carries']:.3f} / {r['shares'][key]['exact']:.3f}" if key in r["shares"] else "—"
+                for r in runs]
+
+    keys = [k for k in runs[0]["shares"] if k == "all" or k.startswith("set:")]
+    weak = sorted({k for r in runs for k, v in r["shares"].items()
+                   if not (k == "all" or k.startswith("set:")) and v["carries"] < 1})
+    rows = [[k.removeprefix("set:"), str(runs[0]["shares"][k]["n"])] + cells(k) for k in keys]
+    rows += [[k.replace(":", ": ", 1), str(runs[0]["shares"].get(k, {}).get("n", ""))] + cells(k) for k in weak]
+    return "\n".join([
+        "## Direct figure answers on generated statement layouts",
+        "",
+        f"`benchmarks/figure_robustness.py --seed S` for S in {', '.join(map(str, seeds))}: "
+        f"{runs[0]['documents']} generated statements, {runs[0]['questions']} figure questions each, through the "
+        "real engine. A base layout, each layout trait of real filings varied alone (\"one trait\"), and random "
+        "combinations of them (which differ by seed). Cells: carries / exact (the direct answer line holds the "
+        "printed figure / states the right amount, sign and unit read). Rows under the sets: every trait, "
+        "question or phrasing below 1.000 in some seed. The traits were written by the team that fixed the reader "
+        "against them, so this is a regression check, not a measure on unseen documents.",
+        "",
+        md_table(["set / trait", "n"] + [f"seed {s}" for s in seeds], rows),
+        "",
+    ])
+
+
 def conclusion(jb: dict) -> str:
     """A plain reading of the verdict rows, computed (not typed)."""
     parts = []
@@ -412,7 +444,7 @@ def conclusion(jb: dict) -> str:
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
                   command: str, folders: dict | None = None, trees: dict | None = None,
-                  answers: dict | None = None) -> None:
+                  answers: dict | None = None, figures: list[dict] | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -446,6 +478,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(tree_section(trees))
     if folders is not None:
         parts.append(folder_section(folders))
+    if figures:
+        parts.append(figures_section(figures))
     for name in ("bench_cluster.md", "bench_scale.md"):  # optional steps: their last committed tables
         if (COMMITTED / name).is_file():
             text = (COMMITTED / name).read_text(encoding="utf-8").strip()
@@ -499,6 +533,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.skip_folders:
         step("folder eval", [py, "benchmarks/folder_eval.py", "--eval-dir", str(eval_dir)]
              + (["--limit", "30"] if args.quick else []), OUT / "folder_eval.log")
+    if not args.skip_figures:
+        for seed in FIGURE_SEEDS:
+            step(f"figure robustness, seed {seed}", [py, "benchmarks/figure_robustness.py", "--seed", str(seed),
+                                                      "--out", str(OUT / f"figure_robustness_{seed}.json")],
+                 OUT / f"figure_robustness_{seed}.log")
     if args.cluster_bench:
         step("indexing: processes vs a local Ray cluster", [py, "benchmarks/bench_cluster.py", "--eval-dir",
                                                             str(eval_dir)], OUT / "bench_cluster.log")
@@ -509,6 +548,8 @@ def run(args: argparse.Namespace) -> int:
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
     folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
     trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
+    figures = [json.loads((OUT / f"figure_robustness_{s}.json").read_text()) for s in FIGURE_SEEDS
+               if (OUT / f"figure_robustness_{s}.json").is_file()]
 
     rows = [r for r in read_rows(results) if not r.get("off_topic")] if results.is_file() else []
     meta = {
@@ -522,7 +563,8 @@ def run(args: argparse.Namespace) -> int:
                                               ("judge-budget study", args.skip_judge),
                                               ("engine benchmark", args.skip_bench),
                                               ("tree quality", args.skip_trees),
-                                              ("folder eval", args.skip_folders)) if skipped],
+                                              ("folder eval", args.skip_folders),
+                                              ("figure robustness", args.skip_figures)) if skipped],
     }
     COMMITTED.mkdir(parents=True, exist_ok=True)
     if summary is not None:
@@ -531,7 +573,9 @@ def run(args: argparse.Namespace) -> int:
                  "tree_quality.json", "answer_eval.json"):
         if (OUT / name).is_file():
             shutil.copyfile(OUT / name, COMMITTED / name)
-    write_results(meta, summary, jb, bench, command, folders, trees, answers)
+    if figures:
+        (COMMITTED / "figure_robustness.json").write_text(json.dumps(figures, indent=1))
+    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
@@ -547,6 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
     p.add_argument("--skip-trees", action="store_true", help="reuse benchmarks/out/tree_quality.json")
     p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
+    p.add_argument("--skip-figures", action="store_true", help="reuse benchmarks/out/figure_robustness_*.json")
     p.add_argument("--cluster-bench", action="store_true",
                    help="also time indexing the eval PDFs in 1 process, N processes and a local Ray cluster (~5 min)")
     p.add_argument("--scale", nargs="?", const="100,1000", default=None, metavar="SIZES",
