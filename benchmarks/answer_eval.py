@@ -27,13 +27,13 @@ deep read puts the first page ahead of the next nine) added at full weight, 24% 
 fallback keeps the parts that tell those documents best, and ``read_ahead`` is the confidence's.
 
 ``words_ahead`` (how much more of the question's words, each weighted by its idf squared, the
-first page prints than the best of the next nine) is the confidence's too. On rows of a27ea77 it
-took the held-out AUROC for the first page from 0.745 / 0.733 to 0.770 / 0.765 (30 other splits:
-mean 0.716 -> 0.737, 10th percentile 0.645 -> 0.673; better on 60 of the 62 held-out halves);
+first page prints than the best of the next nine) is the confidence's too. On rows of 223d878 it
+took the held-out AUROC for the first page from 0.745 / 0.734 to 0.770 / 0.765 (30 other splits:
+mean 0.716 -> 0.737, 10th percentile 0.646 -> 0.673; better on 60 of the 62 held-out halves);
 without ``first_cover`` then (the first page's best sentence, which it makes redundant) 0.787 /
-0.760, mean 0.747, p10 0.690. The price is on the other target, "the direct answer carries the
-gold figure" (60 questions): 0.875 / 0.838 -> 0.850 / 0.781, mean 0.848 -> 0.807, p10 0.777 ->
-0.731 (keeping ``first_cover``: 0.861 / 0.800, mean 0.820). Weighted by idf alone it adds less
+0.761, mean 0.747, p10 0.690. The price is on the other target, "the direct answer carries the
+gold figure" (60 questions): 0.875 / 0.838 -> 0.850 / 0.781, mean 0.849 -> 0.807, p10 0.777 ->
+0.731 (keeping ``first_cover``: 0.861 / 0.806, mean 0.820). Weighted by idf alone it adds less
 (mean 0.740 without ``first_cover``); the first page's share alone, the gap counted over the
 question's words the document uses, or the gap in a passage, an opening, the closeness in meaning,
 or whether the flat BM25, embedding and sub-query rankings or the search's best sections agree with
