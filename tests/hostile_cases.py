@@ -121,8 +121,9 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("inline-images", "10 inline images (BI ... ID ... EI) each declaring 10,000 x 10,000 RGB pixels of "
                 "1 KB of Flate data, decoded as MuPDF reads the page (7 KB; 1.3 s and 450 MB before)",
                 pdf_factory.inline_images_pdf, None, warning="inline images"),
-    HostileCase("shared-content", "100 pages drawing one 3.5 MB content stream, each within its own budget (30 KB; "
-                "18-38 s before)", pdf_factory.shared_content_pdf, errors.TooComplexError, "more than 256 MB"),
+    HostileCase("shared-content", "300 pages drawing one 3.5 MB content stream, each within its own budget (60 KB; "
+                "100 such pages took 18-38 s before)", lambda: pdf_factory.shared_content_pdf(300),
+                errors.TooComplexError, "more than 768 MB"),
     HostileCase("html-js-text", "text containing HTML and JavaScript", pdf_factory.html_js_pdf, None,
                 question="When does the vault code rotate?"),
 )

@@ -675,14 +675,14 @@ def test_inline_images_in_forms_and_named_colour_spaces_are_costed():
 
 
 def test_pages_together_beyond_the_document_budget_are_refused_before_any_is_read(monkeypatch):
-    """100 pages drawing one 3.5 MB content stream (30 KB on disk): each page is within its budget, but
-    MuPDF would interpret 350 MB (18-38 s before). The document is refused with one sentence before any
-    page is read; a smaller document passes, and the limit is a module constant."""
+    """300 pages drawing one 3.5 MB content stream (60 KB on disk): each page is within its budget, but
+    MuPDF would interpret ~900 MB (100 such pages took 18-38 s before). The document is refused with one
+    sentence before any page is read; a smaller document passes, and the limit is a module constant."""
     start = time.perf_counter()
     with pytest.raises(errors.TooComplexError) as ei:
-        pdf.read_pdf(pdf_factory.shared_content_pdf(100, 4), "shared.pdf")
+        pdf.read_pdf(pdf_factory.shared_content_pdf(300, 4), "shared.pdf")
     assert time.perf_counter() - start < 2.0
-    one_line(ei.value, "shared.pdf", "more than 256 MB", "it was refused")
+    one_line(ei.value, "shared.pdf", "more than 768 MB", "it was refused")
     data = pdf_factory.shared_content_pdf(3, 1)
     assert len(pdf.read_pdf(data, "three.pdf").pages) == 3
     monkeypatch.setattr(pdf.budget, "MAX_DOCUMENT_CONTENT_MB", 1)

@@ -20,9 +20,10 @@ from .streams import StreamSizes, _decoded_prefix, _filter_chain, _filters, _int
 
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 # what the pages of one document together make MuPDF interpret, their budgets summed: a 10-K's pages count
-# 0.05-0.15 MB each (at most 29 MB for one of the 74 eval PDFs), so ~2,000 such pages; MuPDF takes 12-110 ns
-# per byte, so at most ~30 s (100 pages drawing one 4 MB content stream took 18 s). A document beyond is refused
-MAX_DOCUMENT_CONTENT_MB = 256
+# 0.05-0.15 MB each (at most 29 MB for one of the 74 eval PDFs), so the 5,000 pages a document may have
+# (Settings.max_pages) fit; MuPDF takes 12-110 ns per byte, so at most ~85 s, inside the worker's 120 s (100
+# pages drawing one 4 MB content stream took 18 s). A document beyond is refused before any page is read
+MAX_DOCUMENT_CONTENT_MB = 768
 MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; deeper pages lose their text
 INFLATED_HELD_MB = 64  # page contents held decoded in the in-memory document per file (MuPDF reads them as they are)
 MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
