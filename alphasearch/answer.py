@@ -16,13 +16,13 @@ import numpy as np
 from . import calibration
 from .compare import compared_answer
 from .direct import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
-from .tables import years_named  # the same, and "FY23"
 from .direct import Direct, figure_answer, lexicon, not_line_item
 from .models import FALLBACK_ANSWER, Citation, DocumentIndex, SearchTrace, Section
 from .reading import page_fit
-from .scorers import (PageRanker, asks, asks_picture, clean_question, names_page, page_labels, page_refs,
+from .scorers import (asks, asks_picture, clean_question, names_page, page_labels, page_refs,
                       wants_number)
 from .streaming import FieldText
+from .tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from .text import sentences, shorten, terms
 
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
@@ -34,7 +34,7 @@ OPENING_LINES = 3  # a page's first lines: its title, read for the "opening" par
 READ_AHEAD = 9  # the pages after the first that the "read_ahead" part compares it with
 WORDS_RIVALS = 9  # the pages after the first that the "words_ahead" part compares it with
 ROBUST_WORDS = 30  # at most this many leave-one-word-out rankings for the "robust" part of the confidence
-FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence  # without the model: sentence coverage, the kind of answer asked for is present
+FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
 _NUM = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"

@@ -447,7 +447,6 @@ def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
 
 def _computation(doc, question, pages, years, q_terms) -> Direct | None:
     rows = None
-    lex = lexicon()
     low = question.lower()
     # 1. a change between two years of one line item (one year named: from the year before; a
     # "% Change" column printed beside it first)

@@ -158,7 +158,7 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     line = explain_confidence(ex.parts, 0.25)
     w = dict(zip(m["features"], m["weights"]))["top_agree"]
     assert f"{w:.2f} × the first page is the page ranker's best 100%" in line and "below 25%" in line
-    assert f"of the fallback model (the same target" in line
+    assert "of the fallback model (the same target" in line
     assert f"here {calibration.predict(ex.parts, calibration.gate()):.0%})" in line
     off = extractive_answer(d, "What is the boiling point of liquid nitrogen in kelvin?", [1, 2, 3], df_of(d))
     assert off.fallback and off.parts["in_document"] < 0.5  # a fallback says why too

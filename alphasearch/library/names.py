@@ -73,8 +73,6 @@ def name_key(name: str) -> str:
 
 
 def sha256_of(data: bytes) -> str:
-    import hashlib
-
     return hashlib.sha256(data).hexdigest()  # = pdf.content_hash
 
 
