@@ -174,9 +174,14 @@ CHANGE = "change"  # the header of a column of changes between the years beside 
 _SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.IGNORECASE)  # "FY22", "FY '22": fiscal 2022
 
 
+def _long_fy(text: str) -> str:
+    """``text`` with each short fiscal year written out: "FY22", "FY '22" → "FY2022"."""
+    return _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", text)
+
+
 def years_named(text: str) -> list[str]:
     """The years ``text`` names, once each in order: "2022", "FY2022", "FY22", "FY '22" → "2022"."""
-    return list(dict.fromkeys(_YEAR.findall(_SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", text))))
+    return list(dict.fromkeys(_YEAR.findall(_long_fy(text))))
 
 
 def _change_column() -> re.Pattern[str]:
@@ -195,7 +200,7 @@ def _header_years(line: str) -> list[str] | None:
     """The years of a column-header line ("2022", "February 2, 2019", "Dec. 31, 2022", "2017 2018 2019",
     "Fiscal 2021", "FY22"), with ``CHANGE`` for a change column printed after a year on the same line
     ("2022 % Change 2021" → 2022, CHANGE, 2021), or None when the line is not a header line."""
-    line = _SHORT_FY.sub(lambda m: f"FY20{m.group(1)}", line)
+    line = _long_fy(line)
     if len(line) > _HEADER_CHARS or not _YEAR.search(line):
         return None
     parts = _YEAR.split(line)  # text, year, text, year, …, text
