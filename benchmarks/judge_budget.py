@@ -41,6 +41,14 @@ share of iterations that judged nothing new, and the answer to: is the default
 search on the frontier (no method reaches a higher hit@3 with the same or fewer
 calls), and does it beat the reference at equal calls? Exits 0 with a note when
 the eval set is absent.
+
+It also asks the issue's other question with the simulated judge: does the search beat **flat
+reading** at an equal number of pages read? ``flat_read`` (not a rival on the frontier, a
+baseline per budget) judges the page ranker's top N pages with the same simulated judge, N = the
+pages the default search read on that question at that budget, and ranks them by the same rule
+(pages judged ≥ 0.75 first, then the page scores). Offline the judge of a page is the page
+ranker's own score, so there the two differ by little (RESULTS.md); a judge that knows more than
+the ranker is what the tree can use.
 """
 from __future__ import annotations
 
@@ -59,18 +67,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
 
-from alphasearch.baselines import beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order  # noqa: E402
+from alphasearch.baselines import CONFIRMED, beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.mcts import PRIOR_MIX, idle_iterations, search  # noqa: E402
+from alphasearch.answer import section_of  # noqa: E402
+from alphasearch.mcts import PRIOR_MIX, idle_iterations, is_page, page_node, search  # noqa: E402
 from alphasearch.reading import PageReader  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
 
 ITERATIONS = (1, 2, 3, 5, 8, 12, 25, 50, 100)
 BEAM_WIDTHS = (2, 3, 5)
-METHODS = ("default", "no_pages", "one_by_one", "ucb1", "reference", "greedy", "beam", "exhaustive")
+METHODS = ("default", "no_pages", "one_by_one", "ucb1", "reference", "greedy", "beam", "exhaustive", "flat_read")
 SEARCHES = ("default", "no_pages", "one_by_one", "ucb1", "reference")  # budgets are iterations
 VARIANTS = ("default", "no_pages", "one_by_one")  # the default and its ablations (not rivals on the frontier)
+BASELINES = ("flat_read",)  # the page ranker's top pages judged: a baseline at equal pages read, not a search
 JUDGES = {
     "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
     "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
@@ -161,13 +171,21 @@ def run(args: argparse.Namespace) -> int:
             rr = next((1.0 / i for i, p in enumerate(flat_pages[:20], 1) if p in ev), 0.0)
             flat.append((*(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)), rr))
             for kind, sigma in configs:
-                def measure(method: str, budget: int, trace_fn) -> None:
+                def measure(method: str, budget: int, trace_fn):
                     judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
                     trace = trace_fn(judge)
                     pages = trace_page_order(trace, doc.page_count, page_scores)
                     rows[(kind, sigma, method, budget)].append(
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)),
                          distinct_judged(trace), len(trace.steps), idle_iterations(trace), judge.requests))
+                    return trace
+
+                def measure_flat(budget: int, n: int) -> None:
+                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
+                    pages = flat_read_order(doc.root, q.question, judge, page_scores, n)
+                    rows[(kind, sigma, "flat_read", budget)].append(
+                        (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)), judge.calls, 0, 0,
+                         judge.requests))
 
                 def ours(j, it, method):
                     reader = PageReader(doc, ranker, judge=j) if method != "no_pages" else None
@@ -178,7 +196,9 @@ def run(args: argparse.Namespace) -> int:
 
                 for it in ITERATIONS:
                     for method in ("default", "no_pages", "one_by_one", "ucb1"):
-                        measure(method, it, lambda j, it=it, method=method: ours(j, it, method))
+                        trace = measure(method, it, lambda j, it=it, method=method: ours(j, it, method))
+                        if method == "default":
+                            measure_flat(it, sum(1 for n in trace.root.walk() if is_page(n.section) and n.reward is not None))
                     measure("reference", it, lambda j, it=it: mcts_reference(doc.root, q.question, j, iterations=it,
                                                                              rng=random.Random(args.seed)))
                 measure("greedy", 1, lambda j: greedy(doc.root, q.question, j))
@@ -233,6 +253,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def flat_read_order(root: Section, question: str, judge: SimulatedJudge, page_scores, n: int,
+                    confirmed: float = CONFIRMED) -> list[int]:
+    """Flat reading with the judge: the page ranker's top ``n`` pages judged (one call each, as the
+    search's page nodes: the same node ids, so the same simulated noise), those judged ≥
+    ``confirmed`` first (best first), then every page by its page score."""
+    order = trace_page_order_flat(page_scores)
+    top = order[:n]
+    read = dict(zip(top, judge.score(question, [page_node(section_of(root, p), p) for p in top]))) if top else {}
+    first = sorted((p for p, r in read.items() if r >= confirmed), key=lambda p: (-read[p], order.index(p)))
+    return first + [p for p in order if p not in set(first)]
+
+
 def trace_page_order_flat(page_scores) -> list[int]:
     import numpy as np
 
@@ -263,7 +295,7 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
     for kind, sigma in configs:
         at = [r for r in table if r["sigma"] == sigma and r["judge"] == kind]
         mine = [r for r in at if r["method"] == "default"]
-        others = [r for r in at if r["method"] not in VARIANTS]
+        others = [r for r in at if r["method"] not in VARIANTS + BASELINES]
         beaten = []
         for d in mine:
             for o in others:
@@ -280,12 +312,17 @@ def answer(table: list[dict], configs: Sequence[tuple[str, float]]) -> list[dict
         for r in (x for x in at if x["method"] == "reference"):
             ok = [d["hit@3"] for d in mine if d.get("requests", d["judge_calls"]) <= r.get("requests", r["judge_calls"]) + 1e-9]
             by_requests.append((max(ok) if ok else None, r["hit@3"]))
+        flat = {r["budget"]: r for r in at if r["method"] == "flat_read"}
+        vs_flat = [{"budget": d["budget"], "pages_read": flat[d["budget"]]["judge_calls"], "default_hit@1": d["hit@1"],
+                    "flat_read_hit@1": flat[d["budget"]]["hit@1"], "gap": round(d["hit@1"] - flat[d["budget"]]["hit@1"], 4)}
+                   for d in mine if d["budget"] in flat]
         best = max(mine, key=lambda r: (r["hit@3"], -r["judge_calls"]))
         out.append({
             "judge": kind, "sigma": sigma,
             "default_on_frontier": not beaten, "beaten_by": beaten,
             "default_best": {"budget": best["budget_label"], "calls": best["judge_calls"], "hit@3": best["hit@3"]},
             "vs_reference": vs_ref,
+            "vs_flat_read": vs_flat,
             "default_wins_vs_reference": sum(1 for v in vs_ref if v["default_hit@3"] is not None
                                              and v["default_hit@3"] > v["reference_hit@3"]),
             "vs_reference_compared": len(vs_ref),
@@ -322,14 +359,18 @@ def print_table(result: dict) -> None:
               f"(reference budget, real or distinct calls) comparisons, at {v['default_wins_vs_reference_requests']} "
               f"of {v['vs_reference_requests_compared']} at equal requests. Iterations that judged nothing new: "
               + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
+        if v.get("vs_flat_read"):
+            print("    hit@1, default less flat reading at equal pages read (budget: gap): "
+                  + ", ".join(f"{f['budget']} it ({f['pages_read']:.1f} pages): {f['gap']:+.3f}" for f in v["vs_flat_read"]))
 
 
 NAMES = {"default": "default search (PUCT, prior, pages read)", "no_pages": "default without reading pages",
          "one_by_one": "default, one node per iteration",
          "ucb1": "the search with UCB1, no prior", "reference": "reference system's MCTS (real calls)",
-         "greedy": "greedy", "beam": "beam (w=2,3,5)", "exhaustive": "exhaustive"}
+         "greedy": "greedy", "beam": "beam (w=2,3,5)", "exhaustive": "exhaustive",
+         "flat_read": "flat reading of the ranker's top pages, as many as the default read"}
 COLOURS = {"default": "#1f77b4", "no_pages": "#17becf", "one_by_one": "#7f7f7f", "ucb1": "#ff7f0e", "reference": "#8c564b", "greedy": "#2ca02c",
-           "beam": "#9467bd", "exhaustive": "#d62728"}
+           "beam": "#9467bd", "exhaustive": "#d62728", "flat_read": "#bcbd22"}
 
 
 def plot(result: dict, out: Path) -> None:

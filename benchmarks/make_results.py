@@ -281,7 +281,8 @@ def judge_section(jb: dict, png: str) -> str:
         "system's MCTS (one node per iteration, mean backup, no cache: a revisited leaf is a new call; calls are "
         "real calls, *distinct* the distinct nodes judged; *requests*: scorer invocations, siblings judged "
         "together counting once, as a batching LLM judge is billed). *Nothing new*: share of iterations that judged no "
-        "node not judged before. "
+        "node not judged before. `flat_read` (a baseline, not a search): the page ranker's top N pages judged "
+        "with the same judge, N = the pages `default` read on that question at that budget, ranked by the same rule. "
         f"{jb['questions']} questions on {jb['documents']} PDFs, mean tree {jb['mean_tree_nodes']} nodes; the flat "
         f"offline page ranking with no judge at all: hit@3 {jb['flat_offline']['hit@3']:.3f}.",
         "",
@@ -314,7 +315,10 @@ def judge_section(jb: dict, png: str) -> str:
             "run, counted as a loss); at equal requests (a sibling batch is one request) in "
             f"{v.get('default_wins_vs_reference_requests', '?')} of {v.get('vs_reference_requests_compared', '?')}. "
             "Iterations that judged nothing new: "
-            + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + ".")
+            + ", ".join(f"{m} {x:.1%}" for m, x in v["judged_nothing"].items()) + "."
+            + (" hit@1 of the default less flat reading at equal pages read: "
+               + ", ".join(f"{f['budget']} it ({f['pages_read']:.1f} pages) {f['gap']:+.3f}" for f in v["vs_flat_read"])
+               + "." if v.get("vs_flat_read") else ""))
     lines += ["", jb.get("conclusion", ""), ""]
     return "\n".join(lines)
 
