@@ -9,7 +9,10 @@ judge stands in for the LLM. Two judge models:
   clipped to [0, 1] — equally reliable on a 2-page leaf and a 200-page chapter;
 - ``diluted``: the same, but the signal of an evidence-holding node shrinks with
   its length, 1 × min(1, sqrt(8 / pages)) — a judge reading a long section's
-  summary is less sure than one reading a short section's text.
+  summary is less sure than one reading a short section's text;
+- ``informed:a`` (asked for by name): (1 − a) × the best offline page score in the node's
+  pages + a × 1[evidence there] + N(0, sigma) — a judge that knows a share ``a`` more than
+  the page ranker (a = 0: what the offline engine's judge knows).
 
 The noise of one node is fixed per (seed, question, node), like a cached LLM
 reply, so every method sees the same judge. One call = one node judged;
@@ -85,7 +88,21 @@ JUDGES = {
     "uniform": "reward = 1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]",
     "diluted": "reward = 1[node pages contain an evidence page] × min(1, sqrt(8 / node pages)) + N(0, σ), "
                "clipped to [0, 1]",
+    "informed": "informed:a — reward = (1 − a) × the best offline page score in the node's pages + a × "
+                "1[node pages contain an evidence page] + N(0, σ), clipped to [0, 1]: a judge that knows "
+                "a share a more than the page ranker (a = 0: the ranker itself)",
 }
+
+
+def judge_kind(name: str) -> tuple[str, float]:
+    """("informed", a) for "informed:a" (a in [0, 1]), else (name, 1.0); ValueError for an unknown judge."""
+    kind, _, share = name.partition(":")
+    if kind not in JUDGES or (share and kind != "informed") or (kind == "informed" and not share):
+        raise ValueError(f"Unknown judge {name!r}; choose from uniform, diluted, informed:a (a in [0, 1]).")
+    a = float(share) if share else 1.0
+    if not 0.0 <= a <= 1.0:
+        raise ValueError(f"Judge {name!r}: the share a must be in [0, 1].")
+    return kind, a
 DILUTION_PAGES = 8  # the offline indexer's max leaf length
 
 
@@ -98,18 +115,23 @@ class SimulatedJudge:
 
     batch_siblings = False
 
-    def __init__(self, evidence: Sequence[int], sigma: float, seed: int, qid: str, kind: str = "uniform"):
-        if kind not in JUDGES:
-            raise ValueError(f"Unknown judge {kind!r}; choose one of {', '.join(JUDGES)}.")
+    def __init__(self, evidence: Sequence[int], sigma: float, seed: int, qid: str, kind: str = "uniform",
+                 page_scores: Sequence[float] | None = None):
+        self.kind, self.share = judge_kind(kind)
+        if self.kind == "informed" and page_scores is None:
+            raise ValueError("An informed judge needs the offline page scores.")
+        self.page_scores = page_scores
         self.evidence = sorted(set(evidence))
         self.sigma = sigma
-        self.kind = kind
         self.key = f"{seed}|{qid}"
         self.calls = 0
         self.requests = 0  # scorer invocations: a batch of siblings is one request (one LLM call)
 
     def truth(self, section: Section) -> float:
         a, b = section.pages
+        if self.kind == "informed":
+            known = float(max(self.page_scores[max(0, a - 1):b], default=0.0))
+            return (1 - self.share) * known + self.share * float(any(a <= p <= b for p in self.evidence))
         if not any(a <= p <= b for p in self.evidence):
             return 0.0
         if self.kind == "diluted":
@@ -144,9 +166,13 @@ def run(args: argparse.Namespace) -> int:
         questions = random.Random(args.seed).sample(questions, min(args.limit, len(questions)))
     sigmas = [float(s) for s in args.sigmas.split(",")]
     judges = [j.strip() for j in args.judges.split(",") if j.strip()]
-    unknown = [j for j in judges if j not in JUDGES]
-    if unknown or not judges:
-        raise SystemExit(f"Unknown judge(s) {unknown}; choose from {', '.join(JUDGES)}.")
+    try:
+        for j in judges:
+            judge_kind(j)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    if not judges:
+        raise SystemExit("No judge given; choose from uniform, diluted, informed:a.")
     configs = [(j, s) for j in judges for s in sigmas]
     settings = Settings()
     trees = Trees(eval_dir)
@@ -172,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
             flat.append((*(hit(flat_pages, q.evidence_pages, k) for k in (1, 3, 5)), rr))
             for kind, sigma in configs:
                 def measure(method: str, budget: int, trace_fn):
-                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
+                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind, page_scores)
                     trace = trace_fn(judge)
                     pages = trace_page_order(trace, doc.page_count, page_scores)
                     rows[(kind, sigma, method, budget)].append(
@@ -181,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
                     return trace
 
                 def measure_flat(budget: int, n: int) -> None:
-                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind)
+                    judge = SimulatedJudge(q.evidence_pages, sigma, args.seed, q.id, kind, page_scores)
                     pages = flat_read_order(doc.root, q.question, judge, page_scores, n)
                     rows[(kind, sigma, "flat_read", budget)].append(
                         (judge.calls, *(hit(pages, q.evidence_pages, k) for k in (1, 3, 5)), judge.calls, 0, 0,
@@ -229,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
     verdict = answer(table, configs)
     result = {
         "simulation": True,
-        "judges": {j: JUDGES[j] for j in judges},
+        "judges": {j: JUDGES[judge_kind(j)[0]] for j in judges},
         "sigmas": sigmas,
         "prior_mix": PRIOR_MIX,
         "searches": list(SEARCHES),
@@ -413,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-dir", default=None, help="eval set folder (default ../shared/eval)")
     p.add_argument("--limit", type=int, default=0, help="sample this many questions (0 = all)")
     p.add_argument("--sigmas", default="0,0.2,0.4", help="judge noise levels, comma-separated")
-    p.add_argument("--judges", default="uniform,diluted", help=f"judge models, comma-separated: {', '.join(JUDGES)}")
+    p.add_argument("--judges", default="uniform,diluted", help="judge models, comma-separated: uniform, diluted, informed:a (a in [0, 1])")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(OUT))
     return run(p.parse_args(argv))

@@ -44,6 +44,11 @@ KS = (1, 3, 5)
 COMMITTED = REPO / "benchmarks" / "results"
 RESULTS_MD = REPO / "RESULTS.md"
 FIGURE_SEEDS = (7, 8, 9)
+# The judge-budget study again with judges that know a share more than the page ranker (a SIMULATION):
+# how much a judge must know beyond the ranker before the tree beats flat reading at equal pages read.
+INFORMED_JUDGES = "informed:0,informed:0.1,informed:0.25"
+INFORMED_SIGMAS = "0,0.2"
+INFORMED_BUDGET = 25  # iterations: the engine's default budget
 
 
 def step(name: str, cmd: list[str], log: Path) -> float:
@@ -257,6 +262,32 @@ def answers_section(a: dict, summary: list[dict]) -> str:
     ])
 
 
+def informed_section(jb: dict) -> str:
+    """The judge-budget study with judges that know a share more than the page ranker: the default
+    search against flat reading at equal pages read, at the engine's budget."""
+    body = []
+    for v in jb["verdict"]:
+        f = next((x for x in v.get("vs_flat_read", ()) if x["budget"] == INFORMED_BUDGET), None)
+        if f:
+            body.append([f"`{v['judge']}`", f"{v['sigma']:g}", f"{f['pages_read']:.1f}", f"{f['default_hit@1']:.3f}",
+                         f"{f['flat_read_hit@1']:.3f}", f"{f['gap']:+.3f}",
+                         "yes" if v["default_on_frontier"] else "no (" + "; ".join(v["beaten_by"][:1]) + ")"])
+    return "\n".join([
+        "### How much must a judge know? (SIMULATION)",
+        "",
+        "**A simulation, not an LLM run.** The same study with judges that blend the offline page ranker "
+        "with the evidence: `informed:a` scores a node (1 − a) × the best offline page score in its pages + "
+        "a × 1[its pages hold an evidence page] + N(0, σ), clipped to [0, 1]; a = 0 is a judge that knows "
+        f"exactly what the ranker knows. At the engine's budget ({INFORMED_BUDGET} iterations), the default "
+        "search against flat reading of the ranker's top pages, as many as the search read, judged by the same "
+        f"judge ({jb['questions']} questions):",
+        "",
+        md_table(["judge", "σ", "pages read", "default hit@1", "flat reading hit@1", "gap",
+                  "default on the hit@3 frontier (first counter-example)"], body),
+        "",
+    ])
+
+
 def judge_section(jb: dict, png: str) -> str:
     sigmas = jb["sigmas"]
     judges = list(jb["judges"])
@@ -448,7 +479,8 @@ def conclusion(jb: dict) -> str:
 
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
                   command: str, folders: dict | None = None, trees: dict | None = None,
-                  answers: dict | None = None, figures: list[dict] | None = None) -> None:
+                  answers: dict | None = None, figures: list[dict] | None = None,
+                  informed: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -476,6 +508,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
     if jb is not None:
         jb["conclusion"] = conclusion(jb)
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
+    if informed is not None:
+        parts.append(informed_section(informed))
     if bench is not None:
         parts.append(bench_section(bench))
     if trees is not None:
@@ -527,6 +561,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.skip_judge:
         step("judge-budget study", [py, "benchmarks/judge_budget.py", "--eval-dir", str(eval_dir)] + quick,
              OUT / "judge_budget.log")
+        step("judge-budget study, informed judges", [py, "benchmarks/judge_budget.py", "--eval-dir", str(eval_dir),
+                                                     "--judges", INFORMED_JUDGES, "--sigmas", INFORMED_SIGMAS,
+                                                     "--out", str(OUT / "informed")] + quick,
+             OUT / "judge_informed.log")
     if not args.skip_bench:
         lim = ["--limit-docs", "10"] if args.quick else []
         step("engine benchmark", [py, "benchmarks/bench_engine.py", "--eval-dir", str(eval_dir),
@@ -549,6 +587,8 @@ def run(args: argparse.Namespace) -> int:
         step("scale benchmark", [py, "benchmarks/bench_scale.py", "--sizes", args.scale], OUT / "bench_scale.log")
     # a skipped step reuses its last output in benchmarks/out/, when there is one
     jb = json.loads((OUT / "judge_budget.json").read_text()) if (OUT / "judge_budget.json").is_file() else None
+    informed_json = OUT / "informed" / "judge_budget.json"
+    informed = json.loads(informed_json.read_text()) if informed_json.is_file() else None
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
     folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
     trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
@@ -579,7 +619,9 @@ def run(args: argparse.Namespace) -> int:
             shutil.copyfile(OUT / name, COMMITTED / name)
     if figures:
         (COMMITTED / "figure_robustness.json").write_text(json.dumps(figures, indent=1))
-    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures)
+    if informed is not None:
+        shutil.copyfile(informed_json, COMMITTED / "judge_informed.json")
+    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
