@@ -703,6 +703,17 @@ def inline_images_pdf(images: int = 10, side: int = 10_000, dictionary: bytes = 
                                                + image * images)))
 
 
+def lzw_pdf(decoded_mb: float = 20) -> bytes:
+    """One page whose content stream is ``decoded_mb`` MB of text lines behind /LZWDecode, written as 9-bit
+    literal codes (a clear code before every 200, so the table never widens the codes): 1.125 bytes on disk
+    per byte decoded, the most work per byte for a decoder. One aligned block of 8 x 200 codes, repeated."""
+    unit = (b"BT /F1 9 Tf 72 700 Td (Revenue grew in every region during the year.) Tj ET\n" * 30)[:1600]
+    bits = "".join(format(256, "09b") + "".join(format(b, "09b") for b in unit[i:i + 200]) for i in range(0, 1600, 200))
+    block = int(bits, 2).to_bytes(len(bits) // 8, "big")  # 8 x 201 codes of 9 bits: 1,809 bytes
+    data = block * max(1, int(decoded_mb * 2**20) // 1600) + (257 << 7).to_bytes(2, "big")  # EOD, padded
+    return _one_page_pdf(_stream(data, b"/LZWDecode"))
+
+
 def long_line_pdf(chars_mb: int = 100) -> bytes:
     """One text-showing operator holding a single line of ``chars_mb`` million characters."""
     return _one_page_pdf(_stream(_deflate_repeated(b"BT /F1 12 Tf 72 720 Td (", b"A", chars_mb * 2**20, b") Tj ET")))
