@@ -123,6 +123,9 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("inline-images", "10 inline images (BI ... ID ... EI) each declaring 10,000 x 10,000 RGB pixels of "
                 "1 KB of Flate data, decoded as MuPDF reads the page (7 KB; 1.3 s and 450 MB before)",
                 pdf_factory.inline_images_pdf, None, warning="inline images"),
+    HostileCase("pattern-images", "10 images of 15,000 x 15,000 pixels drawn only through a tiling pattern's cell "
+                "(2.2 MB): indexed; its preview is refused in the app (5.5 s to render before)",
+                lambda: pdf_factory.images_via_pdf("pattern"), None, question="What does the page draw?"),
     HostileCase("shared-content", "300 pages drawing one 3.5 MB content stream, each within its own budget (60 KB; "
                 "100 such pages took 18-38 s before)", lambda: pdf_factory.shared_content_pdf(300),
                 errors.TooComplexError, "more than 768 MB"),

@@ -820,6 +820,47 @@ def masked_pattern_pdf(levels: int = 4, painters: int = 4, fanout: int = 10) -> 
                          % (pattern, group))
 
 
+def images_via_pdf(via: str, images: int = 10, side: int = 15_000) -> bytes:
+    """One page showing ``images`` grey images of ``side`` x ``side`` pixels (~1 KB of Flate data per million
+    pixels) that its own resources do not list: drawn by a content stream rendering runs besides the page's,
+    ``via`` "pattern" (a tiling pattern's cell, the page filling with it), "annotation" (an annotation's
+    appearance), "softmask" (a soft mask's group) or "type3" (a Type3 font's glyph procedure)."""
+    def _obj(head: bytes, body: bytes) -> bytes:
+        return head + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    pixels = _deflate_repeated(b"", bytes(side), side * side)
+    image = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8 /ColorSpace /DeviceGray "
+             b"/Filter /FlateDecode /Length %d >>\nstream\n" % (side, side, len(pixels)) + pixels + b"\nendstream")
+    names = b" ".join(b"/Im%d %d 0 R" % (i, 6 + i) for i in range(images))
+    draw = b"".join(b"q 500 0 0 700 50 50 cm /Im%d Do Q " % i for i in range(images))
+    holder, listed = 6 + images, b"/Resources << /XObject << %s >> >>" % names
+    text = b"BT /F1 12 Tf 72 760 Td (A page drawing images through a %s.) Tj ET " % via.encode()
+    if via == "pattern":
+        cell = _obj(b"<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 612 792] /XStep 612 "
+                    b"/YStep 792 " + listed, draw)
+        return _one_page_pdf(_obj(b"<<", text + b"/Pattern cs /P1 scn 0 0 612 792 re f"), [*[image] * images, cell],
+                             b"/Pattern << /P1 %d 0 R >>" % holder)
+    if via == "annotation":
+        form = _obj(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] " + listed, draw)
+        page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+                b"/Resources << /Font << /F1 3 0 R >> >> /Annots [%d 0 R] >>" % (holder + 1))
+        return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page, _obj(b"<<", text),
+                         *[image] * images, form,
+                         b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /AP << /N %d 0 R >> >>" % holder])
+    if via == "softmask":
+        group = _obj(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency >> " + listed, draw)
+        return _one_page_pdf(_obj(b"<<", text + b"/G1 gs 0 0 612 792 re f"), [*[image] * images, group],
+                             b"/ExtGState << /G1 << /SMask << /S /Luminosity /G %d 0 R >> >> >>" % holder)
+    assert via == "type3", via
+    font = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+            b"/CharProcs << /a %d 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 "
+            b"/LastChar 97 /Widths [1000] %s >>" % (holder, listed))
+    return _one_page_pdf(_obj(b"<<", text + b"BT /T3 500 Tf 72 100 Td (a) Tj ET"),
+                         [*[image] * images, _obj(b"<<", b"1000 0 d0 " + draw), font],
+                         b"/Font << /F1 3 0 R /T3 %d 0 R >>" % (holder + 1))
+
+
 def shared_images_pdf(pages: int = 1000, images: int = 2000) -> bytes:
     """``pages`` pages inheriting one resource dictionary written in the page tree's root (not an object
     of its own), listing ``images`` 1 x 1 images: a few hundred KB that made every page list them all."""

@@ -772,6 +772,24 @@ def test_pages_are_rendered_within_the_page_budget(monkeypatch):
     assert pdf.render_page_png(pdf_factory.form_fanout_pdf(levels=2), 1).startswith(b"\x89PNG")
 
 
+
+@pytest.mark.parametrize("via", ["pattern", "annotation", "softmask", "type3"])
+def test_images_drawn_besides_the_pages_forms_count_for_rendering(via, monkeypatch):
+    """Rendering decodes the images of every content stream it runs: a tiling pattern's cell, an annotation's
+    appearance, a soft mask's group, a Type3 glyph procedure. Ten images of 15,000 x 15,000 drawn through any of
+    them took ~5 s to preview (2.2 MB on disk): their pixels count towards MAX_RENDER_MEGAPIXELS like those
+    of the page's own forms. The same page with a small image renders, and the text is read as before."""
+    monkeypatch.setattr(pdf, "MAX_RENDER_MEGAPIXELS", 100)
+    data = pdf_factory.images_via_pdf(via, images=2, side=8_000)
+    start = time.perf_counter()
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.render_page_png(data, 1)
+    one_line(ei.value, "Page 1 holds images of 128 megapixels", "100 megapixel limit", "it is not shown")
+    assert time.perf_counter() - start < 1.0
+    assert pdf.snippet_rects(data, 1, "drawing images")
+    assert pdf.read_pdf(data).pages[0].text.startswith("A page drawing images through a")
+    assert pdf.render_page_png(pdf_factory.images_via_pdf(via, images=1, side=1_000), 1).startswith(PNG_MAGIC)
+
 def test_an_inline_jbig2_image_counts_the_page_its_data_declares():
     """A JBIG2 decoder allocates the page its page information segment declares, whatever the image's
     dictionary says: an inline image declared 10 x 10 whose data declares a 60,000 x 60,000 page (703 bytes

@@ -620,9 +620,10 @@ def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str
         if not 1 <= page <= doc.page_count:
             raise errors.NotFoundError(f"Page {page} does not exist; the document has {doc.page_count} pages.")
         pg = _bounded_page(doc, data, page)
-        pixels = sum(dict(_page_images(pg)).values())
+        pixels = budget.image_pixels(doc, page - 1)  # through its forms, patterns, soft masks, fonts, annotations
         if pixels > MAX_RENDER_MEGAPIXELS * 10**6:
-            raise errors.TooComplexError(f"Page {page} holds images of {pixels / 10**6:,.0f} megapixels, beyond the "
+            held = f"{pixels / 10**6:,.0f}" if pixels < math.inf else "more than"
+            raise errors.TooComplexError(f"Page {page} holds images of {held} megapixels, beyond the "
                                          f"{MAX_RENDER_MEGAPIXELS} megapixel limit for showing a page; it is not shown.")
         rect = pg.rect
         area = max(rect.width * rect.height, 1.0)

@@ -551,6 +551,63 @@ def _jbig2_bytes(content: bytes, at: int) -> int:
     return 0xFFFFFFFF * 0xFFFFFFFF // 8
 
 
+def image_pixels(doc: pymupdf.Document, pno: int) -> float:
+    """Pixels of the images MuPDF may decode to render page ``pno`` (0-based), each image counted once (MuPDF
+    keeps a decoded image for its next drawing): those listed by the page's resources and by those of every
+    content stream rendering can run, followed to any depth: forms, tiling patterns' cells, soft masks'
+    groups, Type3 fonts and their glyph procedures, the page's annotations' appearances (each state of
+    /N, /R and /D); an image's own soft mask or stencil mask counts too. Counting only the page's forms let a
+    page show ten images of 15,000 x 15,000 through a pattern's cell or an annotation (~5 s to render each
+    time). ``math.inf`` beyond ``MAX_RESOURCES`` streams and dictionaries."""
+    m = pymupdf.mupdf
+    page = m.pdf_lookup_page_obj(_pdf_document(doc), pno)
+    pending = [m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources)]
+    annots = m.pdf_dict_get(page, m.PDF_ENUM_NAME_Annots)
+    for i in range(min(m.pdf_array_len(annots), MAX_ANNOTATIONS + 1)):
+        shown = m.pdf_dict_get(m.pdf_array_get(annots, i), m.PDF_ENUM_NAME_AP)
+        for j in range(m.pdf_dict_len(shown)):  # /N /R /D: a stream, or a dictionary of states
+            look = m.pdf_dict_get_val(shown, j)
+            pending += [look] if m.pdf_is_stream(look) else [m.pdf_dict_get_val(look, k)
+                                                             for k in range(m.pdf_dict_len(look))]
+    seen: set[int] = set()
+    images: dict[int, int] = {}
+    visits = 0
+    while pending:
+        obj = pending.pop()
+        visits += 1
+        num = m.pdf_to_num(obj) if m.pdf_is_indirect(obj) else 0
+        if visits > MAX_RESOURCES:
+            return math.inf
+        if not m.pdf_is_dict(obj):
+            continue
+        if num:
+            if num in seen:
+                continue
+            seen.add(num)
+        if m.pdf_is_stream(obj):  # a content stream, or an image
+            if m.pdf_name_eq(m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Subtype), m.PDF_ENUM_NAME_Image):
+                width = m.pdf_to_int(m.pdf_dict_geta(obj, m.PDF_ENUM_NAME_Width, m.PDF_ENUM_NAME_W))
+                height = m.pdf_to_int(m.pdf_dict_geta(obj, m.PDF_ENUM_NAME_Height, m.PDF_ENUM_NAME_H))
+                images[num] = max(0, width) * max(0, height)
+                pending += [m.pdf_dict_get(obj, m.PDF_ENUM_NAME_SMask), m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Mask)]
+            else:
+                pending.append(m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Resources))
+            continue
+        if m.pdf_dict_get(obj, m.PDF_ENUM_NAME_CharProcs).m_internal:  # a Type3 font
+            procs = m.pdf_dict_get(obj, m.PDF_ENUM_NAME_CharProcs)
+            pending.append(m.pdf_dict_get(obj, m.PDF_ENUM_NAME_Resources))
+            pending += [m.pdf_dict_get_val(procs, k) for k in range(min(m.pdf_dict_len(procs), MAX_RESOURCES + 1))]
+            continue
+        for kind in (m.PDF_ENUM_NAME_XObject, m.PDF_ENUM_NAME_Pattern, m.PDF_ENUM_NAME_Font):  # a resource dictionary
+            entries = m.pdf_dict_get(obj, kind)
+            pending += [m.pdf_dict_get_val(entries, k) for k in range(min(m.pdf_dict_len(entries), MAX_RESOURCES + 1))]
+        states = m.pdf_dict_get(obj, m.PDF_ENUM_NAME_ExtGState)
+        for k in range(min(m.pdf_dict_len(states), MAX_RESOURCES + 1)):
+            pending.append(m.pdf_dict_get(m.pdf_dict_get(m.pdf_dict_get_val(states, k), m.PDF_ENUM_NAME_SMask),
+                                          m.PDF_ENUM_NAME_G))
+    return float(sum(images.values()))
+
+
 def _streams_of(contents) -> list[int]:
     """The xrefs of a page's /Contents: one stream or an array of them (maybe held by reference)."""
     m = pymupdf.mupdf
