@@ -22,7 +22,8 @@ from functools import lru_cache
 from . import domain, facts
 from .models import DocumentIndex
 from .prose import change_rows, prose_rows
-from .tables import CHANGE, Cell, TableRow, parse_rows, period_asked, scale, without_period_words, years_named
+from .tables import (CHANGE, Cell, TableRow, continued, parse_rows, period_asked, scale, without_period_words,
+                     years_named)
 from .text import terms
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
@@ -277,10 +278,15 @@ class Direct:
 
 
 def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, TableRow]]:
+    """The rows of ``pages`` (rank, page, row); a table continued from the page before keeps its columns
+    (:func:`tables.continued`)."""
     out = []
     for rank, page in enumerate(pages):
         if 1 <= page <= doc.page_count:
-            out.extend((rank, page, r) for r in page_rows(doc.page(page).text))
+            rows = list(page_rows(doc.page(page).text))
+            if page > 1 and rows and not rows[0].columns:
+                rows = continued(rows, list(page_rows(doc.page(page - 1).text)))
+            out.extend((rank, page, r) for r in rows)
     return out
 
 
@@ -321,9 +327,10 @@ def not_line_item(line: str) -> bool:
 
 def period_fit(kind: str, asked: str) -> float:
     """How well a column of period ``kind`` ("quarter", "year", "" unknown) answers a question
-    asking for ``asked`` ("" when it names no period: a full year is then the natural reading)."""
+    asking for ``asked`` ("" when it names no period: a full year is then the natural reading); 0 when
+    both are known and differ (a quarter's figure is no answer for the full year asked, nor the reverse)."""
     if asked:
-        return 1.0 if kind == asked else 0.9 if not kind else 0.6
+        return 1.0 if kind == asked else 0.9 if not kind else 0.0
     return 1.0 if kind in ("", "year") else 0.85
 
 
@@ -350,8 +357,8 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             continue
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
         # a number the question itself prints ("… in 2006?") is a key of the row, not what it answers
-        cells = [(col, period_fit(kind, period), c) for col, kind, c in heads if c.value is not None
-                 and not (strict and c.text.strip("()$€£-−%+ ") in q_terms)]
+        cells = [(col, fit, c) for col, kind, c in heads if c.value is not None
+                 and not (strict and c.text.strip("()$€£-−%+ ") in q_terms) and (fit := period_fit(kind, period))]
         if not cells:
             continue
         if row.columns and not any(_YEAR.fullmatch(col) or col == CHANGE for col, _, _ in cells):

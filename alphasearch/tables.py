@@ -8,8 +8,10 @@ above its rows, "Revenues:") with its figures, the column
 header above them (the years or dates of the nearest header run), the kind of
 period of each column ("Three Months Ended June 30, 2023" is a quarter, words of
 ``data/periods.json``) and the unit ("in millions" from the nearest line naming
-one, or "£m", "$000" printed under each year). "(1,577)" is -1577; a dash is an empty cell; a footnote mark "(1)" that
-leaves one figure more than the header has columns is not a figure.
+one, or "£m", "$000" printed under each year). "(1,577)" and "1,577-" are -1577; a dash is an
+empty cell; a footnote mark "(1)" that leaves one figure more than the header has columns is not a
+figure. A table continued from the page before under no header of its own keeps that page's
+columns (:func:`continued`).
 """
 from __future__ import annotations
 
@@ -117,6 +119,9 @@ def parse_number(token: str) -> Cell | None:
         return Cell(t, inner.value, inner.percent)  # "$(1,204)"
     if not m and t.startswith("(") and t.endswith(")%") and (inner := parse_number(t[:-1])) is not None:
         return Cell(t, inner.value, True) if inner.value is not None else None  # "(4.4)%"
+    if not m and t.endswith(("-", "−")) and (inner := parse_number(t[:-1])) is not None and inner.value \
+            and inner.value > 0 and not inner.percent:
+        return Cell(t, -inner.value)  # "1,577-": a trailing minus
     if not m:
         return None
     value = float(m.group("num").replace(",", ""))
@@ -333,6 +338,27 @@ def parse_rows(text: str) -> list[TableRow]:
                              line=start, kinds=tuple(k for _, k in aligned)))
         i = j
     return _shared_currency(rows)
+
+
+def continued(rows: list[TableRow], before: list[TableRow]) -> list[TableRow]:
+    """A page's ``rows`` with a table continued from the page before (whose rows are ``before``): the rows
+    above the page's first column header that have none take the columns, period kinds, unit and currency
+    of the last table row of the page before, when they hold as many figures as it has columns (a
+    statement running onto the next page prints its header on the first page only)."""
+    from dataclasses import replace
+
+    last = next((r for r in reversed(before) if r.columns and not r.prose and not r.caption), None)
+    if last is None:
+        return rows
+    out = []
+    for k, r in enumerate(rows):
+        if r.columns:  # the page's own header from here on
+            return out + rows[k:]
+        if not r.prose and len(r.cells) == len(last.columns):
+            r = replace(r, columns=last.columns, kinds=last.kinds, unit=r.unit or last.unit,
+                        currency=r.currency or last.currency)
+        out.append(r)
+    return out
 
 
 def _more_cells(lines: list[str], j: int, cells: list[Cell], currency: str) -> tuple[list[Cell], str, int]:

@@ -984,12 +984,16 @@ def ten_k_pdf() -> bytes:
 
 
 def layout_statement_pdf(headers, rows, *, unit: str = "(In millions, except per share data)",
-                         title: str = "Consolidated Statements of Operations") -> bytes:
+                         title: str = "Consolidated Statements of Operations", by_column: bool = False,
+                         continued=()) -> bytes:
     """2 pages: a cover and a statement laid out as given, each text object apart and right-aligned at its
     column like filings, written left to right, row by row. ``headers``: the header lines, each a list of one
     text per column ("Dec. 31, 2022"; "" for none); ``rows``: (label, cells), a cell "" for none; a label may
     end in a raised footnote mark given as "Total revenues^1" (the mark a small text object of its own).
-    Unicode text ("—", "¹") is written with Helvetica's glyphs."""
+    ``by_column``: the header written column by column, each column's lines top to bottom ("December 31,",
+    "2022", then the next column's). ``continued``: rows of a third page that continues the statement under
+    no column header (its title followed by "(continued)"). Unicode text ("—", "¹") is written with
+    Helvetica's glyphs."""
     font = pymupdf.Font("helv")
     doc = pymupdf.open()
     doc.new_page(width=612, height=792).insert_text((72, 90), "Tidewater Instruments Annual Report", fontsize=18)
@@ -1006,21 +1010,29 @@ def layout_statement_pdf(headers, rows, *, unit: str = "(In millions, except per
     n = max(len(h) for h in headers) if headers else max(len(c) for _, c in rows)
     xs = [562 - 70 * (n - 1 - k) for k in range(n)]
     y = 115
-    for line in headers:
-        for x, s in zip(xs, line):
-            if s:
-                text(x, y, s, 8, right=True)
-        y += 11
-    y += 8
-    for label, cells in rows:
-        label, _, mark = label.partition("^")
-        text(60, y, label)
-        if mark:
-            text(61 + font.text_length(label, fontsize=9), y - 3, mark, 6)
-        for x, s in zip(xs, cells):
-            if s:
-                text(x, y, s, right=True)
-        y += 15
+    cells_at = [(k, c, x) for c, x in enumerate(xs) for k in range(len(headers))] if by_column else \
+        [(k, c, x) for k in range(len(headers)) for c, x in enumerate(xs)]
+    for k, c, x in cells_at:
+        if c < len(headers[k]) and headers[k][c]:
+            text(x, y + 11 * k, headers[k][c], 8, right=True)
+    y += 11 * len(headers) + 8
+
+    def write(rows, y):
+        for label, cells in rows:
+            label, _, mark = label.partition("^")
+            text(60, y, label)
+            if mark:
+                text(61 + font.text_length(label, fontsize=9), y - 3, mark, 6)
+            for x, s in zip(xs, cells):
+                if s:
+                    text(x, y, s, right=True)
+            y += 15
+
+    write(rows, y)
+    if continued:
+        page = doc.new_page(width=612, height=792)
+        text(60, 80, f"{title} (continued)", 10)
+        write(continued, 105)
     data = doc.tobytes()
     doc.close()
     return data

@@ -142,3 +142,46 @@ def test_a_lone_year_below_a_table_does_not_take_its_header():
     text = "\n".join(["2022", "2021", "2020", "Total revenues", "88,737", "82,382", "77,934", "2022",
                       "Operating income", "18,323", "27,340", "17,814"])
     assert [r.columns for r in parse_rows(text)] == [("2022", "2021", "2020")] * 2
+
+
+# --- layouts of the held-out set (benchmarks/figure_robustness.py --held-out) --------------------------------
+BALANCE = [("Cash and cash equivalents", ("$ 5,934", "$ 3,373")), ("Total assets", ("$ 68,299", "$ 65,115")),
+           ("Total liabilities", ("30,650", "31,820"))]
+
+
+def test_a_statement_continued_on_the_next_page_keeps_its_columns_and_unit(engine):
+    """The rows after "Operating income" printed on the next page under no column header: they are read
+    under the header and unit of the page before (its title says "(continued)" but need not)."""
+    rows, more = ROWS[:3], [("Net income (loss)", ("$ (6,590)", "$ 16,274", "$ 10,059")),
+                            ("Diluted earnings (loss) per share", ("$ (2.01)", "$ 4.87", "$ 3.02"))]
+    data = layout_statement_pdf(PLAIN, rows, continued=more)
+    assert _direct(engine, data, "What was net income in FY2021?") == "Net income (loss), 2021: $16,274 million — p. 3"
+    assert _direct(engine, data, "What were the diluted earnings per share in 2020?").startswith(
+        "Diluted earnings (loss) per share, 2020: $3.02")
+
+
+def test_a_trailing_minus_is_a_negative_figure(engine):
+    """Negatives printed with the minus after the figure ("6,590-"), as some reporting systems print them."""
+    rows = [("Total revenues", ("$ 88,737", "$ 82,382", "$ 77,934")),
+            ("Net income (loss)", ("$ 6,590-", "$ 16,274", "$ 10,059")),
+            ("Diluted earnings (loss) per share", ("$ 2.01-", "$ 4.87", "$ 3.02"))]
+    data = layout_statement_pdf(PLAIN, rows)
+    assert _direct(engine, data, "What was net income in 2021?") == "Net income (loss), 2021: $16,274 million — p. 2"
+    assert _direct(engine, data, "What was net income in 2022?").startswith("Net income (loss), 2022: -$6,590 million")
+    assert _direct(engine, data, "What were the diluted earnings per share in 2022?").startswith(
+        "Diluted earnings (loss) per share, 2022: -$2.01")
+
+
+QUARTER = [["Three Months Ended March 31,", ""], ["2022", "2021"]]
+QUARTER_ROWS = [("Total revenues", ("$ 19,264", "$ 17,950")), ("Operating income", ("3,861", "3,402")),
+                ("Net income (loss)", ("$ 1,204", "$ (1,822)"))]
+
+
+def test_a_quarters_column_answers_a_quarter_and_no_full_year(engine):
+    """A 10-Q's statement holds quarters only: a question about the quarter is answered from its column; one
+    naming the full year (or a fiscal year) is not answered with a quarter's figure."""
+    data = layout_statement_pdf(QUARTER, QUARTER_ROWS, title="Condensed Consolidated Statements of Operations")
+    assert _direct(engine, data, "What were total revenues in the first quarter of 2022?") == \
+        "Total revenues, 2022: $19,264 million — p. 2"
+    for asked in ("for the full year 2022", "in fiscal year 2022", "for the twelve months ended December 31, 2022"):
+        assert "$19,264" not in _direct(engine, data, f"What were total revenues {asked}?")
