@@ -126,6 +126,9 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("pattern-images", "10 images of 15,000 x 15,000 pixels drawn only through a tiling pattern's cell "
                 "(2.2 MB): indexed; its preview is refused in the app (5.5 s to render before)",
                 lambda: pdf_factory.images_via_pdf("pattern"), None, question="What does the page draw?"),
+    HostileCase("named-forms", "a page whose one 'Do' names 40 forms of 4 MB of drawing instructions each (0.3 MB; "
+                "MuPDF draws the first, the page budget judged all 40: ~10 s before, in the app before each preview)",
+                lambda: pdf_factory.named_forms_pdf(40, 4), None, warning="beyond the limits"),
     HostileCase("shared-content", "300 pages drawing one 3.5 MB content stream, each within its own budget (60 KB; "
                 "100 such pages took 18-38 s before)", lambda: pdf_factory.shared_content_pdf(300),
                 errors.TooComplexError, "more than 768 MB"),

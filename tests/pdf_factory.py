@@ -861,6 +861,30 @@ def images_via_pdf(via: str, images: int = 10, side: int = 15_000) -> bytes:
                          b"/Font << /F1 3 0 R /T3 %d 0 R >>" % (holder + 1))
 
 
+def named_forms_pdf(forms: int = 40, mb: int = 4) -> bytes:
+    """One page whose single "Do" is preceded by the names of ``forms`` forms, each ~``mb`` MB of drawing
+    instructions ("q /Y Do Q 0 0 1 1 re f", /Y an empty form) in ~4 KB of Flate data: MuPDF draws the first
+    name, the page budget, not knowing which operand a name is, judges every one."""
+    body = _deflate_repeated(b"", b"q /Y Do Q 0 0 1 1 re f\n", mb * 2**20 - 100)
+    form = (b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Y %d 0 R >> >> "
+            b"/Filter /FlateDecode /Length %d >>\nstream\n" % (6 + forms, len(body)) + body + b"\nendstream")
+    empty = b"<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length 0 >>\nstream\n\nendstream"
+    names = b" ".join(b"/F%d %d 0 R" % (i, 6 + i) for i in range(forms))
+    content = (b"BT /F1 12 Tf 72 760 Td (A page naming many forms.) Tj ET q "
+               + b" ".join(b"/F%d" % i for i in range(forms)) + b" Do Q")
+    return _one_page_pdf(_stream(content, b"[]"), [*[form] * forms, empty], b"/XObject << %s >>" % names)
+
+
+def repeated_contents_pdf(copies: int = 100, kb: int = 4000) -> bytes:
+    """One page whose /Contents lists one Flate stream of ``kb`` KB of text lines ``copies`` times."""
+    line = b"BT /F1 9 Tf 72 700 Td (Revenue grew in every region during the year.) Tj ET\n"
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [%s] "
+            b"/Resources << /Font << /F1 3 0 R >> >> >>" % (b"5 0 R " * copies))
+    return _raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", page,
+                     _stream(_deflate_repeated(b"", line, kb * 1024))])
+
+
 def shared_images_pdf(pages: int = 1000, images: int = 2000) -> bytes:
     """``pages`` pages inheriting one resource dictionary written in the page tree's root (not an object
     of its own), listing ``images`` 1 x 1 images: a few hundred KB that made every page list them all."""

@@ -790,6 +790,34 @@ def test_images_drawn_besides_the_pages_forms_count_for_rendering(via, monkeypat
     assert pdf.read_pdf(data).pages[0].text.startswith("A page drawing images through a")
     assert pdf.render_page_png(pdf_factory.images_via_pdf(via, images=1, side=1_000), 1).startswith(PNG_MAGIC)
 
+
+def test_the_page_budget_bounds_its_own_reading():
+    """The app judges a stored page before each preview, outside the worker. A page whose one "Do" names 40
+    forms of 4 MB each (0.3 MB on disk; MuPDF draws the first, the budget judges every one) took ~10 s to judge
+    (400 such forms: 105 s): beyond budget.MAX_READ_MB decoded the page is skipped. A page listing one 4 MB
+    stream 100 times held 400 MB to judge; its instructions are now read no further than the 4 MB kept. Two such
+    forms of 1 MB are read as before."""
+    import tracemalloc
+
+    start = time.perf_counter()
+    with pytest.raises(errors.TooComplexError) as ei:
+        pdf.render_page_png(pdf_factory.named_forms_pdf(40, 4), 1)
+    one_line(ei.value, "Page 1 draws more than", "it is not shown")
+    assert time.perf_counter() - start < 4.0
+    assert pdf.read_pdf(pdf_factory.named_forms_pdf(2, 1)).pages[0].text == "A page naming many forms."
+    data = pdf_factory.repeated_contents_pdf(100, 4000)
+    doc = pdf.open_pdf(data)
+    try:
+        pages_budget = pdf.budget._PageBudget(doc, pdf.streams.check_streams(doc))
+        tracemalloc.start()
+        assert pages_budget.check(0) == "cut"
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    finally:
+        doc.close()
+    assert peak < 40 * 2**20, peak / 2**20
+    assert pdf.render_page_png(data, 1).startswith(PNG_MAGIC)
+
 def test_an_inline_jbig2_image_counts_the_page_its_data_declares():
     """A JBIG2 decoder allocates the page its page information segment declares, whatever the image's
     dictionary says: an inline image declared 10 x 10 whose data declares a 60,000 x 60,000 page (703 bytes

@@ -28,6 +28,10 @@ MAX_FORM_DEPTH = 12  # Form XObjects drawn inside forms drawn inside forms…; d
 INFLATED_HELD_MB = 64  # page contents held decoded in the in-memory document per file (MuPDF reads them as they are)
 MAX_ANNOTATIONS = 10_000  # annotations per page (a page listing more is skipped)
 MAX_RESOURCES = 100_000  # forms, patterns, graphics states, fonts or glyphs of one kind in one resource dictionary
+# what the budget itself decodes and scans to judge one page (its instructions and every stream they run, each
+# read once): 0.62 MB at most for a page of the 74 eval PDFs. Scanning form-drawing instructions takes ~0.1 s per
+# MB: a page whose one "Do" named 400 forms of 4 MB each took 105 s to judge, in the app before each preview
+MAX_READ_MB = 16
 
 # --- page budgets: what MuPDF would interpret to extract one page's text --------------------------
 # MuPDF's lexer: white space is \0 \t \n \f \r and space, delimiters ( ) < > [ ] { } / %; an operator is a
@@ -116,6 +120,7 @@ class _PageBudget:
         # content streams inflated in place: not in an encrypted file (its streams are decrypted as read)
         self._inflated: set[int] = set()
         self.spent = 0.0  # what the pages checked so far make MuPDF interpret (each page's budget, summed)
+        self._read = 0  # bytes the budget decoded to judge the page being checked
         m = pymupdf.mupdf
         self._room = 0 if m.pdf_dict_gets(m.pdf_trailer(self._raw), "Encrypt").m_internal else INFLATED_HELD_MB * 2**20
 
@@ -129,22 +134,25 @@ class _PageBudget:
         own = sum(map(self.sizes.most, contents))
         if own > self.limit:  # the most they could hold is too much: how much they hold
             own = sum(self.sizes.size(self.doc, x) for x in contents)
-        holder = _holder(page)  # pages inheriting one dictionary written in place share its scope
-        scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources),
-                            ("node", holder) if holder else ("page", pno))
-        shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
-        shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
-        drawn = sum(n * c for n, (c, _, _) in shown)
-        procs = set(scope.procs if scope else ()).union(*(p for _, (_, _, p) in shown))
-        head = b"\n".join(inflated.get(x) or self._prefix(x, self.limit) for x in contents)[:self.limit]  # MuPDF
-        # parts them too
-        if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
-            # cell or convert colours through a function needs its painting operations counted
-            more, loads = self._drawn(head, scope, 1)
-            drawn, procs = drawn + more, procs | loads
-        drawn += self._inline(head, scope)
-        drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
-                     for x, font in procs)  # each font and shading loads once
+        self._read, head = 0, b""
+        try:  # beyond MAX_READ_MB read to judge it, the page is skipped
+            holder = _holder(page)  # pages inheriting one dictionary written in place share its scope
+            scope = self._scope(m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources),
+                                ("node", holder) if holder else ("page", pno))
+            shown = self._appearances(page)  # MuPDF draws them too, each one listed (the same one many times)
+            shown = [(n, self._cost(x, 1, scope)) for x, n in Counter(shown).items()] if shown else []
+            drawn = sum(n * c for n, (c, _, _) in shown)
+            procs = set(scope.procs if scope else ()).union(*(p for _, (_, _, p) in shown))
+            head = self._head(contents, inflated)
+            if scope and (scope.forms or scope.cells or scope.tint):  # only a page that can draw a form, run a
+                # cell or convert colours through a function needs its painting operations counted
+                more, loads = self._drawn(head, scope, 1)
+                drawn, procs = drawn + more, procs | loads
+            drawn += self._inline(head, scope)
+            drawn += sum(self._shadings[x] if font == -1 else self._cost(x, 1, scope, font)[0]
+                         for x, font in procs)  # each font and shading loads once
+        except _Overread:
+            drawn = math.inf
         skipped = drawn > self.limit
         self.spent += len(head) + (0 if skipped else drawn)  # a skipped page's instructions: read by the budget
         if self.spent > MAX_DOCUMENT_CONTENT_MB * 2**20:
@@ -159,6 +167,20 @@ class _PageBudget:
             self.doc.update_stream(x, piece, compress=False)
             left -= len(piece)
         return "cut"
+
+    def _head(self, contents: list[int], inflated: dict[int, bytes]) -> bytes:
+        """The first ``limit`` bytes of the page's instructions, its content streams joined by newlines as MuPDF
+        parts them, each read no further than needed (a page listing one 4 MB stream 100 times held 400 MB)."""
+        head = bytearray()
+        for i, x in enumerate(contents):
+            if i:
+                head += b"\n"
+            left = self.limit - len(head)
+            if left <= 0:
+                break
+            piece = inflated.get(x)
+            head += piece[:left] if piece is not None else self._prefix(x, left)
+        return bytes(head[:self.limit])
 
     def _appearances(self, page) -> list[int]:
         """The appearance streams of the page's annotations (/AP /N, one per state), which text
@@ -289,7 +311,11 @@ class _PageBudget:
         kind = _int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
         outputs = max(1, m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Range)) // 2)
         if kind == 4:
-            steps = float(self.sizes.size(self.doc, xref) or len(self._prefix(xref, self.limit)) if xref else 0)
+            try:
+                steps = float(self.sizes.size(self.doc, xref) or len(self._prefix(xref, self.limit)) if xref else 0)
+            except _Overread:
+                self._steps.pop(xref, None)  # not known: judged again on another page
+                raise
         elif kind == 0:
             inputs = m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Domain)) // 2
             steps = float(_SAMPLE_STEPS * 2 ** min(inputs, 64) * outputs)
@@ -438,6 +464,9 @@ class _PageBudget:
                 data = self.doc.xref_stream(xref)[:limit]
         except Exception:
             return b""
+        self._read += len(data or b"")
+        if self._read > MAX_READ_MB * 2**20:
+            raise _Overread
         return data or b""
 
     def _drawn(self, content: bytes, scope: _Scope, depth: int) -> tuple[float, set[tuple[int, int]]]:
@@ -493,17 +522,25 @@ class _PageBudget:
         if key in self._costs:
             return self._costs[key]
         self._costs[key] = (math.inf, 0, frozenset())  # a form that draws itself never ends
-        body = self._prefix(xref, self.limit)
-        if scope is None:
-            found = (len(body) + self._inline(body, None), len(_PAINT.findall(body)), frozenset())
-        else:
-            forms, paintings, procs = self._forms(body, scope, depth + 1)
-            each, loads = self._cells(scope, depth + 1)
-            loads |= procs
-            found = (len(body) + self._inline(body, scope) + forms + paintings * each, paintings,
-                     frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
+        try:
+            body = self._prefix(xref, self.limit)
+            if scope is None:
+                found = (len(body) + self._inline(body, None), len(_PAINT.findall(body)), frozenset())
+            else:
+                forms, paintings, procs = self._forms(body, scope, depth + 1)
+                each, loads = self._cells(scope, depth + 1)
+                loads |= procs
+                found = (len(body) + self._inline(body, scope) + forms + paintings * each, paintings,
+                         frozenset((x, f) for x, f in loads if f == -1) if font else frozenset(loads))
+        except _Overread:
+            del self._costs[key]  # not known: judged again on another page
+            raise
         self._costs[key] = found
         return found
+
+
+class _Overread(Exception):
+    """The page budget read more than ``MAX_READ_MB`` to judge one page."""
 
 
 def _jpeg_bytes(content: bytes, at: int) -> int:
