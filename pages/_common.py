@@ -251,10 +251,12 @@ PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a pre
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader) -> bytes:
-    """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets)."""
-    from alphasearch.pdf import render_page_png
+    """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets), drawn in
+    the preview worker (:func:`alphasearch.isolation.preview_pool`: within a time limit, the server free meanwhile)."""
+    from alphasearch import isolation
 
-    return trim_margins(render_page_png(_load(), page, highlight=snippets))
+    return trim_margins(isolation.preview_pool().run(isolation.render_preview, _load(), page, tuple(snippets),
+                                                     name=f"Page {page}"))
 
 
 def trim_margins(png: bytes, pad: int = 24) -> bytes:

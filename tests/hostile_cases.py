@@ -129,6 +129,9 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("named-forms", "a page whose one 'Do' names 40 forms of 4 MB of drawing instructions each (0.3 MB; "
                 "MuPDF draws the first, the page budget judged all 40: ~10 s before, in the app before each preview)",
                 lambda: pdf_factory.named_forms_pdf(40, 4), None, warning="beyond the limits"),
+    HostileCase("tiny-tiles", "a page filling 10 times with a tiling pattern of 0.01-point tiles (1 KB): indexed at "
+                "once; drawing it takes ~15 s, so its preview is drawn in a worker and ends after 10 s",
+                pdf_factory.tiny_tiles_pdf, None, question="What does the page show?"),
     HostileCase("shared-content", "300 pages drawing one 3.5 MB content stream, each within its own budget (60 KB; "
                 "100 such pages took 18-38 s before)", lambda: pdf_factory.shared_content_pdf(300),
                 errors.TooComplexError, "more than 768 MB"),

@@ -122,6 +122,41 @@ def test_the_deep_outline_that_kills_a_process_only_kills_a_worker(tmp_path, mon
         _index(isolation.shared_pool(Settings()), data, "outline.pdf")
 
 
+def test_a_page_preview_is_drawn_in_a_worker_within_its_time_limit(monkeypatch):
+    """The page budget bounds what reading a page costs, not what drawing it costs: a page filling 10 times with a
+    tiling pattern of 0.01-pt tiles (1 KB) took 15.6 s to render, and MuPDF holds Python's interpreter lock while
+    it draws, so the app's server stood still for every session. The app's preview is drawn in a worker: beyond
+    PREVIEW_SECONDS it is one error, and the app's own threads ran meanwhile. A normal page is drawn as before."""
+    import threading
+
+    from pages._common import page_png
+
+    monkeypatch.setattr(isolation, "PREVIEW_SECONDS", 3.0, raising=False)
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(errors.UnsafePDFError) as ei:
+            page_png(f"tiles-{time.time()}", 1, (), lambda: pdf_factory.tiny_tiles_pdf(10))
+    finally:
+        done.set()
+        ticker.join()
+    took = time.perf_counter() - start
+    assert "Page 1 could not be read safely: parsing took longer than 3 s." == str(ei.value)
+    assert took < 3 + 30  # the limit, and at most the worker's start-up besides
+    assert len([t for t in ticks if t > start]) > took / 0.01 / 4  # the calling process kept running
+    png = page_png(f"sample-{time.time()}", 4, ("Total revenue",), lambda: pdf_factory.sample_pdf_bytes())
+    assert png.startswith(b"\x89PNG")
+
+
 def test_limits_are_settings_from_the_environment():
     s = Settings.from_env({"ALPHASEARCH_PARSE_SECONDS": "7.5", "ALPHASEARCH_PARSE_MEMORY_MB": "1500",
                            "ALPHASEARCH_INDEX_WORKERS": "3"})
