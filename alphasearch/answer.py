@@ -704,7 +704,7 @@ def llm_answer(
     usable reply (the caller falls back to :func:`extractive_answer`). ``on_text``
     gets the answer's draft text as the model writes it (streamed); the returned
     answer is the finished reply with its citations checked."""
-    from . import pdf
+    from . import isolation
     from .llm import ChatRequest, Meter, complete_json, defuse, fence_code, image_part, text_message
 
     meter = meter or Meter()
@@ -718,7 +718,7 @@ def llm_answer(
         header = f"[Page {p}: {defuse(section_of(doc.root, p).title)}]"
         if len(texts[p].strip()) < 20 and vision and pdf_bytes is not None:
             try:
-                png = pdf.render_page_png(pdf_bytes, p, zoom=1.5)
+                png = isolation.preview_pool().run(isolation.render_preview, pdf_bytes, p, (), 1.5, name=f"Page {p}")
             except Exception:  # unrenderable page: sent as (empty) text
                 png = b""
             if png:

@@ -104,12 +104,12 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
 PREVIEW_SECONDS = 10.0  # one page preview; the 74 eval PDFs' pages render and highlight in at most 0.35 s
 
 
-def render_preview(data: bytes, page: int, highlight: tuple[str, ...] = ()) -> bytes:
+def render_preview(data: bytes, page: int, highlight: tuple[str, ...] = (), zoom: float = 1.5) -> bytes:
     """:func:`alphasearch.pdf.render_page_png` of a 1-based page with passages highlighted, for a worker
     (:func:`preview_pool`)."""
     from . import pdf
 
-    return pdf.render_page_png(data, page, highlight=highlight)
+    return pdf.render_page_png(data, page, zoom=zoom, highlight=highlight)
 
 
 def pdf_layout(data: bytes, name: str) -> tuple[float, float]:
@@ -233,7 +233,8 @@ _PREVIEWS: list[WorkerPool] = []
 
 
 def preview_pool() -> WorkerPool:
-    """The process-wide pool of one worker that renders page previews (:func:`render_preview`), each within
+    """The process-wide pool of one worker that renders page previews and the page images a model is sent
+    (:func:`render_preview`), each within
     ``PREVIEW_SECONDS`` (read at call time). The page budget bounds what reading a page costs, not what drawing
     it costs: a page filling 10 times with a tiling pattern of 0.01-pt tiles (1 KB) took 15.6 s to render, and
     MuPDF holds Python's interpreter lock meanwhile, so a preview rendered in the app's process stopped the

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import pdf
+from . import isolation
 from .errors import LLMError, LLMUnavailableError
 from .indexer import MAX_FANOUT
 from .indexing.headings import group_title, grouped
@@ -187,7 +187,7 @@ def _index_batch(doc: DocumentIndex, batch: tuple[int, int], llm: LLM, meter: Me
         text = texts[p]
         if len(text.strip()) < NO_TEXT_CHARS and vision and pdf_bytes is not None:
             try:
-                png = pdf.render_page_png(pdf_bytes, p, zoom=1.0)
+                png = isolation.preview_pool().run(isolation.render_preview, pdf_bytes, p, (), 1.0, name=f"Page {p}")
             except Exception:  # a page that cannot be rendered is sent as (empty) text
                 png = b""
             if png:

@@ -885,13 +885,13 @@ def repeated_contents_pdf(copies: int = 100, kb: int = 4000) -> bytes:
                      _stream(_deflate_repeated(b"", line, kb * 1024))])
 
 
-def tiny_tiles_pdf(fills: int = 10, step: float = 0.01) -> bytes:
+def tiny_tiles_pdf(fills: int = 10, step: float = 0.01, text: bytes = b"A page of tiny tiles.") -> bytes:
     """One page of a line of text, then filled ``fills`` times with a tiling pattern whose tiles are ``step``
     points square (~1 KB): MuPDF draws every tile (~1.5 s per fill at 0.01 pt), while reading the text
     costs nothing."""
     cell = (b"<< /Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 %g %g] /XStep %g /YStep %g "
             b"/Resources << >> /Length 12 >>\nstream\n0 0 1 1 re f\nendstream" % (step, step, step, step))
-    content = b"BT /F1 12 Tf 72 760 Td (A page of tiny tiles.) Tj ET /Pattern cs /P1 scn " + b"0 0 612 792 re f " * fills
+    content = b"BT /F1 12 Tf 72 760 Td (%s) Tj ET /Pattern cs /P1 scn " % text + b"0 0 612 792 re f " * fills
     return _one_page_pdf(_stream(content, b"[]"), [cell], b"/Pattern << /P1 6 0 R >>")
 
 

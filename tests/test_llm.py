@@ -409,6 +409,24 @@ def test_pages_without_text_are_sent_as_images_with_vision(llm_server, make_pdf)
     assert isinstance(llm_server.requests[0]["body"]["messages"][1]["content"], str)
 
 
+
+def test_a_page_image_for_the_model_is_drawn_in_the_preview_worker(llm_server, monkeypatch):
+    """A page without text is drawn for the model in the preview worker, within its time limit: a page filling 10
+    times with a tiling pattern of 0.01-pt tiles took 15 s to draw in the engine's process, holding Python's
+    interpreter lock. Beyond the limit it is sent as (empty) text."""
+    import pdf_factory
+    from alphasearch import isolation
+
+    monkeypatch.setattr(isolation, "PREVIEW_SECONDS", 2.0, raising=False)
+    data = pdf_factory.tiny_tiles_pdf(10, text=b"")
+    offline = build_index(data, "tiles.pdf")
+    start = time.perf_counter()
+    build_llm_index(offline, client(llm_server), model="gpt-4o", pdf_bytes=data, vision=True)
+    assert time.perf_counter() - start < 2 + 8  # the limit, and at most the worker's start-up besides
+    content = llm_server.requests[0]["body"]["messages"][1]["content"]
+    assert isinstance(content, str) and "[Page 1]" in content
+
+
 # --- the LLM answer -------------------------------------------------------------------------------
 def test_llm_answer_cites_read_pages_as_document_section_page(llm_server, sample_index):
     res = llm_answer(sample_index, "What was the total revenue in 2025?", [4, 5, 1], client(llm_server),
