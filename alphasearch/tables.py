@@ -10,7 +10,9 @@ period of each column ("Three Months Ended June 30, 2023" is a quarter, words of
 ``data/periods.json``) and the unit ("in millions" from the nearest line naming
 one, or "£m", "$000" printed under each year). "(1,577)" and "1,577-" are -1577; a dash is an
 empty cell; a footnote mark "(1)" that leaves one figure more than the header has columns is not a
-figure. A table continued from the page before under no header of its own keeps that page's
+figure. On a page that groups no figure by commas, thousands set apart by spaces ("88 737") are
+read whole when that gives the row as many figures as its header has years; "(in thousands of euros)"
+is in €. A table continued from the page before under no header of its own keeps that page's
 columns (:func:`continued`).
 """
 from __future__ import annotations
@@ -32,6 +34,7 @@ _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 _COLUMN_UNIT = re.compile(r"^(?P<cur>US\$|[$€£]|USD|EUR|GBP)\s?'?(?P<scale>000|m|mn|bn)$", re.IGNORECASE)  # "£m", "$000"
 _SCALE_WORD = {"000": "thousands", "m": "millions", "mn": "millions", "bn": "billions"}
 _SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£"}
+_CURRENCY_WORDS = (("$", r"\b(?:dollars|usd)\b"), ("€", r"\b(?:euros?|eur)\b"), ("£", r"\b(?:pounds sterling|gbp)\b"))
 _HEADER_WORDS = re.compile(r"^(?:fiscal|year|years|ended|ending|as|of|at|for|the|three|six|nine|twelve|months|"
                            r"quarter|q[1-4]|fy|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|"
                            r"oct\w*|nov\w*|dec\w*|\d{1,2},?|restated|adjusted|recast|revised|actual|and|weeks|week|period|"
@@ -133,12 +136,34 @@ def parse_number(token: str) -> Cell | None:
 _SUPERSCRIPT_MARK = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\))|(?<=^)|(?<=\s))[¹²³⁴⁵⁶⁷⁸⁹⁰⁽⁾]+(?=[\s.,:;]|$)")
 
 
+_BRACKETED_GROUPS = re.compile(r"(\([$€£]?\d{1,3})((?: \d{3})+\))")  # "(1 577)": one negative figure
+_COMMA_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
+_GROUP = re.compile(r"\d{3}(?:\.\d+)?")  # "577" after "1": the next three digits of a figure
+_GROUPED = re.compile(r"[-−]?[$€£]?\d{1,3}(?:,\d{3})*")  # a whole number a group of three may continue
+
+
+def _space_groups(cells: list[Cell]) -> list[Cell]:
+    """Cells read with their thousands set apart by spaces ("88 737" read as 88 and 737): each group of
+    exactly three digits joined to the whole number before it ("88,737")."""
+    out: list[Cell] = []
+    for c in cells:
+        if out and out[-1].value is not None and not out[-1].percent and _GROUP.fullmatch(c.text) \
+                and _GROUPED.fullmatch(out[-1].text):
+            joined = parse_number(f"{out[-1].text},{c.text}")
+            if joined is not None:
+                out[-1] = joined
+                continue
+        out.append(c)
+    return out
+
+
 def _split_cells(line: str) -> tuple[str, list[Cell], str]:
     """(label part, trailing figures, currency seen) of one line: "Total revenue 5,854 4,795" →
     ("Total revenue", [5854, 4795], ""); a line of figures only has an empty label part. A footnote mark
     printed in superscript after a word ("Revenues¹", "Net sales⁽²⁾") is no part of the label
     (a unit's "m²" stays)."""
-    tokens = _SUPERSCRIPT_MARK.sub("", line).split()
+    tokens = _BRACKETED_GROUPS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ","),
+                                   _SUPERSCRIPT_MARK.sub("", line)).split()
     cells: list[Cell] = []
     currency = ""
     k = len(tokens)
@@ -238,6 +263,7 @@ def parse_rows(text: str) -> list[TableRow]:
     as_of = ""  # the year such a schedule is as of ("… as of December 31, 2017 is as follows"): its total's column
     section = ""  # the heading of the rows below it ("Revenues:"): what a bare "Total" row totals
     last = max((k for k, line in enumerate(lines) if line), default=-1)
+    spaced = not _COMMA_GROUPED.search(text)  # a page printing "1,577" never sets thousands apart by spaces
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -282,8 +308,8 @@ def parse_rows(text: str) -> list[TableRow]:
         if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
                                           or _UNIT_ASIDE.search(line)):
             unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
-            unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or (
-                "$" if re.search(r"\b(?:dollars|usd)\b", line, re.IGNORECASE) else "")
+            unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or next(
+                (c for c, words in _CURRENCY_WORDS if re.search(words, line, re.IGNORECASE)), "")
         label, cells, currency = _split_cells(line)
         start = i
         # figures continue on the following lines ("$", "34,229 $", "35,355 $", …)
@@ -329,6 +355,8 @@ def parse_rows(text: str) -> list[TableRow]:
         above = [t for _, t in label_lines]
         label_lines, context, caption, in_year_rows = [], [], "", False
         cells, aligned = _align(header, cells)
+        if header and not aligned and spaced and len(grouped := _space_groups(cells)) == len(header):
+            cells, aligned = _align(header, grouped)  # "88 737 82 382" on a page that groups no figure by commas
         if not header and (names := _word_header(above, cells, words)):  # "Method | MMLU Physics | MMLU Chemistry"
             words = names
             cells = _without_spreads(cells, len(names))

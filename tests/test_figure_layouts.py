@@ -185,3 +185,17 @@ def test_a_quarters_column_answers_a_quarter_and_no_full_year(engine):
         "Total revenues, 2022: $19,264 million — p. 2"
     for asked in ("for the full year 2022", "in fiscal year 2022", "for the twelve months ended December 31, 2022"):
         assert "$19,264" not in _direct(engine, data, f"What were total revenues {asked}?")
+
+
+def test_thousands_apart_by_spaces_are_one_figure(engine):
+    """Figures whose thousands are set apart by spaces ("88 737", "(6 590)"), as many European reports print
+    them, are read whole; a row of small figures keeps its cells."""
+    rows = [("Total revenues", ("88 737", "82 382", "77 934")), ("Number of stores", ("150", "210", "305")),
+            ("Operating income", ("18 323", "27 340", "17 814")),
+            ("Net income (loss)", ("(6 590)", "16 274", "1 010 059"))]
+    data = layout_statement_pdf(PLAIN, rows, unit="(In thousands of euros)")
+    assert _direct(engine, data, "What were total revenues in 2021?") == "Total revenues, 2021: €82,382 thousand — p. 2"
+    assert _direct(engine, data, "What was net income in 2022?").startswith("Net income (loss), 2022: -€6,590 thousand")
+    assert _direct(engine, data, "What was net income in 2020?").startswith("Net income (loss), 2020: €1,010,059 thousand")
+    stores = _direct(engine, data, "What was the number of stores in 2021?")
+    assert stores.startswith("Number of stores, 2021: ") and stores.endswith("210 — p. 2"), stores
