@@ -289,7 +289,7 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
             out.append(f"| {_md(desc)} | {_md(api)} | {_md(r['cli'])} | {_md(r['folder'])} | "
                        f"{r['api_seconds']:.2f} s / {r['cli_seconds']:.1f} s | {r['cli_peak_mb']:.0f} MB | "
                        f"{'yes' if r['intact'] else '**NO**'} |")
-        from alphasearch import pdf
+        from alphasearch import isolation, pdf
         from alphasearch.config import Settings
 
         d = Settings()
@@ -310,7 +310,10 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
                        + f" | {'yes' if r['answered_after'] else '**NO**'} |")
         out += ["", "CLI time is the whole process (Python start-up and model loading included). "
                 f"Other bounds (constants in `alphasearch/pdf/`): rendering at most "
-                f"{pdf.MAX_RENDER_PIXELS / 1e6:g} megapixels per page; outlines {pdf.MAX_OUTLINE_ENTRIES:,} entries "
+                f"{pdf.MAX_RENDER_PIXELS / 1e6:g} megapixels per page, a preview within {isolation.PREVIEW_SECONDS:g} s in "
+                f"a worker of its own and refused when the page's images (through its forms, patterns, soft masks, "
+                f"Type3 fonts and annotations) hold more than {pdf.MAX_RENDER_MEGAPIXELS} megapixels; the page budget "
+                f"decodes at most {pdf.budget.MAX_READ_MB} MB to judge a page; outlines {pdf.MAX_OUTLINE_ENTRIES:,} entries "
                 f"and {pdf.MAX_OUTLINE_DEPTH} levels; page text {pdf.MAX_PAGE_CHARS:,} characters; one compressed "
                 f"stream {pdf.streams.MAX_STREAM_MB} MB and all of them {pdf.streams.MAX_INFLATED_MB:,} MB once inflated; images "
                 f"{pdf.streams.MAX_IMAGE_MEGAPIXELS} megapixels; {pdf.streams.MAX_OBJECTS:,} PDF objects.", ""]
