@@ -14,7 +14,9 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
 5. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
    (document, page) hit@3 beside single-document hit@3);
 6. ``benchmarks/figure_robustness.py`` (the direct figure answer on generated statements, one layout trait
-   varied at a time and in combinations; seeds 7, 8 and 9 for the spread);
+   varied at a time and in combinations; seeds 7, 8 and 9 for the spread), and again with ``--held-out``
+   (the traits written after the reader was fixed, beside their first measurement,
+   ``benchmarks/results/figure_robustness_held_out_before.json``);
 7. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
@@ -467,6 +469,39 @@ def figures_section(runs: list[dict]) -> str:
     ])
 
 
+def held_out_section(runs: list[dict], before: list[dict]) -> str:
+    """The held-out figure-robustness runs beside their first measurement (before any reader change for them)."""
+    seeds = [r["seed"] for r in runs]
+    first = {b["seed"]: b["shares"] for b in before}
+
+    def cell(shares: dict | None, key: str) -> str:
+        v = (shares or {}).get(key)
+        return f"{v['carries']:.3f} / {v['fallback']:.3f} / {v['wrong']:.3f}" if v else "—"
+
+    keys = [k for k in runs[0]["shares"] if k == "all" or k.startswith("set:") or k == "absent"]
+    rows = [[k.removeprefix("set:"), str(runs[0]["shares"][k]["n"])]
+            + [cell(first.get(r["seed"]), k) for r in runs] + [cell(r["shares"], k) for r in runs] for k in keys]
+    weak = sorted({k for r in runs for k, v in r["shares"].items() if k.startswith("trait:") and v["carries"] < 1})
+    rows += [[k.replace(":", ": ", 1), str(runs[0]["shares"][k]["n"])]
+             + [cell(first.get(r["seed"]), k) for r in runs] + [cell(r["shares"], k) for r in runs] for k in weak]
+    return "\n".join([
+        "### Held-out layouts",
+        "",
+        f"`benchmarks/figure_robustness.py --held-out --seed S`: {runs[0]['documents']} statements, "
+        f"{runs[0]['questions']} questions a seed, on layout traits written after the reader was fixed against the "
+        "traits above (10-Q quarter and nine-month columns, a quarter beside the year, June year ends, the unit in "
+        "the title or on the years' line, trailing minus, space-separated thousands, a Note column, IFRS and "
+        "capitalised labels, a statement split over two pages, '% of revenue' columns, statements side by side, "
+        "other words in the question), each statement also asked for a period it does not hold (\"absent\": right "
+        "when no figure is stated). Cells: carries / fallback / wrong figure stated. \"first\": measured at "
+        f"{before[0].get('measured_at', '?') if before else '?'}, the out-of-sample figure; \"now\": after the "
+        "reader was fixed against them, so in-sample. Rows under the sets: every trait below 1.000 now.",
+        "",
+        md_table(["set / trait", "n"] + [f"first, seed {s}" for s in seeds] + [f"now, seed {s}" for s in seeds], rows),
+        "",
+    ])
+
+
 def conclusion(jb: dict) -> str:
     """A plain reading of the verdict rows, computed (not typed)."""
     parts = []
@@ -480,7 +515,7 @@ def conclusion(jb: dict) -> str:
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
                   command: str, folders: dict | None = None, trees: dict | None = None,
                   answers: dict | None = None, figures: list[dict] | None = None,
-                  informed: dict | None = None) -> None:
+                  informed: dict | None = None, held_out: list[dict] | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -518,6 +553,9 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(folder_section(folders))
     if figures:
         parts.append(figures_section(figures))
+    if held_out:
+        before = COMMITTED / "figure_robustness_held_out_before.json"
+        parts.append(held_out_section(held_out, json.loads(before.read_text()) if before.is_file() else []))
     for name in ("bench_cluster.md", "bench_scale.md"):  # optional steps: their last committed tables
         if (COMMITTED / name).is_file():
             text = (COMMITTED / name).read_text(encoding="utf-8").strip()
@@ -580,6 +618,9 @@ def run(args: argparse.Namespace) -> int:
             step(f"figure robustness, seed {seed}", [py, "benchmarks/figure_robustness.py", "--seed", str(seed),
                                                       "--out", str(OUT / f"figure_robustness_{seed}.json")],
                  OUT / f"figure_robustness_{seed}.log")
+            step(f"figure robustness, held-out traits, seed {seed}",
+                 [py, "benchmarks/figure_robustness.py", "--held-out", "--seed", str(seed),
+                  "--out", str(OUT / f"figure_robustness_held_out_{seed}.json")], OUT / f"figure_robustness_held_out_{seed}.log")
     if args.cluster_bench:
         step("indexing: processes vs a local Ray cluster", [py, "benchmarks/bench_cluster.py", "--eval-dir",
                                                             str(eval_dir)], OUT / "bench_cluster.log")
@@ -594,6 +635,8 @@ def run(args: argparse.Namespace) -> int:
     trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
     figures = [json.loads((OUT / f"figure_robustness_{s}.json").read_text()) for s in FIGURE_SEEDS
                if (OUT / f"figure_robustness_{s}.json").is_file()]
+    held_out = [json.loads((OUT / f"figure_robustness_held_out_{s}.json").read_text()) for s in FIGURE_SEEDS
+                if (OUT / f"figure_robustness_held_out_{s}.json").is_file()]
 
     rows = [r for r in read_rows(results) if not r.get("off_topic")] if results.is_file() else []
     meta = {
@@ -619,9 +662,11 @@ def run(args: argparse.Namespace) -> int:
             shutil.copyfile(OUT / name, COMMITTED / name)
     if figures:
         (COMMITTED / "figure_robustness.json").write_text(json.dumps(figures, indent=1))
+    if held_out:
+        (COMMITTED / "figure_robustness_held_out.json").write_text(json.dumps(held_out, indent=1))
     if informed is not None:
         shutil.copyfile(informed_json, COMMITTED / "judge_informed.json")
-    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed)
+    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed, held_out)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
