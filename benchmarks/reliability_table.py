@@ -40,7 +40,7 @@ SUITE: list[tuple[str, str, str]] = [
     ("Hostile files (PDF layer)", "tests/test_pdf.py",
      r"missing|directory|extension|size|empty|magic|truncated|garbage|password|owner|zero|limit|damaged|"
      r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd|inline|document_budget|"
-     r"budget_skips"),
+     r"budget_skips|rendered_within|images_drawn|bounds_its_own|lzw"),
     ("Hostile files (app upload)", "tests/test_app.py", r"hostile"),
     ("Hostile files (app upload)", "tests/test_browser.py", r"hostile"),
     ("Hostile files (app upload)", "tests/test_browser_hostile.py", r"."),
