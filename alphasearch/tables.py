@@ -278,6 +278,10 @@ def parse_rows(text: str) -> list[TableRow]:
             i += 1
             continue
         years = _header_years(line)
+        if run and years is None and _inside_header(lines, i):  # "December 31," over the next year, "% of"
+            context.append(line)
+            i += 1
+            continue
         if years is not None and len(years) == 1 and not run and _year_row(lines, i, in_year_rows):
             # a year that heads a row, not a column ("2019", "$", "337"): a table whose years are rows
             if not caption:
@@ -401,6 +405,24 @@ def _more_cells(lines: list[str], j: int, cells: list[Cell], currency: str) -> t
         currency = currency or cur
         j += 1
     return cells, currency, j
+
+
+_INSIDE_HEADER_CHARS = 32  # a header cell's words ("December 31,", "% of", "revenue"), not a row's label
+
+
+def _inside_header(lines: list[str], i: int) -> bool:
+    """Line ``i``, read while a column header's years are being read, is header text between them (each
+    column's cells written top to bottom: "December 31," over the next year; "% of" / "revenue" over a share
+    column): another year line follows within three lines, with no figure and no long line before it."""
+    for j in range(i, min(i + 4, len(lines))):
+        line = lines[j]
+        if not line:
+            continue
+        if j > i and _header_years(line) is not None:
+            return True
+        if len(line) > _INSIDE_HEADER_CHARS or _split_cells(line)[1]:
+            return False
+    return False
 
 
 def _figures_follow(lines: list[str], j: int) -> bool:

@@ -199,3 +199,25 @@ def test_thousands_apart_by_spaces_are_one_figure(engine):
     assert _direct(engine, data, "What was net income in 2020?").startswith("Net income (loss), 2020: €1,010,059 thousand")
     stores = _direct(engine, data, "What was the number of stores in 2021?")
     assert stores.startswith("Number of stores, 2021: ") and stores.endswith("210 — p. 2"), stores
+
+
+@pytest.mark.parametrize("top", [("December 31,", "December 31,"), ("March 31,", "December 31,")])
+def test_header_words_written_between_the_years_keep_one_header(engine, top):
+    """Each column's header cells written top to bottom ("December 31,", "2022", then "December 31,", "2021"):
+    the words between the years do not close the header."""
+    data = layout_statement_pdf([list(top), ["2022", "2021"]], BALANCE, by_column=True, unit="(In millions)",
+                                title="Consolidated Balance Sheets")
+    assert _direct(engine, data, f"What were total assets as of December 31, 2021?") == \
+        "Total assets, 2021: $65,115 million — p. 2"
+
+
+def test_share_of_revenue_columns_after_each_year_are_no_years(engine):
+    """A "% of revenue" column after each year, its header on two lines written with its year's."""
+    rows = [("Total revenues", ("$ 74,533", "100.0%", "$ 70,453", "100.0%", "$ 64,695", "100.0%")),
+            ("Cost of revenues", ("44,239", "59.4%", "41,018", "58.2%", "38,017", "58.8%")),
+            ("Net income (loss)", ("$ 10,232", "13.7%", "$ (9,441)", "(13.4)%", "$ 9,541", "14.7%"))]
+    headers = [["", "% of", "", "% of", "", "% of"], ["2022", "revenue", "2021", "revenue", "2020", "revenue"]]
+    data = layout_statement_pdf(headers, rows, by_column=True)
+    assert _direct(engine, data, "What were total revenues in 2021?") == "Total revenues, 2021: $70,453 million — p. 2"
+    assert _direct(engine, data, "What was the company's 2020 cost of revenues?") == \
+        "Cost of revenues, 2020: $38,017 million — p. 2"
