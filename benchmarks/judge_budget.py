@@ -287,8 +287,9 @@ def flat_read_order(root: Section, question: str, judge: SimulatedJudge, page_sc
     order = trace_page_order_flat(page_scores)
     top = order[:n]
     read = dict(zip(top, judge.score(question, [page_node(section_of(root, p), p) for p in top]))) if top else {}
-    first = sorted((p for p, r in read.items() if r >= confirmed), key=lambda p: (-read[p], order.index(p)))
-    return first + [p for p in order if p not in set(first)]
+    first = sorted((p for p, r in read.items() if r >= confirmed), key=lambda p: -read[p])  # stable: ranker order
+    confirmed_pages = set(first)
+    return first + [p for p in order if p not in confirmed_pages]
 
 
 def trace_page_order_flat(page_scores) -> list[int]:
