@@ -54,7 +54,7 @@ class Settings:
     # search
     iterations: int = 25
     # PUCT's c. Siblings are judged together, so every child has its own judgement before
-    # any is chosen: exploration only breaks near-ties (see alphasearch/mcts.py).
+    # any is chosen: exploration only breaks near-ties (see alphasearch/search/mcts.py).
     exploration: float = 0.2
     rule: str = "puct"
     confidence_threshold: float = 0.75

@@ -155,7 +155,7 @@ class DocumentIndex:
 @dataclass(slots=True)
 class SearchNode:
     """Search statistics of one section. ``q`` in [0, 1]: ``value`` (the max backup of
-    :func:`alphasearch.mcts.search`) when set, else total_reward / visits (mean backup)."""
+    :func:`alphasearch.search.mcts.search`) when set, else total_reward / visits (mean backup)."""
 
     section: Section
     parent_id: str | None = None
@@ -222,7 +222,7 @@ class SearchTrace:
     """The whole search: final statistics of every node plus one step per iteration.
 
     Node statistics after iteration t can be recomputed from ``steps[:t]``
-    (see :func:`alphasearch.mcts.replay`).
+    (see :func:`alphasearch.search.mcts.replay`).
     """
 
     root: SearchNode

@@ -2,7 +2,7 @@
 
 The engine doing the work (offline, or "openai") is picked once from the
 settings (:func:`make_backend`); both offer the same interface
-(:class:`alphasearch.engines.DocEngine`), so there is one search path.
+(:class:`alphasearch.engines.offline.DocEngine`), so there is one search path.
 """
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ import threading
 import time
 from pathlib import Path
 
-from . import indexer, pdf
+from .index import indexer
+from . import pdf
 from .config import Settings, check_question
-from .engines import DocEngine, DocTools, OfflineEngine, OnText, timed
-from .folder import FolderSearch
-from .llm_engine import LLMEngine
-from .mcts import search
+from .engines.offline import DocEngine, DocTools, OfflineEngine, OnText, timed
+from .folder.search import FolderSearch
+from .engines.llm import LLMEngine
+from .search.mcts import search
 from .models import Answer, DocumentIndex
-from .router import OfflineRouter, Router
+from .folder.router import OfflineRouter, Router
 from .library import Library, UploadStore
 
 Progress = indexer.Progress

@@ -58,8 +58,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from alphasearch import calibration  # noqa: E402
-from alphasearch.evaluation import Row, answer_summary, hit_at_k  # noqa: E402
+from alphasearch.answer import calibration  # noqa: E402
+from alphasearch.evaluation.runner import Row, answer_summary, hit_at_k  # noqa: E402
 
 PARTS = ("meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree", "first_meaning", "fig_first",
          "computed", "ahead", "first_cover", "robust", "first_words", "named_page", "year_missing", "opening",

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from alphasearch.mcts import search  # noqa: E402
+from alphasearch.search.mcts import search  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 Each run adds every PDF of ../shared/eval/pdfs to a folder of a fresh library (``Library.add_paths``),
 so nothing is reused: in one worker process (``workers=1``), in ``--workers`` worker processes (the
-PDF-parsing workers of alphasearch/isolation.py, started once and reused), and as
+PDF-parsing workers of alphasearch/index/isolation.py, started once and reused), and as
 Ray tasks on a local Ray cluster with ``--workers`` CPUs (its start-up, paid once per
 ``folder add --cluster local``, is reported apart from the indexing). Results go to
 benchmarks/results/bench_cluster.md (and .json).
@@ -26,9 +26,9 @@ sys.path.insert(0, str(HERE))
 
 from common import eval_dir_or_none, machine_line, say_absent  # noqa: E402
 
-from alphasearch import cluster  # noqa: E402
+from alphasearch.index import cluster  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.store import Library  # noqa: E402
+from alphasearch.library import Library  # noqa: E402
 
 RESULTS = HERE / "results"
 

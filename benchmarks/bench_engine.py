@@ -35,11 +35,11 @@ from common import OUT, eval_dir_or_none, load_questions, machine, machine_line,
 
 import pymupdf  # noqa: E402  (the floor: raw text extraction, measured outside the engine)
 
-from alphasearch import indexer  # noqa: E402
-from alphasearch.baselines import flat_bm25_pages  # noqa: E402
+from alphasearch.index import indexer  # noqa: E402
+from alphasearch.search.baselines import flat_bm25_pages  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
-from alphasearch.scorers import embed  # noqa: E402
+from alphasearch.lang.embeddings import embed  # noqa: E402
 
 
 def pick_docs(names: list[str], limit: int) -> list[str]:

@@ -37,7 +37,7 @@ from common import OUT, Trees, eval_dir_or_none, load_questions, machine, machin
 from alphasearch.config import Settings  # noqa: E402
 from alphasearch.errors import NotFoundError  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
-from alphasearch.store import Library  # noqa: E402
+from alphasearch.library import Library  # noqa: E402
 
 
 def all_docs(eval_dir: Path) -> list[dict]:

@@ -14,10 +14,11 @@ For each size N, a library holds one folder "Archive" with the first N generated
 Generated PDFs and built libraries are kept under ``--workdir`` (default benchmarks/out/scale) and
 reused by later runs (a library is rebuilt when its document count differs); the results table
 is written to benchmarks/results/bench_scale.md (and .json). The 10,000-document size is heavy
-(about 130,000 pages to index): build it in chunks, each under the shared lock, then measure:
+(about 130,000 pages to index): build it in chunks, each under a lock file of your choice (so no other
+heavy job runs beside it), then measure:
 
-    for i in $(seq 20); do flock /work/wt/heavy.lock python benchmarks/bench_scale.py --build-only --sizes 10000 --chunk 500; done
-    flock /work/wt/heavy.lock python benchmarks/bench_scale.py --sizes 100,1000,10000
+    for i in $(seq 20); do flock "$LOCK" python benchmarks/bench_scale.py --build-only --sizes 10000 --chunk 500; done
+    flock "$LOCK" python benchmarks/bench_scale.py --sizes 100,1000,10000
 
     python benchmarks/bench_scale.py                       # 100 and 1,000
     python benchmarks/bench_scale.py --sizes 100,1000,10000 --workers 2
@@ -88,7 +89,7 @@ def build_library(workdir: Path, n: int, workers: int, chunk: int = 0, reuse_fro
     """The library of size n, built (or continued) from where an earlier run stopped; with
     ``chunk`` > 0 at most that many more reports are added by this call, so a long build can
     run as several short jobs. Timing figures add up over the calls."""
-    from alphasearch.store import Library
+    from alphasearch.library import Library
 
     lib_dir = workdir / f"lib-{n}"
     meta_path = lib_dir / "build.json"

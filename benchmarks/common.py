@@ -20,9 +20,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from alphasearch import indexer, pdf  # noqa: E402
+from alphasearch.index import indexer
+from alphasearch import pdf  # noqa: E402
 from alphasearch.models import DocumentIndex  # noqa: E402
-from alphasearch.store import IndexCache  # noqa: E402
+from alphasearch.library import IndexCache  # noqa: E402
 
 logging.getLogger().setLevel(logging.WARNING)  # some dependencies log every step at INFO/DEBUG
 for _name in ("choreographer", "kaleido", "bm25s", "logistro"):

@@ -6,7 +6,7 @@ the generator knows. Figure questions go through the real engine (``Engine.ask_d
 ``index_bytes``), and the direct answer is checked two ways:
 
 * **carries**: the direct answer line holds the figure printed for the row and year asked
-  (:func:`alphasearch.figures.carries`: numbers compared up to a unit scale, sign aside), the
+  (:func:`alphasearch.read.figures.carries`: numbers compared up to a unit scale, sign aside), the
   measure the eval's "direct" figure uses;
 * **exact**: the figure it states, sign and unit word read, is the right amount (a figure read
   in thousands but stated in millions, or a loss stated as a profit, fails here only).
@@ -67,7 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.common import write_json  # noqa: E402
 
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.figures import carries  # noqa: E402
+from alphasearch.read.figures import carries  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
 
 BASE = {"order": "desc", "header": "plain", "unit": "millions", "dollar": "separate", "negative": "parens",

@@ -46,11 +46,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
+from common import OUT, REPO, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
+
+
+def _shown(path) -> str:
+    """A path as printed into results: relative to the repository when it lies inside it."""
+    p = Path(path).resolve()
+    return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(path)
 
 from alphasearch.config import Settings  # noqa: E402
 from alphasearch.errors import NotFoundError  # noqa: E402
-from alphasearch.folder import FolderSearch  # noqa: E402
+from alphasearch.folder.search import FolderSearch  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
 
 FOLDERS = {
@@ -170,7 +176,7 @@ def main() -> int:
     before = Engine(Settings(data_dir=Path(args.data_dir), engine="offline", facts_weight=0.0))
     plan, kinds = pick_documents(eval_dir, args.financial)
     folder_of = {doc: folder for folder, docs in plan.items() for doc in docs}
-    print(f"Building the library in {args.data_dir}: "
+    print(f"Building the library in {_shown(args.data_dir)}: "
           + ", ".join(f"{f} ({len(d)} PDFs)" for f, d in plan.items()), flush=True)
     seconds = build_library(after, eval_dir, plan)
     print(f"  library ready in {seconds:.1f}s", flush=True)
@@ -226,7 +232,7 @@ def main() -> int:
             "facts_weight": after.settings.facts_weight, "routing_only": args.routing_only,
             "seconds": round(time.perf_counter() - started, 1)}
     Path(args.json).write_text(json.dumps({"meta": meta, "groups": summary}, indent=1), encoding="utf-8")
-    print(f"rows in {args.out}; figures in {args.json}")
+    print(f"rows in {_shown(args.out)}; figures in {_shown(args.json)}")
     return 0
 
 

@@ -70,13 +70,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import OUT, Trees, eval_dir_or_none, load_questions, machine_line, say_absent  # noqa: E402
 
-from alphasearch.baselines import CONFIRMED, beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order  # noqa: E402
+from alphasearch.search.baselines import (
+    CONFIRMED, beam, distinct_judged, exhaustive, greedy, mcts_reference, trace_page_order,
+)  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.answer import section_of  # noqa: E402
-from alphasearch.mcts import PRIOR_MIX, idle_iterations, is_page, page_node, search  # noqa: E402
-from alphasearch.reading import PageReader  # noqa: E402
+from alphasearch.answer.ranking import section_of  # noqa: E402
+from alphasearch.search.mcts import PRIOR_MIX, idle_iterations, is_page, page_node, search  # noqa: E402
+from alphasearch.search.reading import PageReader  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
-from alphasearch.scorers import PageRanker, PriorScorer  # noqa: E402
+from alphasearch.index.ranker import PageRanker
+from alphasearch.search.scorers import PriorScorer  # noqa: E402
 
 ITERATIONS = (1, 2, 3, 5, 8, 12, 25, 50, 100)
 BEAM_WIDTHS = (2, 3, 5)

@@ -33,13 +33,13 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from llm_server import FakeLLMServer  # noqa: E402
 
-from alphasearch import llm_engine  # noqa: E402
+from alphasearch.engines import llm as llm_engine  # noqa: E402
 from alphasearch.config import Settings  # noqa: E402
-from alphasearch.indexer import build_index  # noqa: E402
-from alphasearch.llm import Meter  # noqa: E402
-from alphasearch.llm_index import build_llm_index  # noqa: E402
+from alphasearch.index.indexer import build_index  # noqa: E402
+from alphasearch.llm.client import Meter  # noqa: E402
+from alphasearch.index.llm_tree import build_llm_index  # noqa: E402
 from alphasearch.pipeline import Engine  # noqa: E402
-from alphasearch.sample import sample_pdf_bytes  # noqa: E402
+from alphasearch.library.sample import sample_pdf_bytes  # noqa: E402
 
 SAMPLE_QUESTIONS = [
     "What was the total revenue in 2025?",

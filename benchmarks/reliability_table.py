@@ -36,40 +36,41 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 # (section, test file, regex on the test function name); the order is the order of the tables.
 SUITE: list[tuple[str, str, str]] = [
-    ("Hostile files (engine, CLI, folder library)", "tests/test_hostile_inputs.py", r"."),
-    ("Hostile files (PDF layer)", "tests/test_pdf.py",
+    ("Hostile files (engine, CLI, folder library)", "tests/pdf/test_hostile_inputs.py", r"."),
+    ("Hostile files (PDF layer)", "tests/pdf/test_pdf.py",
      r"missing|directory|extension|size|empty|magic|truncated|garbage|password|owner|zero|limit|damaged|"
      r"unreadable|outline_thousands|capped|nowhere|text_cap|control|html|without_text|absurd|inline|document_budget|"
      r"budget_skips|rendered_within|images_drawn|bounds_its_own|lzw"),
-    ("Hostile files (app upload)", "tests/test_app.py", r"hostile"),
-    ("Hostile files (app upload)", "tests/test_browser.py", r"hostile"),
-    ("Hostile files (app upload)", "tests/test_browser_hostile.py", r"."),
-    ("Parsing in worker processes (crash, time and memory limits)", "tests/test_isolation.py", r"."),
-    ("Hostile names", "tests/test_store.py", r"name"),
-    ("Failing models", "tests/test_llm.py",
+    ("Hostile files (app upload)", "tests/app/test_app.py", r"hostile"),
+    ("Hostile files (app upload)", "tests/app/test_browser.py", r"hostile"),
+    ("Hostile files (app upload)", "tests/app/test_browser_hostile.py", r"."),
+    ("Parsing in worker processes (crash, time and memory limits)", "tests/index/test_isolation.py", r"."),
+    ("Hostile names", "tests/library/test_store.py", r"name"),
+    ("Failing models", "tests/llm/test_llm.py",
      r"failure|refused|retry|malformed|unavailable|down|refusal|transport|missing_key|without_json"),
-    ("Failing models", "tests/test_llm_pipeline.py", r"degrade|failed|without_key"),
-    ("Failing models", "tests/test_cache.py", r"failures"),
-    ("Document text is data (prompt injection, HTML)", "tests/test_llm_pipeline.py", r"injection"),
-    ("Document text is data (prompt injection, HTML)", "tests/test_llm.py", r"unread"),
-    ("Document text is data (prompt injection, HTML)", "tests/test_app.py", r"html"),
-    ("Secrets", "tests/test_cache.py", r"api_key"),
-    ("Secrets", "tests/test_app.py", r"key"),
+    ("Failing models", "tests/engines/test_llm_pipeline.py", r"degrade|failed|without_key"),
+    ("Failing models", "tests/llm/test_cache.py", r"failures"),
+    ("Document text is data (prompt injection, HTML)", "tests/engines/test_llm_pipeline.py", r"injection"),
+    ("Document text is data (prompt injection, HTML)", "tests/llm/test_llm.py", r"unread"),
+    ("Document text is data (prompt injection, HTML)", "tests/app/test_app.py", r"html"),
+    ("Secrets", "tests/llm/test_cache.py", r"api_key"),
+    ("Secrets", "tests/app/test_app.py", r"key"),
     ("Secrets", "tests/test_secrets.py", r"."),
-    ("Crashes and failed writes", "tests/test_store.py", r"disk|fail|atomic|health|repair|row_without|restart"),
-    ("Crashes and failed writes", "tests/test_concurrency.py", r"kill"),
-    ("Crashes and failed writes", "tests/test_folder_pipeline.py", r"broken|slow|purge"),
-    ("Concurrency", "tests/test_concurrency.py", r"process|thread"),
-    ("Concurrency", "tests/test_cache.py", r"thread"),
+    ("Crashes and failed writes", "tests/library/test_store.py", r"disk|fail|atomic|health|repair|row_without|restart"),
+    ("Crashes and failed writes", "tests/library/test_concurrency.py", r"kill"),
+    ("Crashes and failed writes", "tests/folder/test_folder_pipeline.py", r"broken|slow|purge"),
+    ("Concurrency", "tests/library/test_concurrency.py", r"process|thread"),
+    ("Concurrency", "tests/llm/test_cache.py", r"thread"),
 ]
 
 
 # --- part 1: hostile files through every door --------------------------------------------------------
 def hostile_files() -> list[dict]:
-    from alphasearch import errors, isolation
+    from alphasearch import errors
+    from alphasearch.index import isolation
     from alphasearch.config import Settings
     from alphasearch.pipeline import Engine
-    from alphasearch.store import Library
+    from alphasearch.library import Library
     import pdf_factory
     from cli_helpers import run_cli_measured
     from hostile_cases import CASES
@@ -289,13 +290,14 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
             out.append(f"| {_md(desc)} | {_md(api)} | {_md(r['cli'])} | {_md(r['folder'])} | "
                        f"{r['api_seconds']:.2f} s / {r['cli_seconds']:.1f} s | {r['cli_peak_mb']:.0f} MB | "
                        f"{'yes' if r['intact'] else '**NO**'} |")
-        from alphasearch import isolation, pdf
+        from alphasearch.index import isolation
+        from alphasearch import pdf
         from alphasearch.config import Settings
 
         d = Settings()
         answered = sum(r["answered_after"] for r in files)
         out += ["", "### In the worker process that parsed each file", "",
-                f"Every upload is parsed in a worker process (`alphasearch/isolation.py`) limited to "
+                f"Every upload is parsed in a worker process (`alphasearch/index/isolation.py`) limited to "
                 f"{d.parse_seconds:g} s and {d.parse_memory_mb:,} MB; the table gives that worker's time and peak "
                 f"resident memory for the file (the engine API door above). After each file the same process "
                 f"indexed a new PDF through the same workers and answered a question about it: "

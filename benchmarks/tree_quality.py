@@ -40,11 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import OUT, REPO, eval_dir_or_none, machine_line, say_absent, write_json  # noqa: E402
 
-from alphasearch import indexer, pdf  # noqa: E402
+from alphasearch.index import indexer
+from alphasearch import pdf  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 
 BASELINE_REV = "54a2189"  # main before the layout-based trees (issue 12 item 1)
 SYNTHETIC = ("group", "split", "root")
+# Modules the baseline indexer imports (relative to the package) that moved when the package was laid out by stage.
+MOVED = {".text": ".lang.text", ".domain": ".lang.domain", ".indexing.headings": ".index.headings",
+         ".indexing.summaries": ".index.summaries", ".indexing.title": ".index.title", ".indexing": ".index",
+         ".facts": ".index.facts", ".scorers": ".search.scorers"}
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,8 @@ def load_baseline(rev: str):
     """The indexer module as it was at git revision ``rev`` (its imports resolve in today's package)."""
     src = subprocess.run(["git", "show", f"{rev}:alphasearch/indexer.py"], cwd=REPO, capture_output=True,
                          text=True, check=True).stdout
+    for before, now in MOVED.items():  # the package was laid out by stage since: the same modules, new homes
+        src = re.sub(rf"^(\s*from ){re.escape(before)}( import )", rf"\g<1>{now}\g<2>", src, flags=re.MULTILINE)
     name = "alphasearch._indexer_baseline"
     spec = importlib.util.spec_from_loader(name, loader=None)
     mod = importlib.util.module_from_spec(spec)

@@ -20,12 +20,12 @@ from typing import Any
 
 import streamlit as st
 
-from alphasearch import mcts
-from alphasearch.answer import explain_confidence
+from alphasearch.search import mcts
+from alphasearch.answer.confidence import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
-from alphasearch.streaming import Notice, Streamed
+from alphasearch.llm.streaming import Notice, Streamed
 
 log = logging.getLogger("alphasearch.app")
 
@@ -252,8 +252,8 @@ PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a pre
 @st.cache_data(show_spinner=False, max_entries=256)
 def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader) -> bytes:
     """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets), drawn in
-    the preview worker (:func:`alphasearch.isolation.preview_pool`: within a time limit, the server free meanwhile)."""
-    from alphasearch import isolation
+    the preview worker (:func:`alphasearch.index.isolation.preview_pool`: within a time limit, the server free meanwhile)."""
+    from alphasearch.index import isolation
 
     return trim_margins(isolation.preview_pool().run(isolation.render_preview, _load(), page, tuple(snippets),
                                                      name=f"Page {page}"))

@@ -12,9 +12,9 @@ import plotly.express as px
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
-from alphasearch.evaluation import METHODS, EvalSetError, Row, hit_at_k, summarise
-from alphasearch.evaluation import run as eval_run
-from alphasearch.paths import inside, inside_any
+from alphasearch.evaluation.runner import METHODS, EvalSetError, Row, hit_at_k, summarise
+from alphasearch.evaluation.runner import run as eval_run
+from alphasearch.evaluation.paths import inside, inside_any
 from pages._common import SearchRecord, current_settings, engine, inert, md_escape, remember_search, show_error
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -126,7 +126,7 @@ with col_btn:
                   help="Forget this document and the conversation.")
 
 if ss.pop("want_sample", False):
-    from alphasearch.sample import SAMPLE_NAME, sample_pdf_bytes
+    from alphasearch.library.sample import SAMPLE_NAME, sample_pdf_bytes
 
     index(sample_pdf_bytes(), SAMPLE_NAME, "sample")
 elif upload is not None and ss.get("single_file_id") != upload.file_id:

@@ -60,7 +60,7 @@ def make_pdf():
 @pytest.fixture(scope="session")
 def sample_pdf() -> bytes:
     """The 9-page Northwind sample report the product ships (outline, headings, a table)."""
-    from alphasearch.sample import sample_pdf_bytes
+    from alphasearch.library.sample import sample_pdf_bytes
 
     return sample_pdf_bytes()
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from alphasearch.pdf import TextBlock, encrypt_pdf, write_pdf
-from alphasearch.sample import sample_pdf_bytes
+from alphasearch.library.sample import sample_pdf_bytes
 
 H1 = lambda t: TextBlock(t, 20, True)  # noqa: E731
 H2 = lambda t: TextBlock(t, 15, True)  # noqa: E731

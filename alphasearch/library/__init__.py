@@ -11,8 +11,10 @@ from .files import atomic_write_bytes, atomic_write_json, code_fingerprint
 from .index_cache import IndexCache
 from .library import Library
 from .names import MAX_NAME, name_key, validate_name
-from .records import (ADD_STATUSES, ISSUE_KINDS, AddResult, BuildIndex, ChatTurn, DocumentRecord, FolderInfo,
-                      HealthReport, Issue, Progress, RepairReport)
+from .records import (
+    ADD_STATUSES, ISSUE_KINDS, AddResult, BuildIndex, ChatTurn, DocumentRecord, FolderInfo, HealthReport,
+    Issue, Progress, RepairReport,
+)
 from .saved import RankerStore, SavedIndexes
 from .uploads import UploadStore
 

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS facts (
 """
 
 
-# document facts (alphasearch.facts): ``auto`` as read from the document, ``user`` the fields a user set
+# document facts (alphasearch.index.facts): ``auto`` as read from the document, ``user`` the fields a user set
 FACTS_SQL = ("SELECT d.id, d.sha256, d.name, f.auto, f.user, f.version FROM documents d "
               "LEFT JOIN facts f ON f.document_id = d.id")
 

@@ -14,16 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from . import catalog as sql
-from .. import facts as doc_facts
-from ..errors import (AlphaSearchError,
-    FileTooLargeError,
-    InvalidFactError,
-    InvalidNameError,
-    NotFoundError,
-    PDFError,
-    StoreError)
+from ..index import facts as doc_facts
+from ..errors import (
+    AlphaSearchError, FileTooLargeError, InvalidFactError, InvalidNameError, NotFoundError, PDFError,
+    StoreError,
+)
 from ..models import DocumentIndex
-from ..pageindex import PageTerms
+from ..index.pageindex import PageTerms
 from .catalog import json_dict, pid_alive, record_of_row
 from .files import atomic_write_bytes, code_fingerprint
 from .names import MAX_NAME, check_sha, name_key, sha256_of, shown, validate_name
@@ -33,7 +30,7 @@ from .saved import RankerStore
 
 def default_build(settings: Any) -> BuildIndex:
     def build(data: bytes, name: str, progress: Progress | None = None) -> DocumentIndex:
-        from .. import isolation  # untrusted bytes: parsed in a worker process with the settings' limits
+        from ..index import isolation  # untrusted bytes: parsed in a worker process with the settings' limits
 
         return isolation.shared_pool(settings).run(isolation.index_pdf, data, name,
                                                    isolation.IndexOptions.from_settings(settings),
@@ -56,7 +53,7 @@ def routing_profile(index: DocumentIndex, limit: int = 4000) -> str:
 
 def vocabulary(index: DocumentIndex) -> str:
     """Every distinct search term (stemmed, stop-worded) of the document, space-separated."""
-    from ..text import terms
+    from ..lang.text import terms
 
     seen: set[str] = set()
     for p in index.pages:
@@ -122,8 +119,8 @@ class DocumentMethods:
         ``settings.index_workers``, else one per CPU core); a custom ``build`` runs in this
         process. ``cluster``: index the new PDFs as Ray
         tasks on that cluster (``"local"``: a local one with ``workers`` CPUs; see
-        :mod:`alphasearch.cluster`), their saved page rankers coming back too; only this
-        process writes the library. Raises :class:`~alphasearch.cluster.ClusterError`
+        :mod:`alphasearch.index.cluster`), their saved page rankers coming back too; only this
+        process writes the library. Raises :class:`~alphasearch.index.cluster.ClusterError`
         when the cluster cannot be reached.
         """
         items = list(items)
@@ -213,7 +210,7 @@ class DocumentMethods:
         if not todo:
             return {}, None
         if cluster:
-            from ..cluster import IndexedFile, index_on_cluster
+            from ..index.cluster import IndexedFile, index_on_cluster
 
             from concurrent.futures import Future
 
@@ -235,7 +232,7 @@ class DocumentMethods:
             return built, None
         from concurrent.futures import ThreadPoolExecutor
 
-        from .. import isolation
+        from ..index import isolation
 
         workers = max(1, min(int(workers or getattr(self.settings, "index_workers", 0) or os.cpu_count() or 1),
                              len(todo)))
@@ -401,7 +398,7 @@ class DocumentMethods:
     def _layout(self, data: bytes, name: str) -> tuple[float, float]:
         """The PDF's page layout for its facts (:func:`alphasearch.pdf.page_layout`), read in a worker
         like the index; (0, 0) when it cannot be read (the layout is a hint, never a reason to refuse)."""
-        from .. import isolation
+        from ..index import isolation
 
         try:
             return isolation.shared_pool(self.settings).run(isolation.pdf_layout, data, name, name=name)
@@ -514,7 +511,7 @@ class DocumentMethods:
             return index
 
     def page_terms(self, rec: DocumentRecord) -> PageTerms:
-        """The document's page term counts (:class:`~alphasearch.pageindex.PageTerms`), saved
+        """The document's page term counts (:class:`~alphasearch.index.pageindex.PageTerms`), saved
         when it was added (or counted from its index now, once, and saved) for every folder
         page index; StoreError as :meth:`load_index` when its index is lost."""
         try:
@@ -530,7 +527,7 @@ class DocumentMethods:
     def _page_terms_path(self, sha: str) -> Path:
         check_sha(sha)
         # named by the tokenizer's code and the format's version: counts stay valid while the tokenizer does
-        return self.page_terms_dir / f"{sha}-{code_fingerprint('alphasearch.text')}-v{PageTerms.VERSION}.npz"
+        return self.page_terms_dir / f"{sha}-{code_fingerprint('alphasearch.lang.text')}-v{PageTerms.VERSION}.npz"
 
     def _save_page_terms(self, sha: str, terms: PageTerms) -> None:
         try:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import catalog as sql
-from .. import facts as doc_facts
+from ..index import facts as doc_facts
 from ..errors import StoreError
 from ..models import DocumentIndex
 from .catalog import rollback

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..models import DocumentIndex
-from ..scorers import PageRanker
+from ..index.ranker import PageRanker
 from .files import code_fingerprint
 from .names import is_sha
 
@@ -79,7 +79,7 @@ class RankerStore(SavedIndexes):
     def key(self, doc: DocumentIndex) -> str | None:
         if not is_sha(doc.doc_id):
             return None
-        shape = [code_fingerprint("alphasearch.scorers", "alphasearch.text"), doc.version, doc.engine,
+        shape = [code_fingerprint("alphasearch.index.ranker", "alphasearch.lang.questions", "alphasearch.lang.text"), doc.version, doc.engine,
                  doc.page_count, [(n.title, list(n.pages)) for n in doc.root.walk()],
                  [list(p.headings) for p in doc.pages]]
         return f"{doc.doc_id}-{hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:16]}"

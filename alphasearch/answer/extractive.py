@@ -1,0 +1,419 @@
+"""The offline, extractive answer: the best supporting sentences verbatim, each cited with document,
+section and page, led by the direct figure line when a table row answers; below the confidence
+threshold, the fixed fallback with no citations. The pages come ranked from :mod:`.ranking`, the
+confidence parts from :mod:`.confidence`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..lang.questions import asks, clean_question, wants_number
+from ..lang.text import sentences, shorten, terms
+from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
+from ..read.rows import Direct, not_line_item
+from ..read.direct import figure_answer
+from ..read.items import lexicon
+from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
+from ..search.reading import page_fit
+from . import calibration
+from .compare import compared_answer
+from .confidence import (
+    CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, _closeness, _idf, _margin, first_page_parts, read_ahead,
+    words_ahead,
+)
+from .ranking import section_of
+
+INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
+FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
+FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
+_NUM = re.compile(r"\d[\d,.]*")
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
+_MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+_PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+_UNIT = re.compile(r"\bin (?:(?:EUR|USD|GBP|US\$|\$|€|£)\s*)?(?:thousands|millions|billions)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Extract:
+    """An extractive answer. ``direct``: the one-line direct answer (the figure asked for,
+    or the best sentence) or None on a fallback; ``structured``: see :func:`structure`."""
+
+    text: str
+    confidence: float
+    fallback: bool
+    citations: list[Citation]
+    parts: dict[str, float] = field(default_factory=dict)  # what the confidence is made of, most in [0, 1]
+    direct: Direct | None = None
+    structured: dict = field(default_factory=dict)
+
+    def extra(self) -> dict:
+        """The fields an :class:`~alphasearch.models.Answer` carries in ``extra``."""
+        out: dict = {}
+        if self.parts:
+            out["confidence_parts"] = self.parts
+        if self.direct is not None:
+            out["direct_answer"] = self.direct.text
+        if self.structured:
+            out["structured"] = self.structured
+        return out
+
+
+def extractive_answer(
+    doc: DocumentIndex,
+    question: str,
+    pages: Sequence[int],
+    df: Mapping[str, int],
+    *,
+    threshold: float = 0.25,
+    read: int = 3,
+    max_sentences: int = 3,
+    semantic: bool = True,
+    rank_penalty: float = 0.03,
+    page_scores: np.ndarray | None = None,
+    more_pages: Sequence[int] = (),
+    rescore: Callable[[str], np.ndarray] | None = None,
+    read_evidence: Callable[[int], float] | None = None,
+) -> Extract:
+    """Quote the sentences of the top ``read`` pages that best cover the question; for a
+    figure question, lead with the direct answer read from the matching table row
+    (:mod:`alphasearch.read.direct`); for a question comparing options it names ("among A, B and C, which
+    had the most …"), with the option that has it and every option's figure (:mod:`alphasearch.answer.compare`);
+    for others with the best sentence.
+
+    Confidence in [0, 1]: the chance that the first page is right, from a logistic model
+    (``data/confidence.json``, fitted by ``benchmarks/answer_eval.py --fit``) over the parts it
+    names, of twenty-one reported: how close in meaning the question is to the pages read and to the
+    first page alone (static embeddings), the share of the question's idf-weighted terms in the
+    best sentence and its neighbours, the share of those terms the document uses at all, how
+    clearly the best page stands out of ``page_scores`` (1 - the runner-up's score; 0.5 without
+    scores) and how far the first page's score is ahead of the second page's, whether the first
+    page is the page ranker's best (the search and the flat ranker agree), how well a table row
+    matches the figure asked (0 when none),
+    whether that figure is on the first page and whether the answer is a computation (all three 0
+    when the question asks for an explanation, "what drove …": a row is no sign a page explains), whether the
+    best sentence is on the first page and how well the first page's best sentence (with its
+    neighbours) covers the question, and :func:`first_page_parts` (how robust the ranking is to
+    leaving out one word of the question, with ``rescore`` the page ranker; how much text the first
+    page has, whether it is a page the question names, whether it misses a year asked, how much of the
+    question its opening lines hold and whether it lacks a picture asked about), and ``fit``: the deep
+    read's check of the first page (:func:`reading.page_fit`: 1, times 0.7 when a figure is asked and
+    the page holds no row nor sentence stating it in the year asked, times 0.85 when it does not print
+    a year asked), :func:`read_ahead`: how far the deep read (``read_evidence``) puts the first
+    page ahead of the next ones, and :func:`words_ahead`: how much more of the question's rare words
+    the first page holds than any of the next ones. Without the model file: the fixed ``CONFIDENCE_WEIGHTS`` of the
+    first four. Held-out AUROC on the development set: see ``fitted`` in the model file and
+    RESULTS.md. When the fallback model's value (:func:`calibration.gate`: the same target, fitted
+    on parts that also tell a document that does not address the question) is below
+    ``threshold``, or when the document uses none of the question's terms, the answer is the
+    fallback (its confidence at most that value), unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
+    the sentence coverage, raised when the kind of answer asked for is present.
+    ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
+    the best pages for other names of the line item, see :func:`expanded_pages`).
+    """
+    q_terms = list(dict.fromkeys(terms(clean_question(question))))
+    if not q_terms or not pages:
+        return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
+    idf = _idf(doc, q_terms, df)
+    total = sum(idf.values())
+    kind = answer_kind(question)
+    # score, coverage, rank, page, sentence (verbatim: the citation's snippet), what a table row means
+    candidates: list[tuple[float, float, int, int, str, str]] = []
+    for rank, page in enumerate(pages[:read]):
+        sents = sentences(doc.page(page).text)
+        context = [_table_context(sents, i) for i in range(len(sents))]
+        sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]
+        for i, s in enumerate(sents):
+            if len(s) < 12 or len(s) > 600 or not_line_item(s):  # a page footer is no quote
+                continue
+            window = sent_terms[i] | (sent_terms[i - 1] if i else set()) | (
+                sent_terms[i + 1] if i + 1 < len(sents) else set())
+            own = sum(idf[t] for t in q_terms if t in sent_terms[i]) / total
+            near = sum(idf[t] for t in q_terms if t in window) / total
+            coverage = 0.7 * own + 0.3 * near
+            bonus = 0.15 if _has_kind(s + context[i], kind) else 0.0
+            bonus -= INSTRUCTION_PENALTY if _instruction(s) else 0.0
+            score = coverage + bonus - rank_penalty * rank
+            candidates.append((score, coverage, rank, page, s, context[i]))
+    if not candidates:
+        return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
+    candidates.sort(key=lambda c: (-c[0], c[2]))
+    best_score, best_cov = candidates[0][0], candidates[0][1]
+    figure = compared_answer(doc, question, pages[:read])  # "among A, B and C, which had the most …"
+    if figure is None and (kind == "number" or wants_figure(question) or asks(question, "measure") or (
+            kind == "text" and years_named(question))):
+        looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
+        figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
+    explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
+    # a table row read for a question asking why or what drove a change is no sign the first page
+    # explains it: the figure's parts count for questions that ask for the figure, not the reason
+    read_row = None if explain else figure
+    if semantic:
+        in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
+        parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
+                 "margin": _margin(page_scores), "figure": read_row.score if read_row else 0.0,
+                 "agree": 1.0 if candidates[0][3] == pages[0] else 0.0}
+        first, second = pages[0], pages[1] if len(pages) > 1 else pages[0]
+        scored = page_scores is not None and page_scores.size >= max(first, second)
+        parts["top_agree"] = (float(int(np.argmax(page_scores)) + 1 == first) if scored else 0.5)  # 0.5: unknown
+        parts["first_meaning"] = _closeness(doc, question, [first])
+        parts["fig_first"] = 1.0 if read_row and read_row.figures and read_row.figures[0].page == first else 0.0
+        parts["computed"] = 1.0 if read_row is not None and read_row.kind in ("ratio", "change") else 0.0
+        parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
+        parts["first_cover"] = max((c[1] for c in candidates if c[3] == first), default=0.0)
+        parts.update(first_page_parts(doc, question, first, page_scores, rescore, df=df))
+        # the deep read's check of the first page (reading.page_fit): 1, or lower when the page does not
+        # print a year asked or holds no row nor sentence with the figure asked in that year
+        parts["fit"] = page_fit(doc, question, first, df)[0]
+        parts["read_ahead"] = read_ahead(pages, read_evidence)
+        parts["words_ahead"] = words_ahead(doc, question, pages, df)
+        calibrated = calibration.predict(parts)
+        confidence = calibrated if calibrated is not None else sum(
+            w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
+        answers = calibration.predict(parts, calibration.gate())  # whether to answer: its own model
+        answers = confidence if answers is None else answers
+    else:
+        parts = {"coverage": best_cov, "kind": 1.0 if _has_kind(candidates[0][4], kind) else 0.0}
+        confidence = answers = sum(w * v for w, v in zip(LEXICAL_WEIGHTS, parts.values()))
+    confidence = max(0.0, min(1.0, confidence))
+    parts = {k: round(v, 4) for k, v in parts.items()}
+    closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
+    strong_figure = figure is not None and figure.score >= FIGURE_ANSWERS  # a table row names what is asked
+    unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
+    if (answers < threshold or unknown_words) and not strong_figure:
+        # the fallback's confidence is at most the value that made it fall back
+        return Extract(FALLBACK_ANSWER, round(min(confidence, answers), 4), True, [], parts,
+                       structured=structure(doc, question, pages[:read], closest, None, df))
+    chosen: list[tuple[float, float, int, int, str, str]] = []
+    for cand in candidates:
+        if len(chosen) >= max_sentences or (chosen and cand[0] < 0.6 * best_score):  # the best always stands
+            break
+        if all(cand[4] != c[4] for c in chosen):
+            chosen.append(cand)
+    lead = _lead(question, kind, candidates, best_score)
+    if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header;
+        # the best of them that states a cause ("… was primarily due to …") first
+        said = [c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
+                and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5]
+        lead = next((c for c in said if states_cause(c[4])), said[0] if said else None)
+    head = lead or chosen[0]
+    if not (figure and not explain) and says_nothing(head[4] + head[5], question):
+        # a heading or table header in the question's own words ("Votes Against") or a page footer tells
+        # nothing: the next best line that adds something leads; none at all, then no direct line (the
+        # key points stay)
+        head = next((c for c in candidates if c[0] >= 0.5 * best_score and not says_nothing(c[4] + c[5], question)
+                     and not _instruction(c[4])), None)
+        lead = head
+    if lead is not None and lead not in chosen:
+        chosen = [lead] + chosen[:max_sentences - 1]
+    direct = (not explain and figure) or (head is not None and Direct(
+        f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
+    chosen.sort(key=lambda c: (c[2], c[3]))
+    citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
+                          snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
+    quotes = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)
+    if figure is not None:
+        cited = {(c.pages[0], c.snippet) for c in citations}
+        for f in figure.figures:  # the rows the figure was read from come first
+            if (f.page, f.label) not in cited:
+                citations.insert(0, Citation(doc=doc.name, section=section_of(doc.root, f.page).title,
+                                             pages=(f.page, f.page), snippet=shorten(f.label, 300), doc_id=doc.doc_id))
+                cited.add((f.page, f.label))
+        text = f"{quotes}\n\n{figure.text}" if explain else f"{figure.text}\n\n{quotes}"
+    else:
+        text = quotes
+    return Extract(text, round(confidence, 4), False, citations, parts, direct,
+                   structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df,
+                             answered=True))
+
+
+def says_nothing(line: str, question: str) -> bool:
+    """``line`` is no direct answer: it only :func:`restates` the question, or it is a page footer, a
+    numbered heading or a date alone (:func:`alphasearch.read.rows.not_line_item`)."""
+    return restates(line, question) or not_line_item(line)
+
+
+def restates(line: str, question: str) -> bool:
+    """Every word of ``line`` (stopwords aside, stemmed) is one of the question's: a heading or table
+    header repeating what is asked ("Error description" for "What are the error descriptions …?")
+    answers nothing. Not so when the question offers alternatives (``asks`` "choice": "which of
+    the two, A or B"): naming one of them is the answer."""
+    own = set(terms(line))
+    return bool(own) and own <= set(terms(question)) and not asks(question, "choice")
+
+
+def wants_figure(question: str) -> bool:
+    """The question names a line item of the lexicon (revenue, capital expenditure…) or a ratio."""
+    from ..read.items import concepts, lexicon
+
+    low = question.lower()
+    return bool(concepts(question)) or any(name in low for name in lexicon()["ratios"])
+
+
+def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: Sequence[tuple[int, str]],
+              direct: Direct | None, df: Mapping[str, int], *, answered: bool | None = None) -> dict:
+    """The answer's parts, each with its pages: ``direct`` (the one line, or None on a
+    fallback or when no line adds anything to the question), ``key_points`` (the supporting
+    sentences), ``not_said`` (what the question asks that the pages read do not contain: a year
+    no column or sentence has, a term the document never uses), and ``looked_at`` (the pages
+    read and the closest passages; on a fallback these are shown marked as not an answer).
+    ``answered``: whether this is an answer, not a fallback (default: it has a direct line)."""
+    answered = direct is not None if answered is None else answered
+    from ..read.rows import _YEAR as YEAR
+
+    texts = {p: doc.page(p).text for p in read if 1 <= p <= doc.page_count}
+    together = " ".join(texts.values())
+    not_said = []
+    for year in dict.fromkeys(YEAR.findall(question)):
+        if year not in together:
+            not_said.append({"text": f"The pages read do not mention {year}.", "pages": list(texts)})
+    missing = [w for w in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z&'-]{3,}", clean_question(question)))
+               if terms(w) and all(not df.get(t, 0) for t in terms(w))]
+    if missing:
+        words = ", ".join(f"“{w}”" for w in missing[:6])
+        not_said.append({"text": f"The document never uses the word{'s' if len(missing) > 1 else ''} {words}.",
+                         "pages": []})
+    key_points = [{"text": shorten(s, 400), "page": p, "section": section_of(doc.root, p).title}
+                  for p, s in passages]
+    out = {
+        "direct": None if direct is None else {
+            **direct.to_dict(), "pages": sorted({f.page for f in direct.figures}) or [key_points[0]["page"]]},
+        "key_points": key_points if answered else [],
+        "not_said": not_said,
+        "looked_at": {"pages": list(texts), "passages": [] if answered else key_points,
+                      "note": "" if answered else "Not an answer: the pages read and the passages "
+                                                  "closest to the question."},
+    }
+    return out
+
+
+def _table_context(sents: Sequence[str], i: int, lookback: int = 30) -> str:
+    """For a table row ("Total revenue 5,854,430 4,795,511 4,147,065"), what its
+    numbers mean: the years of the column header above it and the unit, as
+    " (columns: 2016, 2015, 2014; in thousands)"; "" for anything else.
+
+    The header is the nearest run of lines above the row that contain years
+    (one line "… 2022 2021 2020", or one date per line); the unit is the
+    nearest "in thousands/millions/billions" above the row."""
+    row = sents[i]
+    tokens = row.split()
+    numbers = [t for t in tokens if _NUM.fullmatch(t.strip("$€£()%"))]
+    if len(numbers) < 2 or len(numbers) < 0.3 * len(tokens) or _YEAR.search(row):
+        return ""
+    years: list[str] = []
+    unit, in_run, done = "", False, False
+    for line in reversed(sents[max(0, i - lookback):i]):
+        found = _YEAR.findall(line)
+        if not done:
+            if found:
+                years, in_run = found + years, True
+            elif in_run:
+                done = True
+        if not unit and (m := _UNIT.search(line)):
+            unit = "in" + m.group(0)[2:]
+        if done and unit:
+            break
+    columns = list(dict.fromkeys(years))
+    parts = []
+    if len(columns) >= 2 and len(numbers) % len(columns) == 0:
+        parts.append("columns: " + ", ".join(columns))
+    if unit and parts:
+        parts.append(unit)
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def states_cause(sentence: str) -> bool:
+    """The sentence gives a cause with one of the lexicon's ``causes`` ("due to", "driven by")."""
+    from ..read.items import lexicon
+
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", sentence.lower())) + " "
+    return any(f" {w} " in low for w in lexicon()["causes"])
+
+
+def _instruction(sentence: str) -> bool:
+    """The sentence is addressed to the reader of a form: "please" anywhere, or it starts (or its
+    clause after a comma does) with one of the lexicon's ``instructions`` ("List the …")."""
+    from ..read.items import lexicon
+
+    low = " ".join(re.findall(r"[a-z0-9']+", sentence.lower()))
+    if re.search(r"\bplease\b", low):
+        return True
+    clauses = [" ".join(re.findall(r"[a-z0-9']+", c.lower())) for c in re.split(r"[,;:]", sentence)]
+    return any(c.startswith(w) for c in clauses[:2] for w in lexicon()["instructions"] if w != "please")
+
+
+def _counted(question: str) -> set[str]:
+    """What a "how many / how much" question counts, as terms with the abbreviations of units
+    ("how many grams" → gram, g, gr)."""
+    from ..read.items import lexicon
+
+    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
+    if not m:
+        return set()
+    counted = set(terms(m.group(1)))
+    for t in list(counted):
+        counted.update(lexicon()["count_units"].get(t, ()))
+    return counted
+
+
+def _counts(sentence: str, counted: set[str]) -> bool:
+    """A figure in ``sentence`` is followed within three words by what is counted ("18 data centers")."""
+    tokens = re.findall(r"[\w%°.,']+", sentence.lower())
+    for i, tok in enumerate(tokens):
+        if _NUM.fullmatch(tok.strip(".,")) and not _YEAR.fullmatch(tok.strip(".,")):
+            after = tokens[i + 1:i + 4]
+            if any(a in counted or set(terms(a)) & counted for a in after):
+                return True
+    return False
+
+
+def _lead(question: str, kind: str, candidates, best_score: float):
+    """The candidate sentence that should lead the answer when the best-covering one does not
+    hold what is asked: a telephone number for a phone question (the best scoring sentence
+    that has one), the figure next to what a "how many" question counts (among sentences
+    scoring at least half the best); None to keep the best."""
+    if kind == "phone":  # a sentence naming a telephone first ("Tel: 01983 873655")
+        phones = [c for c in candidates if _has_kind(c[4], "phone")]
+        return max(phones, key=lambda c: (asks(c[4], "phone"), c[0]), default=None)
+    counted = _counted(question) if kind == "number" else set()
+    if counted:
+        return next((c for c in candidates if c[0] >= 0.5 * best_score and _counts(c[4], counted)), None)
+    return None
+
+
+def answer_kind(question: str) -> str:
+    q = question.lower()
+    if asks(question, "phone"):
+        return "phone"
+    if re.search(r"\b(when|what year|which year|what date|which date)\b", q):
+        return "date"
+    if re.search(r"\b(who|whom|whose|which company|name of)\b", q):
+        return "name"
+    if wants_number(question) or re.search(r"\b(how (much|many|long|old)|number of|percentage)\b", q):
+        return "number"
+    return "text"
+
+
+def _real_figure(sentence: str) -> bool:
+    """A number of ``sentence`` outside web and e-mail addresses and page counters ("2/2"): the
+    lexicon's ``not_figures``."""
+    for pattern in lexicon().get("not_figures", ()):
+        sentence = re.sub(pattern, " ", sentence, flags=re.IGNORECASE)
+    return bool(_NUM.search(sentence))
+
+
+def _has_kind(sentence: str, kind: str) -> bool:
+    if kind == "phone":  # 8 digits or more, not a date
+        return any(len(re.sub(r"\D", "", m.group(0))) >= 8 and not re.search(r"\d[.-]\d{1,2}[.-]\d", m.group(0))
+                   for m in _PHONE.finditer(sentence))
+    if kind == "number":
+        return _real_figure(sentence)
+    if kind == "date":
+        return bool(_YEAR.search(sentence) or _MONTH.search(sentence))
+    if kind == "name":
+        return bool(_PROPER.search(sentence))
+    return False

@@ -1,0 +1,311 @@
+"""Headings from what a reader sees: numbering, font size and weight, repetition.
+
+A numbered heading (PART I, Item 7A, Note 9, 2.1, Appendix B — the patterns of
+``data/headings.json``) carries its level: the kinds present in a document are
+ranked (part above item above note; 2.1 below 2). Larger or bold lines without a
+number nest below the numbered levels, at most one per page. Lines repeated on many
+pages (running headers and footers), table column headers and units ("Year Ended
+December 31,", "(in millions)"), labels of table rows and the entries of a contents
+page are not headings. Pages are 1-based.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
+
+from ..lang import domain
+from .. import pdf
+from ..lang.text import normalise, normalise_lines
+
+T = TypeVar("T")
+
+MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
+CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
+_PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
+_BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
+_FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A section start: ``level`` 1 = top, ``page`` 1-based."""
+
+    level: int
+    title: str
+    page: int
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    rank: int | None  # None: the depth of the number
+    styled: bool
+    label: str
+    plural: str
+    regex: re.Pattern[str]
+    needs: str = ""
+
+
+@dataclass(frozen=True)
+class Rules:
+    kinds: tuple[Kind, ...]
+    any_kind: re.Pattern[str]  # every kind's pattern in one: most lines fail it at once
+    not_headings: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def rules() -> Rules:
+    raw = domain.load("headings")
+    kinds = tuple(Kind(k["kind"], None if k["rank"] == "depth" else int(k["rank"]), bool(k["styled"]), k["label"],
+                       k["plural"], re.compile(k["pattern"]), k.get("with", "")) for k in raw["numbered"])
+    return Rules(kinds, re.compile("|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)),
+                 re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What heading detection needs about the whole document, computed once:
+    the body text size (pt), each line's normalised text, and the running lines
+    (normalised text repeated on ≥ 20 % of pages, at least 3: headers, footers)."""
+
+    body: float
+    norm: tuple[tuple[str, ...], ...]  # per page, per line
+    running: frozenset[str]
+
+    @classmethod
+    def of(cls, content: pdf.PdfContent) -> "Layout":
+        sizes: Counter[float] = Counter()
+        seen: Counter[str] = Counter()
+        norm = []
+        for page in content.pages:
+            for line in page.lines:
+                sizes[line.size] += len(line.text)
+            texts = tuple(normalise_lines(page.text)) if page.lines else ()  # a page's text: its lines joined
+            seen.update(set(texts))
+            norm.append(texts)
+        n = content.page_count
+        running = frozenset(t for t, c in seen.items() if c >= max(3, 0.2 * n))
+        return cls(sizes.most_common(1)[0][0] if sizes else 11.0, tuple(norm), running)
+
+    def styled(self, line: pdf.Line) -> bool:
+        """Larger than body text, or bold at about body size."""
+        return line.size >= self.body + 1.0 or (line.bold and line.size >= self.body - 0.5)
+
+
+def heading_like(text: str) -> bool:
+    """Short (1-14 words, ≤ 110 characters) and mostly letters."""
+    words = text.split()
+    if not 1 <= len(words) <= 14 or len(text) > 110:
+        return False
+    letters = sum(map(str.isalpha, text))
+    return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
+
+
+def not_a_heading(text: str) -> bool:
+    """A column header, unit, date or 'Total' line (``not_headings`` of the data file)."""
+    return bool(rules().not_headings.match(text.strip(" :")))
+
+
+@dataclass
+class _Found:
+    page: int
+    line: int
+    title: str
+    kind: Kind | None
+    number: str
+    rank: int  # numbered: the kind's rank; unnumbered: 1 (larger than body) or 2 (bold)
+    emphasis: int  # 2 larger or bold, 1 in capitals, 0 plain
+
+
+def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
+    """Section starts of a document organised by numbered headings, [] for any other.
+
+    Each numbered heading counts once (per part for items and notes): its first
+    emphasised occurrence outside a contents page, else its first. Unnumbered
+    styled lines join below the numbered levels, one per page, after any numbered
+    heading on their page."""
+    found: list[_Found] = []
+    running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
+    larger, bold_from = layout.body + 1.0, layout.body - 0.5  # Layout.styled, read in the loop over every line
+    for page, norm in zip(content.pages, layout.norm):
+        on_page: list[_Found] = []
+        joined = -1  # a line already read as the title of the numbered line before it
+        refs = 0  # numbered lines that end with a page number
+        lines = page.lines
+        for i, (line, key) in enumerate(zip(lines, norm)):
+            if i == joined or (key and key in running):  # ("": a number alone, e.g. "2.1")
+                continue
+            text, size = line.text, line.size
+            styled = size >= larger or (line.bold and size >= bold_from)
+            if bare_number(text):
+                nxt = lines[i + 1] if i + 1 < len(lines) else None
+                if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text):
+                    text, styled, joined = f"{text} {nxt.text}", styled or layout.styled(nxt), i + 1  # "2.1" / "Setup"
+            if not styled and not any_kind(text):
+                continue  # body text: neither emphasised nor numbered
+            if not heading_like(text) or not_a_heading(text):
+                continue
+            last = max(i, joined)
+            while last + 1 < len(lines) and len(text) < 110 and _continues(lines[last], lines[last + 1]):
+                last = joined = last + 1  # a title wrapped over lines
+                text = f"{text} {lines[last].text}"
+            nxt = lines[last + 1] if last + 1 < len(lines) else None
+            hit = _numbered(text, styled)
+            if hit is not None:
+                kind, number, end = hit
+                if end < len(text) and _PAGE_REF.search(text):
+                    refs += 1  # a contents entry with its page number
+                    continue
+                if end >= len(text) - 1 and nxt is not None and joined != i + 1:  # "ITEM 7." / "MANAGEMENT'S …"
+                    if heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text):
+                        text, joined = f"{text} {nxt.text}", i + 1
+                rank = kind.rank if kind.rank is not None else number.count(".") + 1
+                on_page.append(_Found(page.number, i, text, kind, number, rank,
+                                      2 if styled else int(line.text.isupper())))
+            elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i):
+                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2))
+        if refs + sum(f.kind is not None for f in on_page) >= CONTENTS_LINES:
+            on_page = [f for f in on_page if f.kind is None]  # a table of contents
+        found.extend(on_page)
+    counts = Counter(f.kind.name for f in found if f.kind)
+    found = [f for f in found if f.kind is None or not f.kind.needs or counts[f.kind.needs] >= MIN_NUMBERED]
+    numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))
+    if len(numbered) < MIN_NUMBERED:
+        return []
+    ranks = sorted({f.rank for f in numbered})
+    levels = {r: i + 1 for i, r in enumerate(ranks)}
+    entries = [(f.page, f.line, Entry(levels[f.rank], f.title, f.page)) for f in numbered]
+    entries += [(f.page, f.line, Entry(len(ranks) + f.rank, f.title, f.page))
+                for f in _unnumbered(found, numbered)]
+    return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
+
+
+def _numbered(text: str, styled: bool) -> tuple[Kind, str, int] | None:
+    r = rules()
+    if not r.any_kind.match(text):
+        return None
+    for kind in r.kinds:
+        m = kind.regex.match(text)
+        if m:
+            if kind.styled and not styled:
+                return None
+            return kind, m.group("n").upper().replace(" ", ""), m.end()
+    return None
+
+
+_OPEN_END = re.compile(r"(?:[,;:&\-–—]|\b(?i:of|and|the|for|to|in|on|with|or|a|an|by|from))$")
+
+
+def _continues(line: pdf.Line, nxt: pdf.Line) -> bool:
+    """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase."""
+    return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold and bool(_OPEN_END.search(line.text))
+            and heading_like(nxt.text) and _numbered(nxt.text, True) is None)
+
+
+def _title_start(text: str) -> bool:
+    """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
+    return text[:1].isupper() or text[:1].isdigit()
+
+
+def _sentence(text: str) -> bool:
+    """A sentence set in bold (a risk factor's summary), not a section title."""
+    return text.endswith(".") and len(text.split()) >= 6
+
+
+def _row_label(lines: list[pdf.Line], i: int) -> bool:
+    """A table row's label: the next line holds figures only."""
+    return i + 1 < len(lines) and bool(_FIGURES.match(lines[i + 1].text))
+
+
+def _first_of_each(numbered: list[_Found]) -> list[_Found]:
+    """One heading per number: items and notes are numbered within their part."""
+    chosen: dict[tuple[str, str, str], _Found] = {}
+    part = ""
+    for f in numbered:
+        assert f.kind is not None
+        if f.kind.name == "part":
+            part = f.number
+        key = (f.kind.name, f.number, part if f.kind.name in ("item", "note") else "")
+        have = chosen.get(key)
+        if have is None or f.emphasis > have.emphasis:
+            chosen[key] = f
+    return sorted(chosen.values(), key=lambda f: (f.page, f.line))
+
+
+def _in_sequence(numbered: list[_Found]) -> list[_Found]:
+    """Drop section numbers (1, 2.1, B.2 …) that do not continue the numbering before
+    them: a figure in a table ("46" above "Other charges") is not section 46."""
+    out: list[_Found] = []
+    last: dict[str, tuple[int, ...]] = {}
+    for f in numbered:
+        assert f.kind is not None
+        if f.kind.rank is not None:
+            out.append(f)
+            continue
+        parts = tuple(ord(x) - 64 if x.isalpha() else int(x) for x in f.number.split(".") if x)
+        prev = last.get(f.kind.name)
+        if _follows(prev, parts):
+            last[f.kind.name] = parts
+            out.append(f)
+    return out
+
+
+def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
+    """``cur`` can come after ``prev`` in an outline: the next sibling (a step of 1 or 2),
+    a first child (.1), or the next number of an ancestor; the first must start low."""
+    if not cur:
+        return False
+    if prev is None:
+        return all(x <= 2 for x in cur)
+    for depth in range(min(len(prev), len(cur)), 0, -1):
+        if cur[:depth - 1] == prev[:depth - 1] and 1 <= cur[depth - 1] - prev[depth - 1] <= 2 \
+                and all(x <= 1 for x in cur[depth:]):
+            return True
+    return cur[:len(prev)] == prev and len(cur) == len(prev) + 1 and cur[-1] <= 1
+
+
+def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
+    last_numbered_line = {}
+    for f in numbered:
+        last_numbered_line[f.page] = max(last_numbered_line.get(f.page, -1), f.line)
+    seen: set[str] = set()
+    out: list[_Found] = []
+    pages_done: set[int] = set()
+    for f in found:
+        if f.kind is not None or f.page in pages_done:
+            continue
+        if f.line < last_numbered_line.get(f.page, -1):
+            continue
+        key = normalise(f.title)
+        if key in seen:
+            continue
+        seen.add(key)
+        pages_done.add(f.page)
+        out.append(f)
+    return out
+
+
+def grouped(kids: list[T], most: int, make: Callable[[list[T]], T]) -> list[T]:
+    """One pass of fan-out limiting: consecutive runs of ``kids`` (about sqrt(len) each, so that
+    repeated passes reach ``most`` children) become ``make(run)``; a run of one stays itself."""
+    size = max(math.ceil(len(kids) / most), math.ceil(math.sqrt(len(kids))))
+    runs = [kids[i:i + size] for i in range(0, len(kids), size)]
+    return [run[0] if len(run) == 1 else make(run) for run in runs]
+
+
+def group_title(titles: list[str], start: int, end: int) -> str:
+    """A title for a grouping node that says what it holds: "Notes 1–9" when every
+    title is a numbered heading of one kind, else its pages and first titles."""
+    hits = [_numbered(t, True) for t in titles]
+    if all(hits) and len({h[0].label for h in hits if h}) == 1:
+        first, last = hits[0], hits[-1]
+        assert first is not None and last is not None
+        return f"{first[0].plural} {first[1]}–{last[1]}"
+    pages = f"p. {start}" if start == end else f"pp. {start}–{end}"
+    shown = "; ".join(" ".join(t.split())[:32].rstrip() for t in titles[:3])
+    return f"{pages}: {shown}" + ("; …" if len(titles) > 3 else "")

@@ -1,7 +1,0 @@
-"""The offline indexer's parts, one idea per module (:mod:`alphasearch.indexer` wires them):
-
-- :mod:`.headings` — headings a reader sees: numbering patterns (``data/headings.json``), size, weight;
-  running headers, column headers and contents pages left out;
-- :mod:`.title` — the document's title when its metadata title is empty or an identifier;
-- :mod:`.summaries` — term counts per page, added up the tree; extractive summaries of prose.
-"""

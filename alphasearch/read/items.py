@@ -1,0 +1,204 @@
+"""The line items a question names, with the analysts' synonyms of ``data/lexicon.json`` (revenue ~ net
+sales ~ total revenues), and how well a table row's label matches them (a score in [0, 1]).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from ..lang import domain
+from ..lang.text import terms
+from ..models import DocumentIndex
+from .tables import years_named
+
+LATER_ITEM = 0.75  # a row naming only a line item the question names after the first one (a qualifier)
+
+
+def phrase_use(doc: DocumentIndex) -> Callable[[str], int]:
+    """``used(phrase)``: how many of ``doc``'s pages hold ``phrase`` (case and spacing aside)."""
+    texts = _normed(tuple(p.text for p in doc.pages))
+
+    def used(phrase: str) -> int:
+        p = _norm(phrase)
+        return sum(p in t for t in texts)
+
+    return used
+
+
+@lru_cache(maxsize=8)
+def _normed(texts: tuple[str, ...]) -> tuple[str, ...]:  # the pages of the last few documents asked
+    return tuple(_norm(t) for t in texts)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict:
+    """The synonym lexicon (``data/lexicon.json``): groups, neutral words, named ratios."""
+    return domain.load("lexicon")
+
+
+@lru_cache(maxsize=1)
+def _group_phrases() -> tuple[tuple[str, str], ...]:
+    """(group, normalised phrase) of every line-item name of the lexicon, normalised once; a name of
+    several words also in the singular ("return on asset", "total liability": questions write them so)."""
+    out = []
+    for group, phrases in lexicon()["groups"].items():
+        for phrase in phrases:
+            norm = _norm(phrase)
+            out.append((group, norm))
+            if len(norm.split()) > 1 and (one := _singulars(norm)) != norm:
+                out.append((group, one))
+    return tuple(dict.fromkeys(out))
+
+
+def _singulars(norm: str) -> str:
+    """A normalised text with each word in the singular."""
+    return " " + " ".join(_singular(w) for w in norm.split()) + " "
+
+
+def _says(text: str, name: str) -> bool:
+    """``text`` names ``name`` (a lexicon name), case, spacing and a plural aside."""
+    norm, want = _norm(text), _norm(name)
+    return want in norm or _singulars(want) in _singulars(norm)
+
+
+def _singular(word: str) -> str:
+    """"liabilities" -> "liability", "assets" -> "asset"; "gross", "basis", "bonus" stay."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _norm(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^a-z0-9&'/()%]+", " ", text.lower().replace("’", "'")).split()) + " "
+
+
+def concepts(text: str) -> list[str]:
+    """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
+    where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
+    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding")."""
+    norm = _norm(text)
+    lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
+    for name in (*lex.get("statements", ()), *lex.get("measures", ())):
+        norm = norm.replace(_norm(name), " " * (len(_norm(name)) - 1) + " ")
+    found: list[tuple[int, int, str]] = []
+    for group, p in _group_phrases():
+        at = norm.find(p)
+        if at >= 0:
+            found.append((at, -len(p), group))
+    found.sort()
+    taken: list[tuple[int, int]] = []
+    out: list[str] = []
+    for at, neg_len, group in found:
+        end = at - neg_len
+        if any(a < end and at < b for a, b in taken):
+            continue
+        taken.append((at, end))
+        if group not in out:
+            out.append(group)
+    return out
+
+
+def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None = None) -> list[str]:
+    """Query expansion for a figure question: other names of the line items it asks for (the
+    lexicon's synonyms it does not use, and the operands of a ratio it names), each with the
+    question's years, e.g. "purchases of property, plant and equipment 2018". ``used(phrase)``:
+    how many pages of the document hold the phrase; the names the document uses most come
+    first (a filing that says "net sales" is searched for "net sales", not "revenue")."""
+    lex = lexicon()
+    years = " ".join(years_named(question))
+    norm = _norm(question)
+    asked = set(terms(question))
+    groups = concepts(question) + [g.removeprefix(_AVERAGE) for name, ops in lex["ratios"].items()
+                                   if _says(question, name) for g in ops]
+
+    def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
+        return _norm(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
+
+    out: list[str] = []
+    seen: set[frozenset[str]] = set()
+
+    def add(phrase: str) -> None:  # once per wording ("capital expenditure" ~ "capital expenditures")
+        key = frozenset(terms(phrase))
+        if key not in seen:
+            seen.add(key)
+            out.append(f"{phrase} {years}".strip())
+
+    def names(group: str) -> list[str]:  # the group's new names, those the document uses most first
+        phrases = [p for p in lex["groups"][group] if new(p)]
+        return sorted(phrases, key=lambda p: -used(p)) if used else phrases
+
+    for group in dict.fromkeys(groups):  # one other name per line item first
+        phrase = next(iter(names(group)), None)
+        if phrase:
+            add(phrase)
+    for group in dict.fromkeys(groups):  # then further names, while there is room
+        for phrase in names(group):
+            add(phrase)
+    return out[:limit]
+
+
+@lru_cache(maxsize=1)
+def _neutral() -> frozenset[str]:
+    return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
+
+
+@lru_cache(maxsize=4096)
+def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
+    """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
+    asked = other = 0
+    for group, p in _group_phrases():
+        if len(p) > max(asked, other) and p in norm:
+            if group in groups:
+                asked = len(p)
+            else:
+                other = len(p)
+    return other > asked
+
+
+def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
+    """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
+    label holds (1 when it holds the whole phrase) times the share of the label's own words that
+    belong to the question or the synonyms (so "Cost of sales" is a poor "sales"); each further
+    line item the question names counts LATER_ITEM times the one before. Without a line item of the
+    lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
+    many of the question's words it holds (two suffice). A label whose longest phrase of the
+    lexicon belongs to a line item not asked for scores 0."""
+    lab = set(terms(label)) - _neutral()
+    if not lab:
+        return 0.0
+    norm = _norm(label)
+    if groups and _names_another_item(norm, tuple(groups)):
+        return 0.0  # "Cost of sales" is not "sales", "Deferred revenue" not "revenue"
+    best = 0.0
+    for rank, group in enumerate(groups):  # the line item named first is the one asked for
+        phrases, words = _group_terms(group)
+        precision = len(lab & (question_terms | words)) / len(lab)
+        for phrase, want in phrases:
+            if phrase in norm:
+                recall = 1.0
+            else:
+                recall = len(want & lab) / len(want) * 0.8 if want else 0.0
+            best = max(best, recall * precision * LATER_ITEM ** rank)
+    if not groups:
+        asked = question_terms - _neutral()
+        own = set(terms(_ASIDE.sub(" ", label))) - _neutral() or lab  # "PaLM-2L + Step-Back (ours)": not "ours"
+        if asked:
+            hit = len(own & asked)
+            best = (hit / len(own)) * min(1.0, hit / min(2, len(asked)))
+    return best
+
+
+@lru_cache(maxsize=None)
+def _group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
+    """A lexicon group's phrases, each normalised with the terms a label must hold (the neutral
+    words aside, unless that leaves none), and the terms of all its phrases."""
+    phrases = lexicon()["groups"][group]
+    return (tuple((_norm(p), frozenset(set(terms(p)) - _neutral() or terms(p))) for p in phrases),
+            frozenset(t for p in phrases for t in terms(p)))
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_AVERAGE = "average "

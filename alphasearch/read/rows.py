@@ -1,0 +1,229 @@
+"""The table row and column that state a figure asked: rows of the pages read (table-of-contents and
+other non-items left out), the column of the year and kind of period asked, a printed change; a
+:class:`Figure` with its unit, period and page, and the :class:`Direct` line built from it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from ..index import facts
+from ..lang.text import terms
+from ..models import DocumentIndex
+from .items import _norm, lexicon, row_score
+from .prose import prose_rows
+from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
+
+_ORG: dict[str, frozenset[str]] = {}
+
+MIN_ROW_SCORE = 0.5  # below this no row answers the question
+PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
+STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
+_YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
+                     r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
+_DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula|\bdefine [^.?;:]{1,60}? as)"
+                      r"\s*:?\s*(?P<expr>[^?.;]+)", re.IGNORECASE)
+_UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure read from a table: ``value`` in the table's unit (``unit``), ``period`` the
+    column header ("2022", "" when unknown), ``page`` 1-based."""
+
+    label: str
+    period: str
+    cell: Cell
+    unit: str
+    currency: str
+    page: int
+    row: str  # the row as printed (the citation's snippet)
+    score: float
+
+    @property
+    def value(self) -> float:
+        return float(self.cell.value or 0.0)
+
+    def amount(self) -> str:
+        """"$66,608 million", "-$1,577 million", "12.5%"."""
+        if self.cell.percent:
+            return f"{self.value:g}%"
+        number = self.cell.text.strip("()$€£-−% ")
+        sign = "-" if self.value < 0 else ""
+        unit = f" {_UNIT_WORD[self.unit]}" if self.unit in _UNIT_WORD else ""
+        return f"{sign}{self.currency}{number}{unit}"
+
+    def line(self) -> str:
+        period = f", {self.period}" if self.period else ""
+        printed = f" (printed {self.cell.text})" if "(" in self.cell.text else ""
+        return f"{self.label}{period}: {self.amount()}{printed} — p. {self.page}"
+
+
+@dataclass(frozen=True)
+class Direct:
+    """The direct answer line and the figures it rests on (empty for a sentence answer).
+    ``kind``: "figure", "change", "ratio", "comparison" (:mod:`alphasearch.answer.compare`) or "sentence";
+    ``score`` in [0, 1]: how well the
+    rows matched the question (the weakest figure's row score)."""
+
+    text: str
+    figures: tuple[Figure, ...] = ()
+    kind: str = "figure"
+    score: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "kind": self.kind, "score": round(self.score, 4),
+                "figures": [{"label": f.label, "period": f.period, "value": f.value, "printed": f.cell.text,
+                             "unit": f.unit, "currency": f.currency, "page": f.page} for f in self.figures]}
+
+
+def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, TableRow]]:
+    """The rows of ``pages`` (rank, page, row); a table continued from the page before keeps its columns
+    (:func:`tables.continued`)."""
+    out = []
+    for rank, page in enumerate(pages):
+        if 1 <= page <= doc.page_count:
+            rows = list(page_rows(doc.page(page).text))
+            if page > 1 and rows and not rows[0].columns:
+                rows = continued(rows, list(page_rows(doc.page(page - 1).text)))
+            out.extend((rank, page, r) for r in rows)
+    return out
+
+
+def org_terms(doc: DocumentIndex) -> frozenset[str]:
+    """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
+    best, buy; none when it names none), read once per document."""
+    got = _ORG.get(doc.doc_id)
+    if got is None:
+        org = facts.extract(doc).org
+        got = frozenset(terms(" ".join(facts.org_words(org)))) if org else frozenset()
+        if len(_ORG) >= 64:
+            _ORG.clear()
+        _ORG[doc.doc_id] = got
+    return got
+
+
+@lru_cache(maxsize=256)
+def page_rows(text: str) -> tuple[TableRow, ...]:
+    """The table rows and the rows sentences state of a page's text (read once for the lookups,
+    computations and changes of one question, and for the next questions of the same pages)."""
+    return tuple(parse_rows(text) + prose_rows(text))
+
+
+@lru_cache(maxsize=1)
+def _not_items() -> tuple[re.Pattern, ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in lexicon().get("not_line_items", ()))
+
+
+def not_line_item(line: str) -> bool:
+    """The printed line is no table row whatever numbers it holds: a page footer ("Page 5 of 15"),
+    a numbered heading ("Example 1"), a date ("21st July, 2006"), by the lexicon's ``not_line_items``."""
+    line = " ".join(line.split())
+    return any(p.search(line) for p in _not_items())
+
+
+def period_fit(kind: str, asked: str) -> float:
+    """How well a column of period ``kind`` ("quarter", "year", "" unknown) answers a question
+    asking for ``asked`` ("" when it names no period: a full year is then the natural reading); 0 when
+    both are known and differ (a quarter's figure is no answer for the full year asked, nor the reverse)."""
+    if asked:
+        return 1.0 if kind == asked else 0.9 if not kind else 0.0
+    return 1.0 if kind in ("", "year") else 0.85
+
+
+def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
+          rank_penalty: float = 0.05, period: str = "", strict: bool = False,
+          org: frozenset[str] = frozenset()) -> list[tuple[float, Figure]]:
+    """Candidate figures best first: (score, figure) for each row with a value in a wanted column
+    (the year asked, of the kind of period asked: a full year unless a quarter… is named). ``strict``:
+    only figures that can be stated as the answer: no line that is not a line item
+    (:func:`not_line_item`), no cell printing a number the question itself states. ``org``: the
+    terms of the document's organisation; without a line item of the lexicon, a row whose label
+    shares only those with the question ("Best Buy Co., Inc." for "… acquisitions that Best Buy
+    has done") does not match."""
+    out = []
+    for rank, page, row in rows:
+        if strict and not_line_item(row.text):  # "Page 5 of 15", "Example 1", "21st July, 2006"
+            continue
+        named = row.caption or row.label  # a row headed by a year names what its table lists
+        if org and not groups and set(terms(named)) & q_terms <= org:
+            continue
+        s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
+        s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
+        if s < MIN_ROW_SCORE:
+            continue
+        heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
+        # a number the question itself prints ("… in 2006?") is a key of the row, not what it answers
+        cells = [(col, fit, c) for col, kind, c in heads if c.value is not None
+                 and not (strict and c.text.strip("()$€£-−%+ ") in q_terms) and (fit := period_fit(kind, period))]
+        if not cells:
+            continue
+        if row.columns and not any(_YEAR.fullmatch(col) or col == CHANGE for col, _, _ in cells):
+            # columns named by words ("MMLU Physics"): the one sharing most words with the question
+            overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
+            col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
+            s *= 1.0 if max(overlap) else 0.8
+        elif years and row.columns:
+            chosen = [(col, fit, c) for col, fit, c in cells if col in years]
+            if not chosen:
+                continue
+            col, fit, cell = max(chosen, key=lambda cc: cc[1])  # the first of the best fitting kind
+        elif years:
+            (col, fit, cell), col = cells[0], ""
+            s *= 0.8  # the column cannot be checked against the year asked
+        elif row.columns and any(col.isdigit() for col, _, _ in cells):
+            col, fit, cell = max(((col, fit, c) for col, fit, c in cells if col.isdigit()), key=lambda cc: (cc[1], cc[0]))
+        else:
+            col, fit, cell = cells[0]
+        s *= fit
+        unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
+        held = 0 if groups else len(set(terms(named)) & q_terms)  # ties: the label holding more of the question
+        out.append((s - rank_penalty * rank, held, Figure(named, col, cell, unit, row.currency, page, row.text, s)))
+    out.sort(key=lambda sf: (-sf[0], -sf[1]))
+    return [(score, fig) for score, _, fig in out]
+
+
+def _fmt(x: float, decimals: int = 2) -> str:
+    return f"{x:,.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:,.0f}"
+
+
+def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool) -> Direct | None:
+    """The change a table prints for ``year`` (the "% Change" or "$ Change" column after the year's
+    column, in the same kind of period), from the best matching row; None when none is printed."""
+    best = None
+    for score, fig in _pick(rows, groups, q_terms, [year], period=period):
+        row = next(r for _, p, r in rows if p == fig.page and r.text == fig.row and (r.caption or r.label) == fig.label)
+        at = next((k for k, (c, cell) in enumerate(zip(row.columns, row.cells)) if c == year and cell is fig.cell), None)
+        if at is None:
+            continue
+        kind = row.kinds[at] if row.kinds else ""
+        after = [(k, row.cells[k]) for k in range(at + 1, len(row.cells)) if row.columns[k] == CHANGE
+                 and (not row.kinds or row.kinds[k] == kind) and row.cells[k].value is not None]
+        if not after:
+            continue
+        k, cell = next(((k, c) for k, c in after if c.percent), after[0]) if percent else after[0]
+        pair = _compared(row.columns, k)
+        if pair and pair[1] != year:  # "2022 2021 % Change": the change is 2022's, not 2021's
+            continue
+        prev = pair[0] if pair else str(int(year) - 1)
+        got = replace(fig, period=f"{prev}→{year} change", cell=cell)
+        if best is None or score > best[0]:
+            best = (score, got)
+        break
+    if best is None:
+        return None
+    return Direct(best[1].line(), (best[1],), "change", best[1].score)
+
+
+def _compared(columns: Sequence[str], k: int) -> tuple[str, str] | None:
+    """(earlier, later) year the change column ``k`` compares: the two year columns before it since
+    the last change column ("2022 2021 % Change"), else the one before and the one after it
+    ("2022 % Change 2021 % Change 2020"); None when fewer than two years are beside it."""
+    start = max((j + 1 for j in range(k) if columns[j] == CHANGE), default=0)
+    years = [c for c in columns[start:k] if c.isdigit()][-2:]
+    if len(years) < 2:
+        years += [c for c in columns[k + 1:] if c.isdigit()][:1]
+    return (min(years), max(years)) if len(years) == 2 and years[0] != years[1] else None

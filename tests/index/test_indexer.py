@@ -1,0 +1,282 @@
+"""Section trees from generated PDFs: outline, font-size headings, topic groups, splits, fan-out."""
+from __future__ import annotations
+
+import pytest
+
+import pdf_factory
+from alphasearch.index import indexer
+from alphasearch.models import Section
+from alphasearch.pdf import TextBlock
+
+H1 = pdf_factory.H1
+
+TOPICS = {
+    "orchard": "Apple trees in the orchard are pruned in winter; pears and plums ripen in the orchard by late "
+               "summer, and the harvest of apples fills crates of fruit for cider presses and jam.",
+    "railway": "The railway timetable lists locomotives, carriages and platforms; the train to the coast "
+               "departs from platform four, and the signal box controls every track and level crossing.",
+    "astronomy": "Telescopes observe planets, galaxies and nebulae; the observatory measures starlight, "
+                 "comets and the orbit of every moon, and astronomers photograph eclipses at night.",
+}
+
+
+def check_invariants(root: Section, page_count: int, max_leaf: int) -> None:
+    """Leaves cover pages 1..page_count in order without gaps or overlap; children stay
+    inside their parent; no leaf is longer than max_leaf pages; fan-out is bounded."""
+    leaves = list(root.leaves())
+    assert leaves[0].pages[0] == 1 and leaves[-1].pages[1] == page_count
+    for a, b in zip(leaves, leaves[1:]):
+        assert b.pages[0] == a.pages[1] + 1, (a, b)
+    for node in root.walk():
+        assert node.pages[0] <= node.pages[1]
+        assert len(node.children) <= indexer.MAX_FANOUT
+        for child in node.children:
+            assert node.pages[0] <= child.pages[0] and child.pages[1] <= node.pages[1]
+    assert all(leaf.pages[1] - leaf.pages[0] + 1 <= max_leaf for leaf in leaves)
+    ids = [n.node_id for n in root.walk()]
+    assert len(ids) == len(set(ids))
+
+
+def test_outline_tree(outline_pdf):
+    doc = indexer.build_index(outline_pdf, "orchard.pdf")
+    assert doc.tree_source == "outline"
+    assert [c.title for c in doc.root.children] == ["Front matter", "Introduction", "Membership", "Orchard Care",
+                                                    "Harvest", "Cider Making", "Finances"]
+    assert doc.root.children[5].pages == (6, 6)
+    check_invariants(doc.root, 7, 8)
+    assert "600 litres" in doc.root.children[5].summary or "cider" in doc.root.children[5].summary.lower()
+
+
+def test_untrusted_outline_falls_back_to_headings():
+    """Outline entries whose titles are nowhere on their pages are ignored."""
+    pages = [[H1(t), body] for t, body in (("Membership", "Fees are 45 euros."), ("Harvest", "Fruit in August."),
+                                           ("Finances", "Income was 18,400 euros."), ("Cider", "Six weeks."))]
+    toc = [(1, "Quarterly Bananas", 1), (1, "Zebra Logistics", 2), (1, "Moon Mining", 3), (1, "Volcano", 4)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "lying.pdf")
+    assert doc.tree_source == "headings"
+    assert [c.title for c in doc.root.children] == ["Membership", "Harvest", "Finances", "Cider"]
+
+
+def test_font_size_headings_without_outline(headings_pdf):
+    doc = indexer.build_index(headings_pdf, "headings.pdf")
+    assert doc.tree_source == "headings"
+    assert [c.title for c in doc.root.children] == ["Introduction", "Membership", "Orchard Care", "Harvest",
+                                                    "Cider Making", "Finances"]
+    check_invariants(doc.root, 6, 8)
+    # "Notes" repeats on every page: a running header, not a heading
+    assert all("Notes" not in p.headings for p in doc.pages)
+    assert doc.pages[1].headings[0] == "Membership"
+
+
+def test_two_heading_levels_nest():
+    pages = []
+    for chapter in ("Operations", "Finance"):
+        pages.append([H1(chapter), "Overview of the chapter with enough words to be body text here."])
+        for sub in ("Staffing", "Budget"):
+            pages.append([TextBlock(f"{chapter} {sub}", 15, True), f"Details about {sub.lower()} in {chapter}."])
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "nested.pdf")
+    assert doc.tree_source == "headings"
+    top = doc.root.children
+    assert [c.title for c in top] == ["Operations", "Finance"]
+    assert [c.title for c in top[1].children] == ["Finance (introduction)", "Finance Staffing", "Finance Budget"]
+    assert [c.pages for c in top[1].children] == [(4, 4), (5, 5), (6, 6)]
+    check_invariants(doc.root, 6, 8)
+
+
+def test_flat_text_becomes_topic_groups():
+    pages = []
+    for topic in ("orchard", "railway", "astronomy"):
+        pages += [[TOPICS[topic] + f" Page note {i}."] for i in range(6)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "flat.pdf", max_leaf_pages=8)
+    assert doc.tree_source == "topics"
+    check_invariants(doc.root, 18, 8)
+    starts = {leaf.pages[0] for leaf in doc.root.leaves()}
+    assert {7, 13} <= starts  # cuts fall where the topic changes
+
+
+def test_neighbouring_pages_on_one_topic_are_alike():
+    pages = [[TOPICS["orchard"] + " First."], [TOPICS["orchard"] + " Second."], ["12 34"],
+             [TOPICS["railway"] + " Third."], [TOPICS["astronomy"]]]
+    _, stats = indexer.build(pdf_factory.make_pdf(pages), "topics.pdf")
+    same, before_blank, after_blank, across = stats.neighbours(1, 5)[0], *stats.neighbours(2, 5)
+    assert same > 0.8  # the same key terms but "first" and "second"
+    assert before_blank == after_blank == 0.0  # a page of figures alone has no key terms
+    assert 0.0 <= across < 0.2 * same
+    assert len(stats.neighbours(1, 5)) == 4 and stats.neighbours(3, 3) == []
+
+
+def test_short_flat_document_is_one_group(flat_pdf):
+    doc = indexer.build_index(flat_pdf, "flat.pdf")
+    assert doc.tree_source == "topics"
+    check_invariants(doc.root, 5, 8)
+
+
+def test_long_sections_are_split():
+    pages = [[H1("Preface"), "A short preface."]]
+    pages += [[TOPICS["orchard"] if i < 10 else TOPICS["railway"]] for i in range(20)]
+    toc = [(1, "Preface", 1), (1, "Chapter One", 2), (1, "Appendix", 21)]
+    pages[1].insert(0, H1("Chapter One"))
+    pages[20].insert(0, H1("Appendix"))
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "long.pdf", max_leaf_pages=8)
+    assert doc.tree_source == "outline"
+    chapter = doc.root.children[1]
+    assert chapter.title == "Chapter One" and chapter.pages == (2, 20)
+    assert len(chapter.children) >= 3 and all(c.source == "split" for c in chapter.children)
+    check_invariants(doc.root, 21, 8)
+
+
+def test_many_sections_are_grouped_to_bounded_fanout():
+    titles = [f"Chapter {word}" for word in ("Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu "
+                                            "Nu Xi Omicron Pi Rho Sigma Tau Upsilon").split()]
+    pages = [[H1(t), f"Body text of {t.lower()} describing its own matters in some detail."] for t in titles]
+    toc = [(1, t, i + 1) for i, t in enumerate(titles)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "wide.pdf")
+    assert len(doc.root.children) <= indexer.MAX_FANOUT
+    assert len(list(doc.root.leaves())) == 20
+    assert any(c.source == "group" for c in doc.root.walk())
+    check_invariants(doc.root, 20, 8)
+
+
+def test_image_only_pages_still_get_a_tree():
+    doc = indexer.build_index(pdf_factory.image_only_pdf(3), "scan.pdf")
+    check_invariants(doc.root, 3, 8)
+    assert any("no text layer" in w for w in doc.warnings)
+
+
+@pytest.mark.parametrize("max_leaf", [2, 3])
+def test_planted_200_pages_respect_leaf_limit(big_pdf_200, max_leaf):
+    doc = indexer.build_index(big_pdf_200, "big.pdf", max_leaf_pages=max_leaf)
+    check_invariants(doc.root, 200, max_leaf)
+
+
+def test_outline_child_starting_after_its_parents_next_sibling_page():
+    """Alpha (p. 2) has a sub-entry on p. 3, where the next chapter also starts: no
+    inverted ranges; Alpha reaches p. 3 and shares it with Gamma."""
+    pages = [[H1("Cover Page"), "Cover text."], [H1("Alpha Chapter"), "Alpha text with several words."],
+             [H1("Beta Part"), "Beta text.", H1("Gamma Chapter"), "Gamma text."], ["More gamma text."]]
+    toc = [(1, "Cover Page", 1), (1, "Alpha Chapter", 2), (2, "Beta Part", 3), (1, "Gamma Chapter", 3)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "shared-page.pdf")
+    assert doc.tree_source == "outline"
+    assert [(c.title, c.pages) for c in doc.root.children] == [
+        ("Cover Page", (1, 1)), ("Alpha Chapter", (2, 3)), ("Gamma Chapter", (3, 4))]
+    assert [(c.title, c.pages) for c in doc.root.children[1].children] == [
+        ("Alpha Chapter (introduction)", (2, 2)), ("Beta Part", (3, 3))]
+    assert all(n.pages[0] <= n.pages[1] for n in doc.root.walk())
+    assert {p for leaf in doc.root.leaves() for p in leaf.page_numbers} == {1, 2, 3, 4}
+
+
+def _all_titles(root: Section) -> list[str]:
+    return [n.title for n in root.walk()]
+
+
+def test_ten_k_without_outline_nests_parts_items_and_notes():
+    """A 10-K whose only structure is what a reader sees: bold PART / Item / Note headings,
+    a contents page, running header and footer, tables under "Year Ended December 31,"."""
+    doc = indexer.build_index(pdf_factory.ten_k_pdf(), "orchard-10k.pdf")
+    assert doc.tree_source == "headings"
+    root = doc.root
+    assert pdf_factory.ACCESSION not in root.title and "orchard machines" in root.title.lower()
+    assert "10-K" in root.title and pdf_factory.ACCESSION not in doc.summary
+    parts = {c.title: c for c in root.children if c.title.startswith("PART")}
+    assert list(parts) == ["PART I", "PART II"]
+    assert [c.title for c in parts["PART I"].children] == ["Item 1. Business", "Item 1A. Risk Factors",
+                                                           "Item 2. Properties"]
+    assert [c.pages for c in parts["PART I"].children] == [(3, 3), (4, 4), (5, 5)]
+    items = [c.title for c in parts["PART II"].children]
+    assert items == ["Item 7. Management's Discussion and Analysis",
+                     "Item 8. Financial Statements and Supplementary Data"]
+    item7, item8 = parts["PART II"].children
+    assert [c.title for c in item7.children][-1] == "Results of Operations"
+    notes = [c for c in item8.children if c.title.startswith("Note")]
+    assert [(n.title, n.pages) for n in notes] == [("Note 1 - Summary of Significant Accounting Policies", (9, 9)),
+                                                   ("Note 2 - Revenue", (10, 10)), ("Note 3 - Debt", (11, 12))]
+    titles = _all_titles(root)
+    for not_a_section in ("Year Ended December 31,", pdf_factory._HEADER, "Page 3", "2022 2021 2020", "Total revenue"):
+        assert not any(t.startswith(not_a_section) for t in titles), not_a_section
+    assert all(n.pages[0] != 2 or n.title in ("Front matter",) or n.source == "group" for n in root.walk()
+               if n is not root and n.title.startswith(("Item", "PART")))  # contents entries are not sections
+    check_invariants(root, 12, 8)
+
+
+def test_summaries_quote_sentences_not_table_rows():
+    doc = indexer.build_index(pdf_factory.ten_k_pdf(), "orchard-10k.pdf")
+    by_title = {n.title: n for n in doc.root.walk()}
+    risks = by_title["Item 1A. Risk Factors"].summary
+    assert "A poor harvest season can delay orders by a full year." in risks and risks.count("A poor") == 1
+    for node in doc.root.walk():
+        assert "1,438,823" not in node.summary and "412,100" not in node.summary, node.title
+    statements = by_title["Consolidated Statements of Income"]
+    assert "Figures for:" in statements.summary and "Harvesters" in statements.summary
+
+
+def test_grouping_nodes_say_what_they_hold():
+    from alphasearch.index.headings import group_title
+
+    assert group_title(["Note 1 - Basis", "Note 2 - Revenue", "Note 9 - Debt"], 40, 52) == "Notes 1–9"
+    assert group_title(["Appendix A Methods", "Appendix B Data"], 30, 33) == "Appendices A–B"
+    assert group_title(["Overview", "Liquidity", "Outlook", "Risks"], 12, 18) == "pp. 12–18: Overview; Liquidity; Outlook; …"
+
+
+def test_a_summary_asks_whether_a_sentence_is_prose_only_of_its_best():
+    from alphasearch.index.summaries import top_sentences
+
+    idf = {f"rare{i}": 5.0 for i in range(20)}
+    words = [[f"rare{j}" for j in range(8)], [f"rare{j}" for j in range(8, 14)], [f"rare{j}" for j in range(14, 20)]]
+    found = [(f"sentence {i}: " + " ".join(w), w) for i, w in enumerate(words)]
+    found += [(f"common words {i} here now", ["common", "words", "here", "now"]) for i in range(3, 40)]
+    asked = []
+
+    def prose(s: str) -> bool:
+        asked.append(s)
+        return not s.startswith("sentence 0")  # the best-scoring one is a table row, say
+
+    assert top_sentences(found, idf, 2) == [found[0][0], found[2][0]]  # every sentence prose: the best two
+    assert top_sentences(found, idf, 2, prose) == [found[1][0], found[2][0]]  # in reading order, the row left out
+    assert len(asked) == 3  # of the best three only, not all 40
+
+
+def test_a_summary_quotes_the_same_sentence_under_every_hash_seed():
+    # a set yields its words in an order that depends on the process's hash seed, and a float sum in
+    # another order can differ in its last bit (0.1 + 0.2 + 0.3 is 0.6000000000000001 one way, 0.6
+    # another): two sentences worth exactly the same must tie alike in every process (the later
+    # one, as for any tie), or the same PDF gets other summaries in another process
+    import os
+    from pathlib import Path
+    import subprocess
+    import sys
+
+    code = ("from alphasearch.index.summaries import top_sentences;"
+            "idf = {'alpha': 0.1, 'beta': 0.2, 'gamma': 0.3, 'zero': 0.0, 'six': 0.6};"
+            "found = [('alpha beta gamma zero', ['alpha', 'beta', 'gamma', 'zero']),"
+            "         ('six zero zero zero', ['six', 'zero', 'zero', 'zero'])];"
+            "print(top_sentences(found, idf, 1)[0])")
+    root = Path(__file__).resolve().parents[2]
+    quoted = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                             cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+              for seed in range(12)}
+    assert quoted == {"six zero zero zero"}
+
+
+def test_key_terms_add_up_the_pages_of_each_section():
+    """Each node's key terms are the terms of its pages (a node: its children's counts added up) with the
+    highest count x idf, the term later in sort order first on equal scores: checked against counting
+    every node's pages afresh with Counters."""
+    from collections import Counter
+
+    names = list(TOPICS)
+    pages = [[H1(f"Part {i + 1}: {names[i % 3].title()}"), TOPICS[names[i % 3]] + " " + TOPICS[names[(i + 1) % 3]][:80]]
+             for i in range(14)]
+    index, stats = indexer.build(pdf_factory.make_pdf(pages), "parts.pdf", max_leaf_pages=3)
+
+    def expected(node) -> Counter:
+        if node.children:
+            return sum((expected(c) for c in node.children), Counter())
+        return sum((stats.counts[p - 1] for p in node.page_numbers), Counter())
+
+    checked = 0
+    for node in index.root.walk():
+        counts = expected(node)
+        best = sorted(((n * stats.term_idf[t], t) for t, n in counts.items()), reverse=True)[:8]
+        assert node.summary.endswith("Key terms: " + ", ".join(stats.shown[t] for _, t in best) + "."), node
+        checked += 1
+    assert checked > 5 and any(node.children for node in index.root.walk())

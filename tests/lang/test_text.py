@@ -1,0 +1,55 @@
+"""Text utilities: the memoised stemmer gives the same terms as stemming afresh."""
+from __future__ import annotations
+
+from alphasearch.lang import text
+
+SAMPLE = ("Employees employed by the Company were paid salaries; revenues increased while the "
+          "employees' wages and the company's revenue grew in 2022 and 2021.")
+
+
+def _fresh(s: str) -> list[str]:
+    return [t[:-1] if len(t) > 4 and t.endswith("e") else t
+            for t in text.stemmer().stemWords([w for w in text.words(s) if w not in text.STOPWORDS])]
+
+
+def test_terms_match_stemming_afresh_even_when_the_memo_restarts(monkeypatch):
+    assert text.terms(SAMPLE) == _fresh(SAMPLE)
+    assert text.terms(SAMPLE) == _fresh(SAMPLE)  # now from the memo
+    monkeypatch.setattr(text, "_STEMS_MAX", 3)  # every call overflows: the memo starts afresh
+    assert text.terms(SAMPLE) == _fresh(SAMPLE)
+    assert text.terms("employe employees") == ["employ", "employ"]
+
+
+def test_normalise_keeps_ascii_letters_only():
+    assert text.normalise("  Item 7A. Management’s DISCUSSION — Résumé\t(2022)  ") == "item a management s discussion r sum"
+    assert text.normalise_lines("Café Société\n\nNOTE 9: Leases\n") == ["caf soci t", "", "note leases", ""]
+    assert text.normalise("İstanbul \ud800x") == "i stanbul x"  # lower() makes i + a combining dot; a lone surrogate
+
+
+def test_pieces_split_where_sentences_end():
+    assert text.pieces("Revenue grew. Costs fell; Margins rose! it held.\n\nNext part\nAnother line\nlower line") == [
+        "Revenue grew.", "Costs fell;", "Margins rose! it held.", "Next part", "Another line\nlower line"]
+    assert text.pieces("a.  \n \"Quoted\" e.g. 1999 ok\n• item\n\n\n(x)") == ["a.", "\"Quoted\" e.g.", "1999 ok", "• item", "(x)"]
+
+
+def test_stopwords_are_those_of_the_bm25_baseline():
+    """The engine's terms drop the words the flat BM25 baseline drops (bm25s's English list), written
+    out in text.py so that the PDF worker need not import bm25s."""
+    from bm25s.stopwords import STOPWORDS_EN
+
+    assert text.ENGLISH_STOPWORDS == tuple(STOPWORDS_EN)
+    assert set(STOPWORDS_EN) <= text.STOPWORDS
+
+
+def test_the_pdf_worker_imports_neither_bm25s_nor_the_engine():
+    """What the PDF worker imports (the indexer) leaves out bm25s and the engine's scorers: start-up is paid
+    by every worker of a folder add."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; from alphasearch import isolation, indexer; "
+            "print(sorted(m for m in ('bm25s', 'scipy', 'alphasearch.pipeline', 'alphasearch.search.scorers') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
+    assert out.strip() == "[]"
