@@ -25,7 +25,7 @@ def app(data_dir, monkeypatch):
     monkeypatch.setenv("ALPHASEARCH_ENGINE", "offline")
     st.cache_resource.clear()
     st.cache_data.clear()
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=240)
     at.run()
     assert not at.exception
     yield at
@@ -157,7 +157,7 @@ def test_hostile_upload_on_single_pdf(case, data_dir, monkeypatch):
     monkeypatch.setenv("ALPHASEARCH_ENGINE", "offline")
     st.cache_resource.clear()
     st.cache_data.clear()
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=240)
     at.run()
     at.file_uploader[0].set_value(("kept.pdf", topic_pdf("hr"), "application/pdf")).run()
     assert at.session_state["single_doc"].name == "kept.pdf"
@@ -331,7 +331,7 @@ def test_single_pdf_document_and_chat_survive_a_reload(app):
 
     st.cache_resource.clear()
     st.cache_data.clear()
-    again = AppTest.from_file(str(APP), default_timeout=60)
+    again = AppTest.from_file(str(APP), default_timeout=240)
     again.query_params["doc"] = doc_id
     again.query_params["chat"] = chat
     again.run()
@@ -363,7 +363,7 @@ def test_folder_query_routes_cites_and_history_survives_restart(app, data_dir):
     # a new session on the same data dir (a reload or a server restart) sees the conversation
     st.cache_resource.clear()
     st.cache_data.clear()
-    again = AppTest.from_file(str(APP), default_timeout=60)
+    again = AppTest.from_file(str(APP), default_timeout=240)
     again.run()
     again.switch_page("pages/query.py").run()
     ok(again)
@@ -448,7 +448,7 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
     monkeypatch.setenv("ALPHASEARCH_MAX_RETRIES", "0")
     st.cache_resource.clear()
     st.cache_data.clear()
-    at = AppTest.from_file(str(APP), default_timeout=120)
+    at = AppTest.from_file(str(APP), default_timeout=240)
     at.run()
     assert "LLM" in texts(at) and KEY not in texts(at)
     sample_loaded(at)
@@ -477,7 +477,7 @@ def test_llm_answer_streams_a_gap_round_and_the_visualizer_shows_the_rounds(data
                                                if kind == "gap" else None)
     st.cache_resource.clear()
     st.cache_data.clear()
-    at = AppTest.from_file(str(APP), default_timeout=120)
+    at = AppTest.from_file(str(APP), default_timeout=240)
     at.run()
     sample_loaded(at)
     ask(at, "single_question", "What was the total revenue in 2025?")

@@ -272,13 +272,13 @@ def test_lzw_ascii85_and_runlength_are_decoded_at_mupdfs_speed():
     import base64
 
     data = pdf_factory.lzw_pdf(20)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds of this process: the same on a busy machine
     doc = pdf.open_pdf(data)
     try:
         assert pdf.streams.check_streams(doc)[5] == len(doc.xref_stream(5)) == 20 * 2**20 // 1600 * 1600
     finally:
         doc.close()
-    assert time.perf_counter() - start < 1.5
+    assert time.process_time() - start < 1.5
     assert pdf.read_pdf(pdf_factory.lzw_pdf(0.1)).pages[0].text.startswith("Revenue grew in every region")
     head = b"BT /F1 12 Tf 72 720 Td (Runs) Tj ET\n"  # a literal run, then 300 MB of spaces in runs of 128
     runs = bytes([len(head) - 1]) + head + bytes([129, 32]) * (300 * 2**20 // 128) + b"\x80"
@@ -664,9 +664,9 @@ def test_inline_images_are_costed_by_the_pixels_mupdf_decodes(dictionary):
     10,000 x 10,000 pixels of 1 KB of Flate data (1-4 bytes each once decoded, ~1-3 GB; 1.3 s and 450 MB
     before) skip the page at once with the warning, whichever way the dictionary is written; ten of
     500 x 500 (at most 10 MB) are read."""
-    start = time.perf_counter()
+    start = time.process_time()
     content = pdf.read_pdf(pdf_factory.inline_images_pdf(10, 10_000, dictionary), "inline.pdf")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
     small = pdf.read_pdf(pdf_factory.inline_images_pdf(10, 500, dictionary), "inline-small.pdf")
     assert small.pages[0].text == "A page of inline images." and not small.warnings
@@ -702,10 +702,10 @@ def test_pages_together_beyond_the_document_budget_are_refused_before_any_is_rea
     """300 pages drawing one 3.5 MB content stream (60 KB on disk): each page is within its budget, but
     MuPDF would interpret ~900 MB (100 such pages took 18-38 s before). The document is refused with one
     sentence before any page is read; a smaller document passes, and the limit is a module constant."""
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.read_pdf(pdf_factory.shared_content_pdf(300, 4), "shared.pdf")
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     one_line(ei.value, "shared.pdf", "more than 768 MB", "it was refused")
     data = pdf_factory.shared_content_pdf(3, 1)
     assert len(pdf.read_pdf(data, "three.pdf").pages) == 3
@@ -730,9 +730,9 @@ def test_an_inline_jpeg_counts_the_size_its_own_header_declares():
         return pdf_factory.inline_images_pdf(10, 10, b"/W 10 /H 10 /CS /G", data=out.getvalue(), filters=b"/DCT")
 
     data = page(8000)
-    start = time.perf_counter()
+    start = time.process_time()
     content = pdf.read_pdf(data, "jpeg.pdf")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
     small = pdf.read_pdf(page(1000), "jpeg-small.pdf")
     assert small.pages[0].text == "A page of inline images." and not small.warnings
@@ -757,7 +757,7 @@ def test_pages_are_rendered_within_the_page_budget(monkeypatch):
     levels deep, a million words: ~5 s to draw) is not drawn, nor a page whose images exceed
     MAX_RENDER_MEGAPIXELS (ten images of 15,000 x 15,000 took 8 s); each raises TooComplexError at once,
     which the preview shows as one sentence. A page within the budgets renders as before."""
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.render_page_png(pdf_factory.form_fanout_pdf(), 1)
     one_line(ei.value, "Page 1 draws more than", "it is not shown")
@@ -768,7 +768,7 @@ def test_pages_are_rendered_within_the_page_budget(monkeypatch):
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.render_page_png(pdf_factory.image_bomb_pdf(side=11_000), 1)
     one_line(ei.value, "121 megapixels", "100 megapixel limit", "it is not shown")
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert pdf.render_page_png(pdf_factory.form_fanout_pdf(levels=2), 1).startswith(b"\x89PNG")
 
 
@@ -781,11 +781,11 @@ def test_images_drawn_besides_the_pages_forms_count_for_rendering(via, monkeypat
     of the page's own forms. The same page with a small image renders, and the text is read as before."""
     monkeypatch.setattr(pdf.render, "MAX_RENDER_MEGAPIXELS", 100)
     data = pdf_factory.images_via_pdf(via, images=2, side=8_000)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.render_page_png(data, 1)
     one_line(ei.value, "Page 1 holds images of 128 megapixels", "100 megapixel limit", "it is not shown")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert pdf.snippet_rects(data, 1, "drawing images")
     assert pdf.read_pdf(data).pages[0].text.startswith("A page drawing images through a")
     assert pdf.render_page_png(pdf_factory.images_via_pdf(via, images=1, side=1_000), 1).startswith(PNG_MAGIC)
@@ -799,11 +799,11 @@ def test_the_page_budget_bounds_its_own_reading():
     forms of 1 MB are read as before."""
     import tracemalloc
 
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(errors.TooComplexError) as ei:
         pdf.render_page_png(pdf_factory.named_forms_pdf(40, 4), 1)
     one_line(ei.value, "Page 1 draws more than", "it is not shown")
-    assert time.perf_counter() - start < 4.0
+    assert time.process_time() - start < 4.0
     assert pdf.read_pdf(pdf_factory.named_forms_pdf(2, 1)).pages[0].text == "A page naming many forms."
     data = pdf_factory.repeated_contents_pdf(100, 4000)
     doc = pdf.open_pdf(data)

@@ -329,10 +329,10 @@ def test_a_long_question_is_read_in_linear_time(doc):
     question of "a to a to …" took 5 s of one core (lazy operands backtracking), now ~0.1 s."""
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds of this process: the same on a busy machine
     figure_answer(doc, ("How much is the " + "a to " * 400)[:2000] + "?", [2])
     figure_answer(doc, "Define x as" + " " * 1990 + "?", [2])  # a run of spaces: 15 s in the margin pattern
-    assert time.perf_counter() - started < 1.5
+    assert time.process_time() - started < 1.5
 
 
 
@@ -343,9 +343,9 @@ def test_a_hostile_page_is_read_in_linear_time(lines):
     line) reads in well under a second."""
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()
     parse_rows("\n".join(lines))
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
 
 @pytest.fixture
 def cash_doc(engine, make_pdf):

@@ -1,0 +1,17 @@
+"""The app's tests (AppTest and a real browser) wait for conditions, each under a generous ceiling; on a machine
+busy with other work a whole test may take several times as long as on a quiet one, so their per-test limit is
+raised from pytest.ini's 180 s."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+APP_TEST_SECONDS = 900
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if HERE in Path(str(item.fspath)).resolve().parents and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(APP_TEST_SECONDS))
