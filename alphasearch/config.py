@@ -79,6 +79,13 @@ class Settings:
     parse_seconds: float = 120.0
     parse_memory_mb: int = 2048
     index_workers: int = 0  # worker processes for indexing several PDFs; 0: one per CPU core
+    # the HTTP API (python -m alphasearch serve): clients send "Authorization: Bearer <api_token>";
+    # without a token the server binds to the loopback interface only
+    api_token: str = dataclasses.field(default="", repr=False)
+    api_rate_limit: int = 120  # requests per minute per token (per client address without one); 0: no limit
+    api_jobs: int = 2  # uploads and folder adds indexed at once (more wait, queued)
+    api_wait_seconds: float = 10.0  # POST /v1/documents answers with the document when indexed by then, else a job
+    api_max_body_kb: int = 1024  # a JSON request body's limit (uploads: max_file_mb per file)
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -88,6 +95,9 @@ class Settings:
         if self.parse_seconds <= 0 or self.parse_memory_mb < 256 or self.index_workers < 0:
             raise ConfigError("parse_seconds must be positive, parse_memory_mb at least 256 and index_workers "
                               "0 (one per core) or more.")
+        if self.api_rate_limit < 0 or self.api_jobs < 1 or self.api_wait_seconds < 0 or self.api_max_body_kb < 1:
+            raise ConfigError("api_rate_limit must be 0 (no limit) or more, api_jobs and api_max_body_kb at least 1, "
+                              "api_wait_seconds 0 or more.")
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
         if not 0 <= self.gap_rounds <= MAX_GAP_ROUNDS:

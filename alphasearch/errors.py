@@ -74,6 +74,10 @@ class QuestionTooLongError(AlphaSearchError):
     """The question is longer than the engine reads (``pipeline.MAX_QUESTION_CHARS``)."""
 
 
+class SearchStopped(AlphaSearchError):
+    """The caller asked the search to stop (a client of the HTTP API went away); no answer follows."""
+
+
 class ConfigError(AlphaSearchError):
     """A setting is missing or invalid."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .index import indexer
@@ -18,11 +19,12 @@ from .engines.offline import DocEngine, DocTools, OfflineEngine, OnText, timed
 from .folder.search import FolderSearch
 from .engines.llm import LLMEngine
 from .search.mcts import search
-from .models import Answer, DocumentIndex
+from .models import Answer, DocumentIndex, SearchStep
 from .folder.router import OfflineRouter, Router
 from .library import Library, UploadStore
 
 Progress = indexer.Progress
+OnStep = Callable[[str, SearchStep], None]  # (the searched tree's label: a document's name or "documents", the step)
 
 
 def make_backend(settings: Settings, *, llm=None) -> DocEngine:
@@ -63,11 +65,14 @@ class Engine:
 
     # --- questions ---------------------------------------------------------------------
     def ask_document(self, doc: DocumentIndex, question: str, *, iterations: int | None = None,
-                     seed: int | None = None, rule: str | None = None, on_text: OnText | None = None) -> Answer:
+                     seed: int | None = None, rule: str | None = None, on_text: OnText | None = None,
+                     on_step: OnStep | None = None) -> Answer:
         """The search over the document's section tree and its pages (the engine's
         judges), then the answer from the pages it points at. ``on_text``: the answer's
         draft text, piece by piece, as the model writes it (the "openai" engine); the
-        returned Answer is the finished one, citations checked."""
+        returned Answer is the finished one, citations checked. ``on_step(label, step)``: each
+        search iteration as it ends (every search round's); an exception it raises
+        (:class:`~alphasearch.errors.SearchStopped`) ends the question there, nothing more judged."""
         s = self.settings
         started = time.perf_counter()
         check_question(question)
@@ -77,7 +82,8 @@ class Engine:
             return search(doc.root, query, judges.scorer, prior=judges.prior, reader=judges.reader,
                           iterations=iterations or s.iterations, c=s.exploration, rule=rule or s.rule,
                           rng=random.Random(s.seed if seed is None else seed),
-                          confidence_threshold=s.confidence_threshold, label=doc.name)
+                          confidence_threshold=s.confidence_threshold, label=doc.name,
+                          on_step=None if on_step is None else (lambda step: on_step(doc.name, step)))
 
         judges.search = search_for
         return timed(self.backend.answer(doc, question, search_for(question), judges, on_text), started)
@@ -96,7 +102,7 @@ class Engine:
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,
                    top_k: int | None = None, iterations: int | None = None, seed: int | None = None,
-                   save_trace: bool = True, documents=None) -> Answer:
+                   save_trace: bool = True, documents=None, on_step: OnStep | None = None) -> Answer:
         """Answer from a folder of the library.
 
         Phase 0 routes to a folder (unless ``folder`` names one) using the question
@@ -109,12 +115,13 @@ class Engine:
         ``folder_confidence`` in [0, 1] and ``documents``; ``Answer.folder_trace``
         keeps all phases. With ``conversation``, the question and answer are appended
         to that stored chat. ``documents``: search only these documents of the folder
-        (names). When the question could mean several documents about equally, the answer
+        (names). ``on_step``: as in :meth:`ask_document`, for Phase 1 (label "documents") and each
+        document's search in Phase 2. When the question could mean several documents about equally, the answer
         names the others ("Also found in: …"; ``Answer.extra["also_found_in"]``). Raises NotFoundError (no such folder),
         router.EmptyLibraryError / EmptyFolderError (nothing to search).
         """
         check_question(question)
         return FolderSearch(self).ask(question, folder=folder, history=history, conversation=conversation,
                                       top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace,
-                                      documents=documents)
+                                      documents=documents, on_step=on_step)
 

@@ -48,6 +48,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
+    from ..folder.search import answer_json
     from ..pipeline import Engine
 
     engine = Engine(_settings(args))
@@ -55,7 +56,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     for i, question in enumerate(args.question):
         if args.json:
             answer = engine.ask_document(doc, question, iterations=args.iterations, seed=args.seed)
-            print(json.dumps(answer.to_dict(), ensure_ascii=False), flush=True)
+            print(json.dumps(answer_json(answer), ensure_ascii=False), flush=True)
             continue
         if len(args.question) > 1:
             print(f"{'' if i == 0 else chr(10)}Q: {question}", flush=True)

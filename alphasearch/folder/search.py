@@ -10,7 +10,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Protocol
 
@@ -18,9 +18,9 @@ import numpy as np
 
 from ..index import facts as doc_facts
 from ..config import MAX_QUESTION_CHARS, Settings
-from ..errors import AlphaSearchError, NotFoundError
+from ..errors import AlphaSearchError, NotFoundError, SearchStopped
 from ..search.mcts import ranked_frontier, search
-from ..models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchTrace, Usage
+from ..models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchStep, SearchTrace, Usage
 from ..index.pageindex import PageTerms
 from .router import (
     PRIOR_WEIGHTS, DocProfile, DocumentScorer, DocumentSignals, EmptyFolderError, FolderProfile,
@@ -34,6 +34,7 @@ AMBIGUITY_MARGIN = 0.1  # another document whose facts fit as well and whose sco
 MAX_ALTERNATIVES = 3
 PAGE_DECAY = 0.9  # a document's i-th page counts PAGE_DECAY**i of its document's weight
 SHORTLIST = 100  # Phase 1's MCTS searches at most this many documents of a folder, the best by score
+OnStep = Callable[[str, SearchStep], None]  # (label, step): see Engine.ask_document
 
 
 class FolderHost(Protocol):
@@ -50,7 +51,7 @@ class FolderHost(Protocol):
     def library(self) -> Library: ...
 
     def ask_document(self, doc: Any, question: str, *, iterations: int | None = None, seed: int | None = None,
-                     rule: str | None = None) -> Answer: ...
+                     rule: str | None = None, on_step: OnStep | None = None) -> Answer: ...
 
 
 class FolderSearch:
@@ -156,7 +157,7 @@ class FolderSearch:
         return routing, fp
 
     def choose_documents(self, question: str, fp: FolderProfile, records: dict[str, DocumentRecord], k: int,
-                         iterations: int, rng: random.Random
+                         iterations: int, rng: random.Random, on_step: OnStep | None = None
                          ) -> tuple[SearchTrace, list[str], dict[str, float], dict[str, dict[str, Any]], list[str]]:
         """Phase 1: MCTS over the document tree (of the best ``SHORTLIST`` documents by score in a
         bigger folder). Returns the trace, the chosen content hashes (best first), the searched
@@ -176,7 +177,8 @@ class FolderSearch:
         trace = search(root, question, scorer, prior=DocumentScorer(signals, PRIOR_WEIGHTS, passage=0.0),
                        iterations=max(iterations, min(len(cand), 50)), c=self.settings.exploration,
                        rule=self.settings.rule, rng=rng, confidence_threshold=self.settings.confidence_threshold,
-                       confident_leaves=k, top=max(k, 5), label="documents")
+                       confident_leaves=k, top=max(k, 5), label="documents",
+                       on_step=None if on_step is None else (lambda step: on_step("documents", step)))
         all_scores = {d.key: float(every[i]) for i, d in enumerate(docs)}
         scores = {d.key: all_scores[d.key] for d in cand}
         chosen = [n.section.node_id for n in ranked_frontier(trace.root) if n.section.node_id in scores][:k]
@@ -196,10 +198,11 @@ class FolderSearch:
                                             if key in scores]
 
     def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
-                         seed: int | None) -> tuple[dict[str, Answer], dict[str, str]]:
+                         seed: int | None, on_step: OnStep | None = None
+                         ) -> tuple[dict[str, Answer], dict[str, str]]:
         """Phase 2: each document's section tree searched in a bounded thread pool;
         a document still running ``doc_time_limit`` seconds after it started is
-        abandoned (reported in ``skipped``)."""
+        abandoned (reported in ``skipped``). A search stopped by ``on_step`` stops the question."""
         s = self.settings
         limit = float(s.doc_time_limit)
         answers: dict[str, Answer] = {}
@@ -211,7 +214,7 @@ class FolderSearch:
             with lock:
                 started[rec.record_id] = time.monotonic()
             doc = self.library.load_index(rec)
-            return self.engine.ask_document(doc, question, iterations=iterations, seed=seed)
+            return self.engine.ask_document(doc, question, iterations=iterations, seed=seed, on_step=on_step)
 
         pool = ThreadPoolExecutor(max_workers=max(1, min(int(s.workers), len(recs))), thread_name_prefix="alphasearch-doc")
         try:
@@ -228,6 +231,8 @@ class FolderSearch:
                     rec = futures[f]
                     try:
                         answers[rec.name] = f.result()
+                    except SearchStopped:
+                        raise
                     except AlphaSearchError as exc:
                         skipped[rec.name] = str(exc)
                     except Exception as exc:  # one broken document must not sink the folder answer
@@ -248,7 +253,8 @@ class FolderSearch:
     # --- the whole question ------------------------------------------------------------------
     def ask(self, question: str, *, folder: str | None = None, history: Sequence[ChatTurn] | None = None,
             conversation: str | None = None, top_k: int | None = None, iterations: int | None = None,
-            seed: int | None = None, save_trace: bool = True, documents: Sequence[str] | None = None) -> Answer:
+            seed: int | None = None, save_trace: bool = True, documents: Sequence[str] | None = None,
+            on_step: OnStep | None = None) -> Answer:
         """``documents``: search only these (names in the folder), e.g. an alternative the user picked."""
         s = self.settings
         t0 = time.perf_counter()
@@ -271,10 +277,10 @@ class FolderSearch:
         rng = random.Random(s.seed if seed is None else seed)
         query = contextual_question(question, history) if routing.followup else question
         doc_trace, chosen, doc_scores, why, others = self.choose_documents(query, fp, records, k,
-                                                                            iterations or s.iterations, rng)
+                                                                            iterations or s.iterations, rng, on_step)
         t2 = time.perf_counter()
         chosen_recs = [records[key] for key in chosen]
-        answers, skipped = self.search_documents(query, chosen_recs, iterations, seed)
+        answers, skipped = self.search_documents(query, chosen_recs, iterations, seed, on_step)
         t3 = time.perf_counter()
         answer = merge(query, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
         names = [r.name for r in chosen_recs]
@@ -396,9 +402,13 @@ def _name_pages(text: str, doc: str) -> str:
     return _PAGE_REF.sub(lambda m: f"[{doc}, {m.group(1)}]", text)
 
 
-def answer_json(answer: Answer) -> dict[str, Any]:
-    """The CLI's JSON for a folder answer (``Answer.to_dict`` plus the folder trace)."""
+def answer_json(answer: Answer, *, trace: bool = True) -> dict[str, Any]:
+    """The JSON object of an answer, as ``query --json`` and ``ask --json`` print it and the HTTP API
+    sends it (``Answer.to_dict`` plus a folder answer's folder trace); ``trace=False``: without the
+    search traces (``trace`` is then None and there is no ``folder_trace``)."""
     out = answer.to_dict()
-    if answer.folder_trace is not None:
+    if not trace:
+        out["trace"] = None
+    elif answer.folder_trace is not None:
         out["folder_trace"] = answer.folder_trace.to_dict()
     return out

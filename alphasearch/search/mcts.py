@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..models import SearchNode, SearchStep, SearchTrace, Section
@@ -266,6 +266,7 @@ def search(
     page_weight: float = PAGE_WEIGHT,
     top: int = 5,
     label: str = "",
+    on_step: Callable[[SearchStep], None] | None = None,
 ) -> SearchTrace:
     """Run the search and return the full trace (statistics of every node + each step).
 
@@ -276,6 +277,8 @@ def search(
     (with a ``reader``; 0 for a scorer with ``weighs_page_scores``).
     Stops when the tree is exhausted, when ``confident_leaves`` final nodes (or all
     of them, if fewer) scored ≥ ``confidence_threshold``, or after ``iterations``.
+    ``on_step``: called with each iteration's step as soon as it is recorded (progress); an
+    exception it raises ends the search there, before anything more is judged.
     """
     if rule not in RULES:
         raise ValueError(f"Unknown selection rule {rule!r}; choose one of {', '.join(RULES)}.")
@@ -328,6 +331,8 @@ def search(
         steps.append(SearchStep(it, tuple(n.section.node_id for n in path), reward, tuple(ucbs),
                                 tuple(ch.section.node_id for ch in created),
                                 tuple(j.section.node_id for j in judged), tuple(j.reward or 0.0 for j in judged)))
+        if on_step is not None:
+            on_step(steps[-1])
         for j in judged:
             if not s.children_of(j.section) and (j.reward or 0.0) >= confidence_threshold:
                 confident.append(j.reward or 0.0)

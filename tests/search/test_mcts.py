@@ -74,6 +74,25 @@ def test_siblings_are_judged_together_and_every_iteration_judges_something_new()
     assert [s.node_id for s in trace.best] == ["A2", "B", "A1"]
 
 
+def test_on_step_sees_each_step_as_it_ends_and_an_exception_from_it_stops_the_search():
+    seen = []
+    trace = search(tree(), "q", Fixed(REWARDS), prior=Fixed(PRIORS), iterations=10, rng=random.Random(0),
+                   confident_leaves=0, on_step=seen.append)
+    assert seen == list(trace.steps) and len(seen) == 2
+
+    class Gone(Exception):
+        pass
+
+    def stop(step):
+        raise Gone
+
+    scorer = Fixed(REWARDS)
+    with pytest.raises(Gone):
+        search(tree(), "q", scorer, prior=Fixed(PRIORS), iterations=10, rng=random.Random(0), confident_leaves=0,
+               on_step=stop)
+    assert scorer.calls == [["A", "B"]]  # the first iteration's judgement, nothing after it
+
+
 def test_one_node_per_iteration_without_batching_and_exhausted_subtrees_are_skipped():
     scorer = Fixed(REWARDS)
     trace = search(tree(), "q", scorer, prior=Fixed(PRIORS), iterations=10, rule="puct", c=1.0,
