@@ -227,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .llm import register as register_llm_commands
 
     register_llm_commands(sub, add)
+
+    from .serve import register as register_serve_commands
+
+    register_serve_commands(sub, add)
     return p
 
 

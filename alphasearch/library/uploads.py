@@ -14,13 +14,38 @@ class UploadStore:
     def __init__(self, data_dir: Path):
         self.dir = Path(data_dir) / "uploads"
 
-    def put(self, data: bytes) -> str:
-        """Keep ``data`` (written atomically, once per content); returns its sha256."""
+    def put(self, data: bytes, name: str = "") -> str:
+        """Keep ``data`` (written atomically, once per content) and, when given, the file name it was
+        uploaded under (``<sha256>.name``, the latest); returns its sha256."""
         sha = sha256_of(data)
         path = self.dir / f"{sha}.pdf"
         if not path.exists():
             atomic_write_bytes(path, data)
+        if name:
+            atomic_write_bytes(self.dir / f"{sha}.name", name.encode("utf-8"))
         return sha
+
+    def name_of(self, sha: str) -> str:
+        """The name ``sha`` was last uploaded under ("" when none was kept)."""
+        if not is_sha(sha):
+            return ""
+        try:
+            return (self.dir / f"{sha}.name").read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def remove(self, sha: str) -> bool:
+        """Forget a kept PDF and its name; False when there was none."""
+        if not is_sha(sha):
+            return False
+        found = False
+        for suffix in (".pdf", ".name"):
+            try:
+                (self.dir / f"{sha}{suffix}").unlink()
+                found = True
+            except FileNotFoundError:
+                pass
+        return found
 
     def get(self, sha: str) -> bytes | None:
         """The kept bytes, or None when ``sha`` is not a kept PDF (or not a sha256 at all)."""

@@ -10,7 +10,7 @@ PACKAGE = ROOT / "alphasearch"
 
 # Top to bottom. A module may import its own stage's modules and any stage below its own, never one above.
 STAGES = (
-    ("__main__", "cli", "evaluation"),  # the faces inside the package (pages/ and app.py sit above them all)
+    ("__main__", "cli", "api", "evaluation"),  # the faces inside the package (pages/ and app.py sit above them all)
     ("pipeline",),
     ("engines",),
     ("folder",),
@@ -26,7 +26,7 @@ STAGES = (
 )
 RANK = {stage: rank for rank, names in enumerate(STAGES) for stage in names}
 # What each stage is: the folder tree is the architecture diagram.
-PACKAGES = {"cli", "evaluation", "engines", "folder", "library", "answer", "search", "read", "index", "llm", "pdf",
+PACKAGES = {"cli", "api", "evaluation", "engines", "folder", "library", "answer", "search", "read", "index", "llm", "pdf",
             "lang"}
 TOP_MODULES = {"__init__", "__main__", "config", "errors", "models", "pipeline"}
 

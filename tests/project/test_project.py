@@ -106,6 +106,8 @@ def test_only_the_pdf_package_imports_pymupdf_and_the_engine_never_imports_strea
         if path.parent.name != "pdf":
             assert "pymupdf" not in imports and "fitz" not in imports, path.name
         assert "streamlit" not in imports, path.name
+        if "api" not in path.relative_to(ROOT / "alphasearch").parts:  # the web framework only in the API's face
+            assert not imports & {"fastapi", "starlette", "uvicorn", "mcp", "pydantic"}, path.name
 
 
 def test_the_eval_set_is_never_copied_into_the_repository():

@@ -1,0 +1,1 @@
+"""One router per resource: documents, folders, questions (ask and conversations), jobs, health."""
