@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .settings import settings_from_args
 
@@ -15,7 +16,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     from ..api.mcp_server import run
+    from .terminal import Printable
 
+    if isinstance(sys.stdout, Printable):  # standard output carries the protocol's JSON (escaped), not text
+        sys.stdout = sys.stdout.stream
     run(settings_from_args(args))
     return 0
 
