@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from app_helpers import ROOT, free_port
+from app_helpers import ROOT, free_port, stop_process
 
 TOKEN = "test-token-5f4e3d2c1b"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -48,11 +48,7 @@ def api_process(data_dir: Path, *, env: dict[str, str] | None = None, timeout: f
             _wait_healthy(url, lambda: proc.poll() is None, timeout, log_path)
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_process(proc)
 
 
 @contextlib.contextmanager

@@ -82,6 +82,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(proc: subprocess.Popen, grace: float = 10.0) -> None:
+    """Ask a server process to stop; kill it when it has not within ``grace`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 @contextlib.contextmanager
 def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterator[str]:
     """``streamlit run app.py`` on a free loopback port; yields its URL. ``env`` adds to (or
@@ -109,9 +118,5 @@ def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, st
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
         log.close()

@@ -1,6 +1,6 @@
 """The API with settings a test picks (uvicorn in a thread over its own engine): a client that goes away
 mid-stream stops the search (counted at a local model server: no further judge calls); the operator's
-model key never reaches an endpoint a request names; the per-token rate limit; questions answered while
+model key never reaches an endpoint a request names (and the model's draft streams as events); the per-token rate limit; questions answered while
 a folder add runs as a job."""
 from __future__ import annotations
 
@@ -94,6 +94,13 @@ def test_the_operator_key_never_reaches_an_endpoint_a_request_names(tmp_path):
             answer = client.post(query, json={"question": QUESTION},
                                  headers={"OpenAI-Base-URL": other.url, "X-Base-URL": other.url}).json()
             assert "412.6" in answer["answer"]
+            with client.stream("POST", query, json={"question": "What was the total revenue in 2025, in euros?"},
+                               headers={"Accept": "text/event-stream"}) as r:
+                streamed = list(events(r))
+        names = [n for n, _ in streamed]  # the model's draft streams in between the search and the answer
+        assert names[0] == "progress" and "draft" in names and names[-1] == "answer"
+        assert names.index("draft") > max(i for i, n in enumerate(names) if n == "progress")
+        assert "412.6" in "".join(d["text"] for n, d in streamed if n == "draft")
         assert other.count == 0
         assert operator.count > 0
         assert {r["headers"].get("authorization") for r in operator.requests} == {f"Bearer {OPERATOR_KEY}"}
