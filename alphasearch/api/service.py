@@ -71,12 +71,15 @@ class Service:
                 self._docs.popitem(last=False)
 
     def page_png(self, doc_id: str, page: int, highlight: str = "") -> bytes:
-        """A page (1-based) as PNG with ``highlight`` marked, drawn in the app's preview worker (its time limit)."""
+        """An uploaded document's page (1-based) as PNG with ``highlight`` marked."""
         doc = self.document(doc_id)
-        if not 1 <= page <= doc.page_count:
-            raise NotFoundError(f"{doc.name} has pages 1 to {doc.page_count}; there is no page {page}.")
-        return isolation.preview_pool().run(isolation.render_preview, self.pdf_bytes(doc_id), page,
-                                            (highlight,) if highlight else (), name=f"Page {page}")
+        return page_png(self.pdf_bytes(doc_id), doc.name, doc.page_count, page, highlight)
+
+    def library_page_png(self, folder: str, name: str, page: int, highlight: str = "") -> bytes:
+        """A folder document's page (1-based) as PNG with ``highlight`` marked (a folder answer's citation)."""
+        lib = self.engine.library
+        rec = lib.document(folder, name)
+        return page_png(lib.pdf_bytes(rec), rec.name, rec.pages, page, highlight)
 
     # --- questions ------------------------------------------------------------------------------
     def query(self, doc_id: str, question: str, *, trace: bool = False, iterations: int | None = None,
@@ -94,6 +97,15 @@ class Service:
         answer = self.engine.ask_folder(question, folder=folder, conversation=conversation, documents=documents,
                                         top_k=top_k, iterations=iterations, seed=seed, on_step=on_step)
         return answer_json(answer, trace=trace)
+
+
+def page_png(data: bytes, name: str, pages: int, page: int, highlight: str = "") -> bytes:
+    """Page ``page`` (1-based) of a PDF as PNG with ``highlight`` marked, drawn in the app's preview worker
+    (its time limit); NotFoundError for a page the document does not have."""
+    if not 1 <= page <= pages:
+        raise NotFoundError(f"{name} has pages 1 to {pages}; there is no page {page}.")
+    return isolation.preview_pool().run(isolation.render_preview, data, page, (highlight,) if highlight else (),
+                                        name=f"Page {page}")
 
 
 def card(doc: DocumentIndex) -> dict[str, Any]:

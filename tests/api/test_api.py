@@ -100,6 +100,11 @@ def test_folder_add_job_routed_ask_and_a_follow_up_in_the_same_folder(client):
                                          "conversation": "chat-api"}).json()
     assert first["folder"] == "Astronomy" and "61 centimetres" in first["answer"]
     assert first["citations"][0]["doc"] == "telescopes.pdf" and "folder_trace" not in first
+    cite = first["citations"][0]
+    png = client.get(f"/v1/folders/Astronomy/documents/{cite['doc']}/pages/{cite['pages'][0]}.png",
+                     params={"highlight": cite["snippet"]})
+    assert png.headers["content-type"] == "image/png" and png.content.startswith(b"\x89PNG")
+    assert_error(client.get("/v1/folders/Astronomy/documents/nope.pdf/pages/1.png"), 404)
     follow = client.post("/v1/ask", json={"question": "and the other one?", "conversation": "chat-api"}).json()
     assert follow["folder"] == "Astronomy" and follow["routing"]["followup"]
     turns = client.get("/v1/conversations/chat-api").json()

@@ -16,6 +16,7 @@ from ..service import Service, card
 from ..streaming import stream, wants_events
 from .uploads import read_upload
 
+HIGHLIGHT = Query("", max_length=2000, description="a passage to mark, e.g. a citation's snippet")
 router = APIRouter(prefix="/v1/documents", tags=["documents"], dependencies=[Depends(check_access)])
 
 
@@ -30,7 +31,7 @@ async def upload(request: Request, file: UploadFile = File(...)) -> JSONResponse
     svc = service(request)
     name, data = await read_upload(file, svc.settings.max_file_mb)
     job = svc.jobs.submit("document", lambda progress: _summary(svc.index_upload(data, name, progress)))
-    doc_id = sha256_of(data)
+    doc_id = await run_in_threadpool(sha256_of, data)
     if not await run_in_threadpool(job.wait, svc.settings.api_wait_seconds):
         return JSONResponse({"id": doc_id, "name": name, "pages": None, "job": job.id}, status_code=202)
     if job.exception is not None:
@@ -62,9 +63,7 @@ def tree(doc_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/{doc_id}/pages/{page}.png", response_class=Response,
             responses={200: {"content": {"image/png": {}}}})
-def page_png(doc_id: str, page: int, request: Request,
-             highlight: str = Query("", max_length=2000, description="a passage to mark, e.g. a citation's snippet")
-             ) -> Response:
+def page_png(doc_id: str, page: int, request: Request, highlight: str = HIGHLIGHT) -> Response:
     """A page (1-based) as PNG with the passage highlighted, drawn in the preview worker."""
     return Response(service(request).page_png(doc_id, page, highlight), media_type="image/png")
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
 from fastapi.responses import JSONResponse
 
 from ...library import Library
 from ..access import check_access
 from ..schemas import FactChanges, FolderName, FolderQuestion
 from .ask import answer
+from .documents import HIGHLIGHT
 from .uploads import read_upload
 
 router = APIRouter(prefix="/v1/folders", tags=["folders"], dependencies=[Depends(check_access)])
@@ -64,6 +65,14 @@ async def add_documents(name: str, request: Request, file: list[UploadFile] = Fi
 @router.delete("/{name}/documents/{doc}")
 def remove_document(name: str, doc: str, request: Request) -> dict[str, Any]:
     return library(request).remove(name, doc).to_dict()
+
+
+@router.get("/{name}/documents/{doc}/pages/{page}.png", response_class=Response,
+            responses={200: {"content": {"image/png": {}}}})
+def page_png(name: str, doc: str, page: int, request: Request, highlight: str = HIGHLIGHT) -> Response:
+    """A folder document's page (1-based) as PNG with the passage highlighted: a folder answer's citation
+    names its ``doc`` and ``pages``."""
+    return Response(request.app.state.service.library_page_png(name, doc, page, highlight), media_type="image/png")
 
 
 @router.get("/{name}/facts")
