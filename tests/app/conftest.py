@@ -13,5 +13,6 @@ APP_TEST_SECONDS = 900
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if HERE in Path(str(item.fspath)).resolve().parents and not item.get_closest_marker("timeout"):
+        marker = item.get_closest_marker("timeout")
+        if HERE in Path(str(item.fspath)).resolve().parents and (marker is None or marker.args[0] < APP_TEST_SECONDS):
             item.add_marker(pytest.mark.timeout(APP_TEST_SECONDS))

@@ -10,11 +10,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import hostile_cases
-from alphasearch.library.sample import SAMPLE_NAME, sample_pdf_bytes
 from app_helpers import APP, hostile_files, topic_pdf
 from llm_server import llm_server, request_kind, user_text  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.timeout(120)
 KEY = "sk-app-test-secret-7f3a9c"
 
 

@@ -24,7 +24,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]
 WAIT = 240_000  # ms: a ceiling for a condition, met in seconds on a quiet machine; generous so a loaded one passes too
 
-pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ OPERATOR_KEY = "operator-key-3e2d1c0b9a8f"
 VISITOR_KEY = "visitor-key-7f6e5d4c3b2a"
 QUESTION = "What was the total revenue in 2025?"
 
-pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture(scope="module")

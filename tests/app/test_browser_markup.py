@@ -16,7 +16,6 @@ from alphasearch.pdf import TextBlock, write_pdf
 from app_helpers import streamlit_server, topic_pdf
 from test_browser import WAIT, ask, browser, go, page, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
 
-pytestmark = pytest.mark.timeout(300)
 
 LINK = '<a href="https://evil.example/a">open me</a>'
 IMG = "<img src=x onerror=\"document.title='pwned'\">"

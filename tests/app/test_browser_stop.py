@@ -7,14 +7,12 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
 
 from app_helpers import streamlit_server
 from llm_server import FakeLLMServer
 from alphasearch.library.sample import SAMPLE_NAME, sample_pdf_bytes
 from test_browser import WAIT, ask, browser, go, session, upload, wait_idle  # noqa: F401  (browser is a fixture)
 
-pytestmark = pytest.mark.timeout(240)
 PAUSE = 3.0  # seconds a judge call takes once the question is asked
 
 
