@@ -130,3 +130,79 @@ class Trees:
             self.cache.put(index)
         self._mem[doc_name] = index
         return index
+
+
+# --- answers on a labelled set of pdfs/ + questions.jsonl: the figures the out-of-sample benchmarks share ---
+def offline_engine(data_dir: str | Path | None = None):
+    """The offline engine, its indexes kept in ``data_dir`` (default ``benchmarks/out/engine``: indexes
+    built once are reused by the next run)."""
+    from alphasearch.config import Settings
+    from alphasearch.pipeline import Engine
+
+    return Engine(Settings(data_dir=Path(data_dir) if data_dir else OUT / "engine", engine="offline"))
+
+
+def run_rows(eval_dir: Path, out: Path, *, questions: Path | None = None, limit: int | None = None,
+             data_dir: str | Path | None = None) -> list[dict]:
+    """The default search (``mcts_puct``) on every question of a labelled set (``questions``: another file
+    of questions on its PDFs), one row per question (:class:`alphasearch.evaluation.runner.Row` as a dict),
+    written to ``out`` as they come."""
+    from alphasearch.evaluation import runner
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        def keep(row) -> None:
+            fh.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+            fh.flush()
+
+        rows = runner.run(eval_dir, offline_engine(data_dir), methods=["mcts_puct"], limit=limit,
+                          questions_file=questions, on_row=keep, progress=lambda m: print(m, file=sys.stderr))
+    return [r.to_dict() for r in rows]
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def not_answerable(q: dict) -> bool:
+    """A labelled question the document does not answer (no evidence page; "Not answerable")."""
+    return not q.get("evidence_pages") or str(q.get("answer", "")).strip().lower() == "not answerable"
+
+
+def answer_shares(rows: list[dict], questions: dict[str, dict]) -> dict:
+    """The answer figures of a group of result rows (``questions``: the labelled rows by id, for the gold):
+    n, hit@1/3 (answerable questions), ``printed`` (gold figure printed on an evidence page), ``carries`` /
+    ``answer_carries`` (the direct answer / the answer text carries it), ``wrong`` (the direct answer states
+    figures, none the gold one), ``no_figure`` (the rest) and ``fallback`` on the answerable and on the
+    not-answerable questions."""
+    from alphasearch.answer.written import without_citations
+    from alphasearch.evaluation.runner import hit_at_k
+    from alphasearch.read.figures import gold_figures, states_other
+
+    real = [r for r in rows if not r.get("off_topic") and not not_answerable(questions[r["id"]])]
+    none = [r for r in rows if not r.get("off_topic") and not_answerable(questions[r["id"]])]
+    printed = [r for r in real if r.get("gold_printed")]
+    wrong = [r for r in printed if states_other(without_citations(r.get("direct_answer", "")),
+                                                gold_figures(questions[r["id"]]["answer"]))]
+
+    def share(part: list, of: list) -> float | None:
+        return round(len(part) / len(of), 4) if of else None
+
+    return {"n": len(real), "hit1": share([r for r in real if hit_at_k(r["pages"], r["evidence_pages"], 1)], real),
+            "hit3": share([r for r in real if hit_at_k(r["pages"], r["evidence_pages"], 3)], real),
+            "printed": len(printed), "carries": share([r for r in printed if r.get("direct_carries")], printed),
+            "answer_carries": share([r for r in printed if r.get("answer_carries")], printed),
+            "wrong": share(wrong, printed),
+            "fallback": share([r for r in real if r.get("fallback")], real),
+            "not_answerable": len(none), "fallback_not_answerable": share([r for r in none if r.get("fallback")], none)}
+
+
+def shares_line(name: str, s: dict) -> str:
+    """One printed line of :func:`answer_shares`."""
+    def f(x) -> str:
+        return "–" if x is None else f"{x:.3f}"
+
+    return (f"{name:<28} n {s['n']:>4}  hit@1 {f(s['hit1'])}  hit@3 {f(s['hit3'])}  printed {s['printed']:>4}  "
+            f"carries {f(s['carries'])}  wrong {f(s['wrong'])}  text {f(s['answer_carries'])}  "
+            f"fallback {f(s['fallback'])}  not answerable {s['not_answerable']:>3} fallback {f(s['fallback_not_answerable'])}")

@@ -17,7 +17,10 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
    varied at a time and in combinations; seeds 7, 8 and 9 for the spread), and again with ``--held-out``
    (the traits written after the reader was fixed, beside their first measurement,
    ``benchmarks/results/figure_robustness_held_out_before.json``);
-7. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
+7. the out-of-sample benchmarks (``benchmarks/outofsample.py``), each when its data is present: the dev set's
+   answers from step 1's rows beside the validation set ``../shared/eval-more`` (``eval_more.py``), the wording
+   set (``wording_eval.py --wordings``) and the statement battery (``statement_battery.py --gold``);
+8. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
@@ -40,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_EVAL, OUT, REPO, eval_dir_or_none, machine_line, say_absent  # noqa: E402
+import outofsample  # noqa: E402
 
 METHODS = "flat_bm25,flat_embed,flat_offline,flat_read,exhaustive,greedy,beam,mcts_reference,mcts_ucb1,mcts_puct"
 KS = (1, 3, 5)
@@ -515,7 +519,8 @@ def conclusion(jb: dict) -> str:
 def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench: dict | None,
                   command: str, folders: dict | None = None, trees: dict | None = None,
                   answers: dict | None = None, figures: list[dict] | None = None,
-                  informed: dict | None = None, held_out: list[dict] | None = None) -> None:
+                  informed: dict | None = None, held_out: list[dict] | None = None,
+                  unseen: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -540,6 +545,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(eval_section(summary, meta, jb))
     if answers is not None:
         parts.append(answers_section(answers, summary or []))
+    if unseen is not None:
+        parts.append(outofsample.section(unseen, md_table))
     if jb is not None:
         jb["conclusion"] = conclusion(jb)
         parts.append(judge_section(jb, "benchmarks/results/judge_budget.png"))
@@ -596,6 +603,9 @@ def run(args: argparse.Namespace) -> int:
         step("answer figures", [py, "benchmarks/answer_eval.py", str(results)], OUT / "answer_eval.log")
         answers = json.loads((OUT / "answer_eval.json").read_text()) if (OUT / "answer_eval.json").is_file() else None
 
+    unseen = None if args.skip_unseen else outofsample.run_steps(
+        step, eval_dir, results, Path(args.eval_more), Path(args.wordings), Path(args.battery),
+        Path(args.filings) if args.filings else None)
     if not args.skip_judge:
         step("judge-budget study", [py, "benchmarks/judge_budget.py", "--eval-dir", str(eval_dir)] + quick,
              OUT / "judge_budget.log")
@@ -666,7 +676,7 @@ def run(args: argparse.Namespace) -> int:
         (COMMITTED / "figure_robustness_held_out.json").write_text(json.dumps(held_out, indent=1))
     if informed is not None:
         shutil.copyfile(informed_json, COMMITTED / "judge_informed.json")
-    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed, held_out)
+    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed, held_out, unseen)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
@@ -683,6 +693,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-trees", action="store_true", help="reuse benchmarks/out/tree_quality.json")
     p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
     p.add_argument("--skip-figures", action="store_true", help="reuse benchmarks/out/figure_robustness_*.json")
+    p.add_argument("--eval-more", default=str(outofsample.DEFAULT_MORE), help="the validation set (eval-more)")
+    p.add_argument("--wordings", default=str(outofsample.DEFAULT_WORDINGS), help="the wording set (wordings.jsonl)")
+    p.add_argument("--battery", default=str(outofsample.DEFAULT_BATTERY), help="the statement battery (gold.jsonl)")
+    p.add_argument("--filings", default=None, help="the battery's PDFs (default BATTERY/../filings)")
+    p.add_argument("--skip-unseen", action="store_true", help="skip the out-of-sample steps")
     p.add_argument("--cluster-bench", action="store_true",
                    help="also time indexing the eval PDFs in 1 process, N processes and a local Ray cluster (~5 min)")
     p.add_argument("--scale", nargs="?", const="100,1000", default=None, metavar="SIZES",

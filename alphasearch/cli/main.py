@@ -153,7 +153,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         rows = evaluation.run(args.dir, engine, methods=methods, limit=args.limit, iterations=args.iterations,
                               seed=args.seed, progress=lambda msg: print(msg, file=sys.stderr, flush=True),
-                              on_row=on_row, off_topic=args.off_topic)
+                              on_row=on_row, off_topic=args.off_topic,
+                              questions_file=args.questions)
     finally:
         if out:
             out.close()
@@ -209,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--iterations", type=int, default=None)
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    sp.add_argument("--questions", default=None, metavar="FILE",
+                    help="ask the questions of FILE (same format as questions.jsonl) instead, of the set's PDFs")
     sp.add_argument("--out", default=None, help="write one JSON row per (question, method) here")
     sp.add_argument("--off-topic", action="store_true",
                     help="also ask every question of a document of another source (its fallback rate is reported)")

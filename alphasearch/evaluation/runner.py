@@ -39,7 +39,7 @@ from typing import Any
 from ..answer.written import without_citations
 from ..answer.calibration import auroc, half_of
 from ..errors import AlphaSearchError, ConfigError
-from ..read.figures import carries, gold_figures
+from ..read.figures import carries, gold_figures, states_other
 from ..models import DocumentIndex
 from .paths import inside
 
@@ -80,10 +80,12 @@ class Question:
     answer: str = ""
 
 
-def load_questions(eval_dir: Path | str, *, limit: int | None = None) -> list[Question]:
-    """The questions of a labelled set, in file order (the first ``limit`` if given)."""
+def load_questions(eval_dir: Path | str, *, limit: int | None = None,
+                   questions: Path | str | None = None) -> list[Question]:
+    """The questions of a labelled set, in file order (the first ``limit`` if given); ``questions``: another
+    file of the same format asked of the set's PDFs (other wordings of its questions)."""
     root = Path(eval_dir)
-    qfile = root / "questions.jsonl"
+    qfile = Path(questions) if questions else root / "questions.jsonl"
     if not qfile.is_file() or not (root / "pdfs").is_dir():
         raise EvalSetError(f"No labelled set at {root}: it needs pdfs/ and questions.jsonl "
                            "(the development set lives in ../shared/eval and is not part of the repository).")
@@ -130,6 +132,7 @@ class Row:
     gold_printed: bool = False  # a figure of the gold answer is printed on an evidence page
     direct_carries: bool = False  # … and the direct answer carries it
     answer_carries: bool = False  # … and the answer text carries it
+    direct_wrong: bool = False  # … and the direct answer states a figure, none of them the gold one
     off_topic: bool = False  # the question was asked of a document of another source (no answer there)
 
     def to_dict(self) -> dict[str, Any]:
@@ -332,6 +335,7 @@ def run(
     progress: Progress | None = None,
     on_row: Callable[[Row], None] | None = None,
     off_topic: bool = False,
+    questions_file: Path | str | None = None,
 ) -> list[Row]:
     """Run every method on every question of the set; returns one :class:`Row` per pair.
 
@@ -342,8 +346,8 @@ def run(
     """
     methods = check_methods(methods)
     say = progress or (lambda msg: None)
-    questions = load_questions(eval_dir, limit=limit)
-    pool = load_questions(eval_dir) if off_topic and limit is not None else questions  # off-topic documents
+    questions = load_questions(eval_dir, limit=limit, questions=questions_file)
+    pool = load_questions(eval_dir, questions=questions_file) if off_topic and limit is not None else questions  # off-topic documents
     pdf_dir = Path(eval_dir) / "pdfs"
     docs: dict[str, DocumentIndex | str] = {}
     rows: list[Row] = []
@@ -392,6 +396,7 @@ def run(
                           # a page cited ("— p. 13") is no figure the answer states
                           direct_carries=printed and not away and carries(without_citations(direct), gold),
                           answer_carries=printed and not away and carries(without_citations(out.answer), gold),
+                          direct_wrong=printed and not away and states_other(without_citations(direct), gold),
                           off_topic=away)
                 rows.append(row)
                 if on_row:
@@ -475,6 +480,7 @@ def answer_summary(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
         if printed:
             s["direct_carries"] = sum(r.direct_carries for r in printed) / len(printed)
             s["answer_carries"] = sum(r.answer_carries for r in printed) / len(printed)
+            s["direct_wrong"] = sum(r.direct_wrong for r in printed) / len(printed)
         s["fallback_answerable"] = sum(r.fallback for r in real) / len(real) if real else None
         s["fallback_off_topic"] = sum(r.fallback for r in away) / len(away) if away else None
         hit1 = [hit_at_k(r.pages, r.evidence_pages, 1) > 0 for r in real]
@@ -493,10 +499,11 @@ def format_answer_summary(summary: dict[str, dict[str, Any]]) -> str:
     def f(x, pct=False):
         return "–" if x is None else (f"{x:.0%}" if pct else f"{x:.3f}")
 
-    lines = [f"{'method':<12} {'printed':>7} {'direct':>7} {'text':>7} {'fb ans':>7} {'fb off':>7} "
+    lines = [f"{'method':<12} {'printed':>7} {'direct':>7} {'wrong':>7} {'text':>7} {'fb ans':>7} {'fb off':>7} "
              f"{'AUROC p1':>9} {'AUROC fig':>9}"]
     for m, s in summary.items():
-        lines.append(f"{m:<12} {s['printed']:>7} {f(s.get('direct_carries')):>7} {f(s.get('answer_carries')):>7} "
+        lines.append(f"{m:<12} {s['printed']:>7} {f(s.get('direct_carries')):>7} {f(s.get('direct_wrong')):>7} "
+                     f"{f(s.get('answer_carries')):>7} "
                      f"{f(s['fallback_answerable'], True):>7} {f(s['fallback_off_topic'], True):>7} "
                      f"{f(s['auroc_hit1']):>9} {f(s['auroc_figure']):>9}")
     return "\n".join(lines)

@@ -59,3 +59,10 @@ def carries(text: str, gold: Iterable[float]) -> bool:
     """True when ``text`` holds one of the ``gold`` figures."""
     found = numbers(text)
     return any(same_figure(g, x) for g in gold for x in found)
+
+
+def states_other(text: str, gold: Iterable[float]) -> bool:
+    """``text`` states a figure worth looking for (:func:`gold_figures`: no year, no small count) and none
+    of its figures is one of ``gold``: a wrong figure stated where the right one was printed."""
+    gold = list(gold)
+    return bool(gold_figures(text)) and not carries(text, gold)

@@ -805,3 +805,12 @@ def test_a_measure_holding_a_line_items_name_is_not_that_line_item(engine, doc):
     assert concepts("What were the days sales outstanding in 2022 and net sales?") == ["revenue"]
     ans = engine.ask_document(doc, "What were the days sales outstanding in 2022?")
     assert "66,608" not in ans.text and "Total revenues, 2022" not in ans.text, ans.text
+
+
+def test_a_wrong_figure_is_one_stated_where_none_is_the_gold_one():
+    from alphasearch.read.figures import states_other
+
+    gold = gold_figures("$2,045 million")
+    assert states_other("Cash and cash equivalents, 2022: $4,810 million — p. 1", gold)
+    assert not states_other("Net cash provided by operating activities, 2022: $2.045 billion", gold)
+    assert not states_other("", gold) and not states_other("In 2022, see page 3.", gold)  # no figure stated
