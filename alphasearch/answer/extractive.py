@@ -17,6 +17,7 @@ from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.rows import Direct, not_line_item
 from ..read.direct import figure_answer
 from ..read.items import lexicon
+from ..read.meaning import STATE_FIT
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
@@ -112,6 +113,8 @@ def extractive_answer(
     ``threshold``, or when the document uses none of the question's terms, the answer is the
     fallback (its confidence at most that value), unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
     the sentence coverage, raised when the kind of answer asked for is present.
+    A single figure whose row means what is asked less well than ``STATE_FIT`` (:func:`meaning.match` of its
+    label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes.
     ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
     the best pages for other names of the line item, see :func:`expanded_pages`).
     """
@@ -148,6 +151,10 @@ def extractive_answer(
             kind == "text" and years_named(question))):
         looked = list(pages[:read]) + [p for p in dict.fromkeys(more_pages) if p not in pages[:read]]
         figure = figure_answer(doc, question, looked, read=len(looked), further=pages[read:read + FURTHER])
+    fit = figure.fit if figure is not None else 0.0
+    withheld = figure is not None and figure.kind == "figure" and fit < STATE_FIT
+    if withheld:  # a row whose label and context leave out the question's key words: no direct line, the quotes
+        figure = None
     explain = asks(question, "explanation")  # "what drove …": sentences lead, the figure follows them
     # a table row read for a question asking why or what drove a change is no sign the first page
     # explains it: the figure's parts count for questions that ask for the figure, not the reason
@@ -171,6 +178,7 @@ def extractive_answer(
         parts["fit"] = page_fit(doc, question, first, df)[0]
         parts["read_ahead"] = read_ahead(pages, read_evidence)
         parts["words_ahead"] = words_ahead(doc, question, pages, df)
+        parts["figure_fit"] = fit  # shown, not used: how well the figure row means what is asked
         calibrated = calibration.predict(parts)
         confidence = calibrated if calibrated is not None else sum(
             w * v for w, v in zip(CONFIDENCE_WEIGHTS, parts.values()))
@@ -210,7 +218,7 @@ def extractive_answer(
         lead = head
     if lead is not None and lead not in chosen:
         chosen = [lead] + chosen[:max_sentences - 1]
-    direct = (not explain and figure) or (head is not None and Direct(
+    direct = None if withheld else (not explain and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),

@@ -23,6 +23,7 @@ from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .items import _AVERAGE, _norm, _says, concepts, lexicon
+from .meaning import asked
 from .prose import change_rows
 from .rows import (
     _CHANGE, _DEFINED, _UNIT_WORD, STRONG_ROW, Direct, Figure, _fmt, _pick, _printed_change, _rows,
@@ -60,10 +61,12 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
         return computed
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
-    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc))
+    want = asked(question, groups, org_terms(doc), doc)
+    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc),
+                  want=want)
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
-                                    wanted, period=period_asked(question), strict=True)]
+                                    wanted, period=period_asked(question), strict=True, want=want)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
     if not found:

@@ -91,6 +91,7 @@ def concepts(text: str) -> list[str]:
     found.sort()
     taken: list[tuple[int, int]] = []
     out: list[str] = []
+    held: dict[str, frozenset[str]] = {}  # the terms of the phrase each group was found by
     for at, neg_len, group in found:
         end = at - neg_len
         if any(a < end and at < b for a, b in taken):
@@ -98,6 +99,28 @@ def concepts(text: str) -> list[str]:
         taken.append((at, end))
         if group not in out:
             out.append(group)
+            held[group] = frozenset(terms(norm[at:end])) - _neutral()
+    return _apart(out, held, set(terms(norm)))
+
+
+def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> list[str]:
+    """``out`` with a line item the text names with words apart ("cash did X generate from operations": a
+    phrase of two or more terms, all in ``words``) in place of one found by a phrase whose terms are a
+    part of it ("cash"); alone when nothing was found by a whole phrase."""
+    for group, phrases in lexicon()["groups"].items():
+        if group in out:
+            continue
+        for _, need in _group_terms(group)[0]:
+            if len(need) < 2 or not need <= words:
+                continue
+            inside = next((g for g in out if held.get(g) and held[g] < need), None)
+            if inside is not None:
+                out[out.index(inside)] = group
+                held[group] = need
+            elif not out:
+                out.append(group)
+                held[group] = need
+            break
     return out
 
 

@@ -13,6 +13,7 @@ from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .items import _norm, lexicon, row_score
+from .meaning import Asked, match, row_context
 from .prose import prose_rows
 from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
 
@@ -42,6 +43,7 @@ class Figure:
     page: int
     row: str  # the row as printed (the citation's snippet)
     score: float
+    fit: float = 1.0  # how well the row's label and context mean what is asked (meaning.match; 1: not measured)
 
     @property
     def value(self) -> float:
@@ -74,8 +76,13 @@ class Direct:
     kind: str = "figure"
     score: float = 0.0
 
+    @property
+    def fit(self) -> float:
+        """How well the rows mean what is asked (the weakest figure's :attr:`Figure.fit`; 1 without figures)."""
+        return min((f.fit for f in self.figures), default=1.0)
+
     def to_dict(self) -> dict:
-        return {"text": self.text, "kind": self.kind, "score": round(self.score, 4),
+        return {"text": self.text, "kind": self.kind, "score": round(self.score, 4), "fit": round(self.fit, 4),
                 "figures": [{"label": f.label, "period": f.period, "value": f.value, "printed": f.cell.text,
                              "unit": f.unit, "currency": f.currency, "page": f.page} for f in self.figures]}
 
@@ -110,7 +117,9 @@ def org_terms(doc: DocumentIndex) -> frozenset[str]:
 def page_rows(text: str) -> tuple[TableRow, ...]:
     """The table rows and the rows sentences state of a page's text (read once for the lookups,
     computations and changes of one question, and for the next questions of the same pages)."""
-    return tuple(parse_rows(text) + prose_rows(text))
+    rows = parse_rows(text)
+    labels = [r.label for r in rows]
+    return tuple([replace(r, context=row_context(text, r.line, labels)) for r in rows] + prose_rows(text))
 
 
 @lru_cache(maxsize=1)
@@ -136,14 +145,16 @@ def period_fit(kind: str, asked: str) -> float:
 
 def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
           rank_penalty: float = 0.05, period: str = "", strict: bool = False,
-          org: frozenset[str] = frozenset()) -> list[tuple[float, Figure]]:
+          org: frozenset[str] = frozenset(), want: Asked | None = None) -> list[tuple[float, Figure]]:
     """Candidate figures best first: (score, figure) for each row with a value in a wanted column
     (the year asked, of the kind of period asked: a full year unless a quarter… is named). ``strict``:
     only figures that can be stated as the answer: no line that is not a line item
     (:func:`not_line_item`), no cell printing a number the question itself states. ``org``: the
     terms of the document's organisation; without a line item of the lexicon, a row whose label
     shares only those with the question ("Best Buy Co., Inc." for "… acquisitions that Best Buy
-    has done") does not match."""
+    has done") does not match. ``want``: the question's key terms (:func:`meaning.asked`): a row is then
+    also scored by what its label and context mean (:func:`meaning.match`), which can carry a row whose label
+    holds the item's words apart, and which each figure keeps as its ``fit``."""
     out = []
     for rank, page, row in rows:
         if strict and not_line_item(row.text):  # "Page 5 of 15", "Example 1", "21st July, 2006"
@@ -152,6 +163,11 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         if org and not groups and set(terms(named)) & q_terms <= org:
             continue
         s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
+        meant = 1.0
+        if want is not None:  # the lexicon's evidence beside what the label and its context mean
+            meant = match(without_period_words(named) if row.prose else named, row.context, want)[0]
+            # a label the lexicon reads as another line item ("Deferred revenue") keeps only half its meaning
+            s = max(0.5 * (s + meant), meant if s > 0 else 0.0) if groups else s
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
             continue
@@ -166,6 +182,8 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
             col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
             s *= 1.0 if max(overlap) else 0.8
+            if want is not None:  # the column's name is part of what the figure means ("MMLU Chemistry")
+                meant = max(meant, match(named, f"{row.context} {col}", want)[0])
         elif years and row.columns:
             chosen = [(col, fit, c) for col, fit, c in cells if col in years]
             if not chosen:
@@ -179,9 +197,11 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         else:
             col, fit, cell = cells[0]
         s *= fit
-        unit = "" if any(_norm(u) in _norm(row.label) for u in lexicon()["unitless"]) else row.unit
-        held = 0 if groups else len(set(terms(named)) & q_terms)  # ties: the label holding more of the question
-        out.append((s - rank_penalty * rank, held, Figure(named, col, cell, unit, row.currency, page, row.text, s)))
+        # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted")
+        heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
+        unit = "" if any(_norm(u) in _norm(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
+        held = len(set(terms(named)) & q_terms)  # ties: the label holding more of the question's own words
+        out.append((s - rank_penalty * rank, held, Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
     out.sort(key=lambda sf: (-sf[0], -sf[1]))
     return [(score, fig) for score, _, fig in out]
 

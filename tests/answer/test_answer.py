@@ -134,7 +134,7 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     assert list(ex.parts) == ["meaning", "coverage", "in_document", "margin", "figure", "agree", "top_agree",
                               "first_meaning", "fig_first", "computed", "ahead", "first_cover", "robust",
                               "first_words", "named_page", "year_missing", "opening", "picture_missing", "fit",
-                              "read_ahead", "words_ahead"]
+                              "read_ahead", "words_ahead", "figure_fit"]
     # the shipped model leaves out nine parts that added nothing on held-out documents: how far the
     # ranker's best page stands out or the first page is ahead of the second (top_agree and robust say
     # it), closeness to the pages read (first_meaning says it), whether the quote is on the first page,
@@ -144,7 +144,8 @@ def test_confidence_is_the_calibrated_model_of_its_parts_and_says_so():
     # terms the document uses and whether the first page misses a year asked (fit checks it, with the
     # figure asked)
     assert m["features"] == [f for f in ex.parts if f not in (
-        "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing", "first_cover")]
+        "margin", "ahead", "meaning", "agree", "coverage", "figure", "in_document", "year_missing", "first_cover",
+        "figure_fit")]  # figure_fit: how well the figure's row means what is asked (shown; it gates the figure)
     assert m["fitted"]
     # the fallback model: the same target on the parts that also tell a document not about the question
     # best (read_ahead and words_ahead, how far the deep read and the question's words put the first

@@ -1,0 +1,158 @@
+"""How well a table row (or a sentence's figure) means what a question asks, by the question's words, not by
+a phrase it must print: the question's *key terms* (stemmed; the company's name, years, the question's
+form words and the words that name a period left out), each weighted by how rare it is in the document,
+and the share of that weight the row's label and its *context* (the table's heading line above it, the
+page's title: the statement it sits in) hold.
+
+A line item the lexicon names (``data/lexicon.json``) is an expansion, not a gate: a row whose label
+holds a whole name of a line item the question names ("Net sales" for "revenue", "Net cash provided by
+operating activities" for cash from operations) covers the question's words for that item, unless it is the
+same item qualified otherwise ("Basic earnings per share" for "diluted earnings per share": a name adding
+other words to the name both hold), which covers only the words it holds. A label word that is neither the question's nor part of such a synonym
+counts against the row ("Basic" for a diluted figure, "assets" for non-current debt). So "how much cash
+did <company> generate from operating activities" is covered by "Net cash provided by operating
+activities" on the cash flow statement, and barely by "Cash and cash equivalents, end of year".
+
+:func:`match` gives (``score``, ``coverage``): the score (the coverage times the share of the label's words
+that the question or a name of its line item explains) ranks rows and decides whether a figure fits well
+enough to be stated in the direct line (:data:`STATE_FIT`, chosen on the development set).
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..lang.text import terms
+from ..models import DocumentIndex
+from .items import _ASIDE, _group_terms, _neutral, _norm, lexicon
+
+CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
+STATE_FIT = 0.5  # a single figure whose row matches less than this (match's score) is not stated
+_DOC_DF: dict[str, tuple[int, dict[str, int]]] = {}
+_DIGITS = re.compile(r"\d")
+_UNIT_LINE = re.compile(r"\b(?:in )?(?:thousands|millions|billions)\b", re.IGNORECASE)  # "(In millions, except per share)"
+
+
+@lru_cache(maxsize=1)
+def _form_words() -> frozenset[str]:
+    """Terms that carry a question's form or period, not its topic (``question_words`` of the lexicon)."""
+    return frozenset(t for w in lexicon().get("question_words", ()) for t in terms(w)) | _neutral()
+
+
+def doc_df(doc: DocumentIndex) -> tuple[int, dict[str, int]]:
+    """(pages, how many pages hold each term) of ``doc``, read once per document."""
+    got = _DOC_DF.get(doc.doc_id)
+    if got is None:
+        df: dict[str, int] = {}
+        for p in doc.pages:
+            for t in set(terms(p.text)):
+                df[t] = df.get(t, 0) + 1
+        got = (max(1, doc.page_count), df)
+        if len(_DOC_DF) >= 16:
+            _DOC_DF.clear()
+        _DOC_DF[doc.doc_id] = got
+    return got
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The key terms of a question with their weights, and the lexicon groups it names."""
+
+    weights: dict[str, float]
+    groups: tuple[str, ...]
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights.values())
+
+
+def asked(question: str, groups: Sequence[str], org: frozenset[str] = frozenset(),
+          doc: DocumentIndex | None = None) -> Asked:
+    """The key terms of ``question`` weighted by their rarity in ``doc`` (idf; 1 each without a document)."""
+    keys = [t for t in dict.fromkeys(terms(question))
+            if t not in org and t not in _form_words() and not _DIGITS.search(t)]
+    if doc is None:
+        return Asked({t: 1.0 for t in keys}, tuple(groups))
+    n, df = doc_df(doc)
+    return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups))
+
+
+def match(label: str, context: str, want: Asked) -> tuple[float, float]:
+    """(score, coverage) of a row: ``coverage`` the share of the question's key weight its label holds
+    (a key term only its context holds: :data:`CONTEXT_WEIGHT`), the words of a synonym the label holds whole
+    standing for the question's words of that line item; ``score`` the coverage times the share of the
+    label's own words (a remark in brackets aside: "(ours)") the question or such a synonym explains."""
+    if not want.weights:
+        return 0.0, 0.0
+    lab = set(terms(label)) - _neutral()
+    if not lab:
+        return 0.0, 0.0
+    ctx = set(terms(context))
+    explained, stands_for = _names(want, _norm(label), lab)
+    in_context = _names(want, _norm(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
+    covered = 0.0
+    for t, w in want.weights.items():
+        if t in lab or t in stands_for:
+            covered += w
+        elif t in ctx or t in in_context:
+            covered += CONTEXT_WEIGHT * w
+    coverage = covered / want.total
+    own = [t for t in set(terms(_ASIDE.sub(" ", label))) - _neutral() if t not in _form_words()] or list(lab)
+    precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
+    return coverage * precision, coverage
+
+
+def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]:
+    """(the words of ``words`` that a name of a line item asked explains: "sales" of "net sales"; the question's
+    words those names stand for), the names held whole by the text (``norm``, its terms ``words``)."""
+    explained: set[str] = set()
+    stands_for: set[str] = set()
+    for group in want.groups:
+        mine = _group_terms(group)[1] & set(want.weights)  # the question's words for this line item
+        said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
+        held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
+                if phrase in norm or need <= words]
+        # the same item qualified otherwise ("basic …" for "diluted earnings per share"): none of its names counts
+        other = [need for need, base, qualifier in held if qualifier and any(
+            _base_of(group, n) == base and n - base not in (qualifier, frozenset()) for n in said)]
+        qualifiers = frozenset().union(*(n - _base_of(group, n) for n in said if _base_of(group, n)))
+        for need, _, _ in held:
+            if not any(need <= o for o in other):
+                explained |= need
+                stands_for |= mine - (qualifiers - need)  # "Earnings per share" says nothing of "diluted"
+    return explained, stands_for
+
+
+@lru_cache(maxsize=None)
+def _forms(group: str) -> tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...]:
+    """Each name of a lexicon group: (normalised phrase, its terms, the terms of the longest other name it
+    holds, the words it adds to that one: "diluted earnings per share" → "earnings per share" + diluted)."""
+    return tuple((phrase, need, base, need - base if base else frozenset())
+                 for phrase, need in _group_terms(group)[0] if need for base in [_base_of(group, need)])
+
+
+@lru_cache(maxsize=None)
+def _base_of(group: str, need: frozenset[str]) -> frozenset[str]:
+    return max((n for _, n in _group_terms(group)[0] if n and n < need), key=len, default=frozenset())
+
+
+def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
+    """What a row at ``line`` of a page sits in: the page's first lines (a statement's title) and, on a line of
+    its own, the nearest heading above it: a line without figures, no unit line, that is no part of a row's label
+    (``labels``: the page's row labels) — "Cash flows from operating activities:", "Earnings per share" above
+    "Basic" and "Diluted"."""
+    lines = [" ".join(x.split()) for x in page_text.split("\n")]
+    title = [x for x in lines[:8] if x and not _DIGITS.search(x)][:3]
+    named = " ".join(labels).lower()
+    heading = next((lines[k] for k in range(line - 1, max(-1, line - 40), -1)
+                    if len(lines[k]) > 2 and not _DIGITS.search(lines[k]) and "$" not in lines[k]
+                    and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named), "")
+    return " ".join(title) + "\n" + heading  # the heading last, on a line of its own
+
+
+def _label_part(line: str) -> str:
+    """A printed line as it stands in a row's label (dot leaders and spaces aside)."""
+    return " ".join(line.replace(". .", " ").rstrip(" .").split()).lower()

@@ -1,0 +1,123 @@
+"""Rows matched by what they mean (alphasearch/read/meaning.py) on literal statement pages: the question's
+key words over a row's label and its context, the lexicon's names as evidence rather than a gate, and no
+figure stated from a row that leaves out a key word of the question."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from alphasearch.answer.extractive import extractive_answer
+from alphasearch.lang.text import terms
+from alphasearch.models import Page
+from alphasearch.read.direct import figure_answer
+from alphasearch.read.items import concepts
+from alphasearch.read.meaning import asked, match, row_context
+
+BALANCE = """Harbor Corporation
+Consolidated Balance Sheets
+(in millions)
+2022 2021
+Current assets:
+Cash and cash equivalents 4,810 3,920
+Accounts receivable 1,250 1,130
+Total current assets 6,060 5,050
+Non-current assets 9,400 9,100
+Total assets 15,460 14,150
+Current liabilities:
+Accounts payable 990 870
+Total liabilities 7,700 7,420"""
+
+CASH_FLOWS = """Harbor Corporation
+Consolidated Statements of Cash Flows
+(in millions)
+2022 2021
+Cash flows from operating activities:
+Net income 1,310 1,180
+Depreciation and amortization 410 395
+Net cash provided by operating activities 2,045 1,870
+Cash flows from investing activities:
+Purchases of property and equipment (620) (540)
+Net increase in cash and cash equivalents 890 410
+Cash and cash equivalents at end of year 4,810 3,920"""
+
+INCOME = """Harbor Corporation
+Consolidated Statements of Income
+(in millions, except per share amounts)
+2022 2021
+Net sales 21,400 19,800
+Cost of sales 12,700 11,900
+Net income 1,310 1,180
+Earnings per share:
+Basic 2.62 2.36
+Diluted 2.58 2.31"""
+
+
+@pytest.fixture
+def statements(doc):
+    """The three statements as the pages of a document (their text exactly as written above)."""
+    pages = (Page(1, BALANCE), Page(2, CASH_FLOWS), Page(3, INCOME))
+    return replace(doc, doc_id="literal-statements", name="harbor-literal.pdf", pages=pages)
+
+
+@pytest.fixture
+def doc(engine):
+    from pdf_factory import table_pdf
+
+    return engine.index_bytes(table_pdf(), "harbor.pdf")
+
+
+def _df(doc) -> dict[str, int]:
+    df: dict[str, int] = {}
+    for p in doc.pages:
+        for t in set(terms(p.text)):
+            df[t] = df.get(t, 0) + 1
+    return df
+
+
+@pytest.mark.parametrize("question", [
+    "How much cash did Harbor generate from operating activities in 2022?",
+    "How much cash did Harbor Corporation generate from its operating activities in fiscal 2022?",
+])
+def test_words_between_the_key_terms_still_pick_the_operating_cash_flow_row(statements, question):
+    # the lexicon's "cash from operations" is named with words apart; "cash" alone no longer decides
+    assert concepts(question) == ["operating cash flow"]
+    got = figure_answer(statements, question, [1, 2, 3])
+    assert got.text == "Net cash provided by operating activities, 2022: 2,045 million — p. 2"
+
+
+def test_the_cash_balance_does_not_mean_cash_generated_by_operations():
+    want = asked("How much cash did Harbor generate from operating activities in 2022?", ["operating cash flow"],
+                 frozenset({"harbor"}))
+    right = match("Net cash provided by operating activities", "Consolidated Statements of Cash Flows", want)[0]
+    balance = match("Cash and cash equivalents at end of year", "Consolidated Statements of Cash Flows", want)[0]
+    assert right == 1.0 and balance < 0.3
+
+
+def test_diluted_is_not_basic(statements):
+    got = figure_answer(statements, "What were Harbor's diluted earnings per share in 2022?", [3, 1, 2])
+    assert got.text.startswith("Diluted, 2022: $2.58") or got.text.startswith("Diluted, 2022: 2.58")
+    got = figure_answer(statements, "What was basic EPS in 2021?", [3])
+    assert "2.36" in got.text
+    # the heading the rows sit under is their context
+    lines = INCOME.split("\n")
+    assert "Earnings per share:" in row_context(INCOME, lines.index("Diluted 2.58 2.31"))
+
+
+def test_a_row_missing_a_key_term_is_not_stated(statements):
+    """"Non-current debt" is not "Non-current assets": the row leaves out the question's rarest word."""
+    question = "What was Harbor's non-current debt at the end of 2022?"
+    want = asked(question, concepts(question), frozenset({"harbor"}), statements)
+    assert match("Non-current assets", "Consolidated Balance Sheets", want)[0] < 0.5
+    ex = extractive_answer(statements, question, [1, 2, 3], _df(statements))
+    assert ex.direct is None or ex.direct.kind != "figure"
+    assert "9,400" not in (ex.direct.text if ex.direct else "")
+
+
+def test_a_synonym_in_other_words_covers_the_question_and_a_variant_does_not():
+    want = asked("What was total revenue in 2022?", ["revenue"])
+    assert match("Net sales", "", want) == (1.0, 1.0)
+    assert match("Cost of sales", "", want)[0] <= 0.5  # "cost" is no word of the question nor of a name of revenue
+    want = asked("What were diluted earnings per share?", ["earnings per share"])
+    assert match("Basic earnings per share", "", want)[0] < match("Diluted earnings per share", "", want)[0] == 1.0
+    assert match("Earnings per share", "", want)[1] < 1.0  # says nothing of "diluted"
