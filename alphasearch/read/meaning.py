@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .items import _ASIDE, _group_terms, _neutral, _norm, lexicon
@@ -38,8 +39,10 @@ _UNIT_LINE = re.compile(r"\b(?:in )?(?:thousands|millions|billions)\b", re.IGNOR
 
 @lru_cache(maxsize=1)
 def _form_words() -> frozenset[str]:
-    """Terms that carry a question's form or period, not its topic (``question_words`` of the lexicon)."""
-    return frozenset(t for w in lexicon().get("question_words", ()) for t in terms(w)) | _neutral()
+    """Terms that carry a question's form or period, not its topic (``question_words`` of the lexicon), and the
+    legal suffixes of a company's name ("Co", "Inc.": ``data/facts.json``)."""
+    words = (*lexicon().get("question_words", ()), *facts.patterns()["organisation"]["suffixes"])
+    return frozenset(t for w in words for t in terms(w)) | _neutral()
 
 
 def doc_df(doc: DocumentIndex) -> tuple[int, dict[str, int]]:

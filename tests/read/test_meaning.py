@@ -121,3 +121,9 @@ def test_a_synonym_in_other_words_covers_the_question_and_a_variant_does_not():
     want = asked("What were diluted earnings per share?", ["earnings per share"])
     assert match("Basic earnings per share", "", want)[0] < match("Diluted earnings per share", "", want)[0] == 1.0
     assert match("Earnings per share", "", want)[1] < 1.0  # says nothing of "diluted"
+
+
+def test_the_company_its_legal_suffix_years_and_period_words_are_no_key_terms():
+    want = asked("What was Coca Cola Co's total revenue in the first quarter of fiscal 2020?", ["revenue"],
+                 frozenset({"coca", "cola"}))
+    assert list(want.weights) == ["revenu"]
