@@ -27,7 +27,7 @@ from .meaning import asked
 from .prose import change_rows
 from .rows import (
     _CHANGE, _DEFINED, _UNIT_WORD, STRONG_ROW, Direct, Figure, _fmt, _pick, _printed_change, _rows,
-    org_terms,
+    label_terms, org_terms,
 )
 from .tables import period_asked, scale, years_named
 
@@ -61,7 +61,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
         return computed
     rows = _rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
-    want = asked(question, groups, org_terms(doc), doc)
+    want = asked(question, groups, org_terms(doc), doc, label_terms(doc))
     found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc),
                   want=want)
     if further and groups and (not found or found[0][1].score < STRONG_ROW):

@@ -60,6 +60,12 @@ def doc_df(doc: DocumentIndex) -> tuple[int, dict[str, int]]:
     return got
 
 
+@lru_cache(maxsize=1)
+def _item_terms() -> frozenset[str]:
+    """The terms of every line item's names in the lexicon ("debt", "diluted", "inventories")."""
+    return frozenset(t for group in lexicon()["groups"] for t in _group_terms(group)[1])
+
+
 @dataclass(frozen=True)
 class Asked:
     """The key terms of a question with their weights, and the lexicon groups it names."""
@@ -73,12 +79,18 @@ class Asked:
 
 
 def asked(question: str, groups: Sequence[str], org: frozenset[str] = frozenset(),
-          doc: DocumentIndex | None = None) -> Asked:
-    """The key terms of ``question`` weighted by their rarity in ``doc`` (idf; 1 each without a document)."""
+          doc: DocumentIndex | None = None, labels: frozenset[str] | None = None) -> Asked:
+    """The key terms of ``question`` weighted by their rarity in ``doc`` (idf; 1 each without a document); given
+    ``labels`` (the terms of the document's row labels and contexts: :func:`rows.label_terms`), only those a row
+    could hold: a lexicon line item's word or one of ``labels`` (unless none is)."""
     keys = [t for t in dict.fromkeys(terms(question))
             if t not in org and t not in _form_words() and not _DIGITS.search(t)]
     if doc is None:
         return Asked({t: 1.0 for t in keys}, tuple(groups))
+    # only words a row could hold: a line item's word, or one the document's table labels, headings and titles
+    # use ("Base your judgments on the balance sheet … Answer in USD millions" asks no row for "judgments")
+    if labels is not None:
+        keys = [t for t in keys if t in labels or t in _item_terms()] or keys
     n, df = doc_df(doc)
     return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups))
 
@@ -118,8 +130,9 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
                 if phrase in norm or need <= words]
-        # the same item qualified otherwise ("basic …" for "diluted earnings per share"): none of its names counts
-        other = [need for need, base, qualifier in held if qualifier and any(
+        # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying
+        # "basic"): none of its names counts
+        other = [need for need, base, qualifier in held if qualifier and not qualifier & set(want.weights) and any(
             _base_of(group, n) == base and n - base not in (qualifier, frozenset()) for n in said)]
         qualifiers = frozenset().union(*(n - _base_of(group, n) for n in said if _base_of(group, n)))
         for need, _, _ in held:

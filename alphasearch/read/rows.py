@@ -18,6 +18,7 @@ from .prose import prose_rows
 from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
 
 _ORG: dict[str, frozenset[str]] = {}
+_LABELS: dict[str, frozenset[str]] = {}
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
@@ -122,6 +123,17 @@ def page_rows(text: str) -> tuple[TableRow, ...]:
     return tuple([replace(r, context=row_context(text, r.line, labels)) for r in rows] + prose_rows(text))
 
 
+def label_terms(doc: DocumentIndex) -> frozenset[str]:
+    """The terms of every table row's label and context in ``doc`` (read once per document)."""
+    got = _LABELS.get(doc.doc_id)
+    if got is None:
+        got = frozenset(t for p in doc.pages for r in page_rows(p.text) for t in terms(f"{r.label} {r.context}"))
+        if len(_LABELS) >= 16:
+            _LABELS.clear()
+        _LABELS[doc.doc_id] = got
+    return got
+
+
 @lru_cache(maxsize=1)
 def _not_items() -> tuple[re.Pattern, ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in lexicon().get("not_line_items", ()))
@@ -166,8 +178,9 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         meant = 1.0
         if want is not None:  # the lexicon's evidence beside what the label and its context mean
             meant = match(without_period_words(named) if row.prose else named, row.context, want)[0]
-            # a label the lexicon reads as another line item ("Deferred revenue") keeps only half its meaning
-            s = max(0.5 * (s + meant), meant if s > 0 else 0.0) if groups else s
+            # the meaning can carry a row the lexicon scores low ("Diluted" under "Earnings per share"); a label
+            # the lexicon reads as another line item ("Deferred revenue") keeps only half of it
+            s = (max(s, meant) if s > 0 else 0.5 * meant) if groups else s
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if s < MIN_ROW_SCORE:
             continue
@@ -200,9 +213,9 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
         unit = "" if any(_norm(u) in _norm(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
-        held = len(set(terms(named)) & q_terms)  # ties: the label holding more of the question's own words
-        out.append((s - rank_penalty * rank, held, Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
-    out.sort(key=lambda sf: (-sf[0], -sf[1]))
+        held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
+        out.append((s - rank_penalty * rank, (round(meant, 6), held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
+    out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1]))
     return [(score, fig) for score, _, fig in out]
 
 
