@@ -31,7 +31,7 @@ from ..models import DocumentIndex
 from .items import _ASIDE, _group_terms, _neutral, _norm, lexicon
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
-STATE_FIT = 0.5  # a single figure whose row matches less than this (match's score) is not stated
+STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
 _DOC_DF: dict[str, tuple[int, dict[str, int]]] = {}
 _DIGITS = re.compile(r"\d")
 _UNIT_LINE = re.compile(r"\b(?:in )?(?:thousands|millions|billions)\b", re.IGNORECASE)  # "(In millions, except per share)"
