@@ -351,3 +351,18 @@ def llm_server():
         yield server
     finally:
         server.stop()
+
+
+# --- what the LLM engine's tests share --------------------------------------------------------------------
+KEY = "sk-test-pipeline-5a4b3c2d1e0f"  # the operator's key in the tests: it must reach the test server only
+QUESTION = "What was the total revenue in 2025?"  # the sample report's figure question
+
+
+def llm_settings(data_dir, server, **kw):
+    """Settings for the "openai" engine against the test ``server`` (no retries, a short timeout)."""
+    from alphasearch.config import Settings
+
+    values = {"data_dir": data_dir, "engine": "openai", "base_url": server.url, "api_key": KEY, "max_retries": 0,
+              "request_timeout": 2.0}
+    values.update(kw)
+    return Settings(**values)

@@ -17,7 +17,7 @@ from alphasearch.pipeline import Engine
 from alphasearch.library.sample import sample_pdf_bytes
 from alphasearch.llm.streaming import Notice
 from llm_server import llm_server, request_kind, user_text  # noqa: F401  (fixture)
-from test_llm_pipeline import QUESTION, llm_settings
+from llm_server import QUESTION, llm_settings
 
 MISSING = "share of renewable electricity at the Tampere factory"  # page 8 of the sample report
 

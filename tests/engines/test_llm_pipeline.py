@@ -19,10 +19,9 @@ from alphasearch.config import Settings
 from alphasearch.pipeline import Engine
 from alphasearch.library.sample import sample_pdf_bytes
 from llm_server import fenced, llm_server, request_kind, user_text  # noqa: F401  (fixture)
+from llm_server import KEY, QUESTION, llm_settings
 
-KEY = "sk-test-pipeline-5a4b3c2d1e0f"
 REPO = Path(__file__).resolve().parents[2]
-QUESTION = "What was the total revenue in 2025?"
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +34,6 @@ def sample_file(tmp_path, sample_bytes) -> Path:
     path = tmp_path / "northwind.pdf"
     path.write_bytes(sample_bytes)
     return path
-
-
-def llm_settings(data_dir, server, **kw) -> Settings:
-    values = {"data_dir": data_dir, "engine": "openai", "base_url": server.url, "api_key": KEY, "max_retries": 0,
-              "request_timeout": 2.0}
-    values.update(kw)
-    return Settings(**values)
 
 
 def all_bytes_under(d: Path) -> list[tuple[Path, bytes]]:

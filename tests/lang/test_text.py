@@ -48,8 +48,9 @@ def test_the_pdf_worker_imports_neither_bm25s_nor_the_engine():
     import sys
     from pathlib import Path
 
-    code = ("import sys; from alphasearch import isolation, indexer; "
-            "print(sorted(m for m in ('bm25s', 'scipy', 'alphasearch.pipeline', 'alphasearch.search.scorers') if m in sys.modules))")
+    code = ("import sys; from alphasearch.index import isolation, indexer; "
+            "print(sorted(m for m in ('bm25s', 'scipy', 'alphasearch.pipeline', 'alphasearch.search.scorers', "
+            "'alphasearch.index.ranker') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout
     assert out.strip() == "[]"

@@ -89,9 +89,10 @@ def test_two_processes_adding_the_same_name_leave_one_consistent_row(data_dir, t
 SLOW_ADDER = """
     import sys, time
     from pathlib import Path
-    from alphasearch.library import Library, _default_build
+    from alphasearch.library import Library
+    from alphasearch.library.documents import default_build
     data_dir, marker, pdf = sys.argv[1:]
-    real = _default_build(None)
+    real = default_build(None)
     def build(data, name, progress=None):
         index = real(data, name, progress)
         Path(marker).write_text("indexing")   # the PDF file is written, the index and row are not

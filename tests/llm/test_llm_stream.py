@@ -15,7 +15,7 @@ from alphasearch.pipeline import Engine
 from alphasearch.library.sample import sample_pdf_bytes
 from alphasearch.llm.streaming import Cancelled, FieldText, Streamed
 from llm_server import llm_server, request_kind, user_text  # noqa: F401  (fixture)
-from test_llm_pipeline import KEY, QUESTION, llm_settings
+from llm_server import KEY, QUESTION, llm_settings
 
 
 @pytest.fixture(scope="module")

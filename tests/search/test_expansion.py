@@ -9,7 +9,7 @@ from alphasearch.models import SearchTrace
 from alphasearch.pipeline import Engine
 from alphasearch.library.sample import sample_pdf_bytes
 from llm_server import llm_server, user_text  # noqa: F401  (fixture)
-from test_llm_pipeline import QUESTION, llm_settings
+from llm_server import QUESTION, llm_settings
 
 import pdf_factory
 
