@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .errors import ConfigError, QuestionTooLongError
 
@@ -38,12 +38,12 @@ class Settings:
     engine: str = "auto"
     # LLM endpoint (any OpenAI-compatible server). The key is never written to disk.
     api_key: str = dataclasses.field(default="", repr=False)
-    base_url: str = ""
+    base_url: str = dataclasses.field(default="", repr=False)  # may hold credentials: shown through shown_url()
     # The endpoint the key was given for (None: the base_url it was built with). The key is
     # only ever sent there: changing base_url without giving a new key is refused.
     key_endpoint: str | None = dataclasses.field(default=None, repr=False)
     # ALPHASEARCH_ALLOWED_ENDPOINTS (comma-separated base URLs): when set, no other endpoint is used.
-    allowed_endpoints: tuple[str, ...] = ()
+    allowed_endpoints: tuple[str, ...] = dataclasses.field(default=(), repr=False)
     index_model: str = "gpt-4o"
     search_model: str = "gpt-4o-mini"
     answer_model: str = "gpt-4o"
@@ -174,7 +174,31 @@ def normalize_endpoint(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, ""))
 
 
+# query parameters that may carry a credential: their names hold one of these (case-insensitive)
+_SECRET_PARAMS = ("key", "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "user", "code")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as the app and CLI may print, pre-fill or log it: no user name or password, no query parameter
+    whose name looks like a credential (key, token, secret, password, signature…), no fragment. An
+    unparseable value is shown as its scheme and host only, or not at all."""
+    url = (url or "").strip()
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{port}" if port else "")
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if not any(word in k.lower() for word in _SECRET_PARAMS)])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
 def _short(url: str) -> str:
+    url = shown_url(url)
     return url if len(url) <= 80 else url[:79] + "…"
 
 

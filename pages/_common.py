@@ -22,7 +22,7 @@ import streamlit as st
 
 from alphasearch.search import mcts
 from alphasearch.answer.confidence import explain_confidence
-from alphasearch.config import Settings
+from alphasearch.config import Settings, shown_url
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
 from alphasearch.llm.streaming import Notice, Streamed
@@ -66,7 +66,7 @@ def engine_label(settings: Settings) -> str:
     """One line naming the active engine, never the key."""
     if settings.resolved_engine == "offline":
         return "Offline (BM25 + static embeddings, no key, no network)"
-    where = settings.base_url or "api.openai.com"
+    where = shown_url(settings.base_url) or "api.openai.com"
     return f"LLM · {settings.search_model} / {settings.answer_model} at {where}"
 
 
