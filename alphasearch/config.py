@@ -12,10 +12,12 @@ from .errors import ConfigError, QuestionTooLongError
 
 ENGINES = ("auto", "offline", "openai")
 RULES = ("puct", "ucb1")
+ROLES = ("reader", "editor")  # what an app visitor may do: ask and browse; also add, rename and delete
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_QUESTION_CHARS = 2000  # a longer question is refused with one sentence (the app cuts its input there)
 MAX_GAP_ROUNDS = 2  # more search rounds for what the first answer missed: bounded, each costs a search and an answer
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # where the openai SDK sends requests when no base URL is set
-_FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or by the engine), never by replace()
+_FIXED = ("allowed_endpoints", "key_endpoint", "visitor_role")  # set from the environment (or by the engine), never by replace()
 
 
 def default_data_dir() -> Path:
@@ -86,6 +88,13 @@ class Settings:
     api_jobs: int = 2  # uploads and folder adds indexed at once (more wait, queued)
     api_wait_seconds: float = 10.0  # POST /v1/documents answers with the document when indexed by then, else a job
     api_max_body_kb: int = 1024  # a JSON request body's limit (uploads: max_file_mb per file)
+    # what the app's visitors may do with the shared library (folders, documents): "reader" asks and browses,
+    # "editor" also adds, renames and deletes; "": reader when the app listens beyond loopback (resolve_role)
+    visitor_role: str = ""
+    # a search trace a visitor uploads to the tree visualizer (its replay costs time in the iterations and nodes)
+    max_trace_mb: float = 20.0
+    max_trace_steps: int = 5000
+    max_trace_nodes: int = 20_000
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -98,6 +107,9 @@ class Settings:
         if self.api_rate_limit < 0 or self.api_jobs < 1 or self.api_wait_seconds < 0 or self.api_max_body_kb < 1:
             raise ConfigError("api_rate_limit must be 0 (no limit) or more, api_jobs and api_max_body_kb at least 1, "
                               "api_wait_seconds 0 or more.")
+        if self.visitor_role not in ("", *ROLES):
+            raise ConfigError(f"Unknown visitor role {self.visitor_role!r}; choose one of {', '.join(ROLES)} "
+                              "(ALPHASEARCH_VISITOR_ROLE).")
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
         if not 0 <= self.gap_rounds <= MAX_GAP_ROUNDS:
@@ -164,6 +176,15 @@ class Settings:
             values["key_endpoint"] = given.get("base_url", values.get("base_url", ""))
         values.update(given)
         return cls(**values)
+
+
+def resolve_role(role: str, address: str) -> str:
+    """The visitor role the app applies: ``role`` when set, else "editor" when the server listens on loopback
+    only (``address``: Streamlit's server.address) and "reader" when it listens beyond (every interface
+    included)."""
+    if role:
+        return role
+    return "editor" if address.strip().strip("[]").lower() in LOOPBACK else "reader"
 
 
 def normalize_endpoint(url: str) -> str:

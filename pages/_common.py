@@ -8,6 +8,7 @@ live Markdown).
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
 import math
@@ -32,8 +33,12 @@ log = logging.getLogger("alphasearch.app")
 # --- settings and engine ---------------------------------------------------------------------
 @st.cache_resource(show_spinner=False)
 def base_settings() -> Settings:
-    """Settings from the environment, read once per server process."""
-    return Settings.from_env()
+    """Settings from the environment, read once per server process, the visitor role resolved (a reader's
+    library refuses every change)."""
+    from pages._visitor import role
+
+    settings = Settings.from_env()
+    return dataclasses.replace(settings, visitor_role=role(settings))
 
 
 def overrides() -> dict[str, Any]:
@@ -117,14 +122,15 @@ def remember_search(record: SearchRecord) -> None:
 
 
 def saved_searches() -> list[SearchRecord]:
-    """The latest saved folder search of every folder (stored in the library), newest first."""
+    """This visitor's latest saved folder search of every folder (stored in the library), newest first."""
     from alphasearch.models import FolderTrace
+    from pages._visitor import owner
 
     out: list[SearchRecord] = []
     try:
         lib = library()
         for f in lib.folders():
-            data = lib.load_trace(f.folder_id)
+            data = lib.load_trace(f.folder_id, owner=owner())
             if not data or not data.get("folder_trace"):
                 continue
             try:
@@ -134,7 +140,7 @@ def saved_searches() -> list[SearchRecord]:
             traces = {"Phase 1 — documents": ft.documents} if ft.documents else {}
             traces.update({f"Phase 2 — {d}": tr for d, tr in ft.per_document.items()})
             if traces:
-                when = lib.trace_dir.joinpath(f"{f.folder_id}.json").stat().st_mtime
+                when = float(data.get("when") or 0.0)
                 out.append(SearchRecord(ft.question or str(data.get("question", "")), f"Saved · {f.name}", traces,
                                         when=when))
     except (AlphaSearchError, OSError):

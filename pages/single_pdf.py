@@ -1,8 +1,6 @@
 """Single PDF: upload (or the sample) → indexing with progress → document card → cited chat."""
 from __future__ import annotations
 
-import uuid
-
 import streamlit as st
 
 from alphasearch.config import MAX_QUESTION_CHARS
@@ -10,6 +8,7 @@ from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
                            current_settings, engine, inert, library, md_escape, pages_label, remember_search,
                            render_answer, show_error, stored_answer)
+from pages._visitor import new_id, owner
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
                     "What are the main risks to the business?", "What revenue is expected for 2026?")
@@ -39,23 +38,37 @@ def remember(doc, data: bytes) -> None:
         engine().uploads.put(data)
     except OSError as exc:
         show_error(exc, "keeping the PDF for a page reload")
-    ss["single_conv"] = f"single-{uuid.uuid4().hex[:12]}"
+    ss["single_conv"] = new_id("single")
+    try:  # the chat is this visitor's from the start: its URL opens the document for nobody else
+        library().add_turns(ss["single_conv"], [], owner=owner())
+    except AlphaSearchError as exc:
+        show_error(exc, "starting the conversation")
     st.query_params["doc"] = doc.doc_id
     st.query_params["chat"] = ss["single_conv"]
 
 
 def restore() -> None:
-    """After a reload: the document and the chat named in the URL, when they are still kept."""
+    """After a reload: the document and the chat named in the URL, when they are still kept and the chat is
+    this visitor's (another visitor's URL opens neither)."""
     sha = str(st.query_params.get("doc") or "")
+    conv = "".join(ch for ch in str(st.query_params.get("chat") or "") if ch.isalnum() or ch in "-_")[:64]
+    try:
+        mine = bool(conv) and library().owns(conv, owner())
+    except AlphaSearchError:
+        mine = False
+    if not mine:
+        if sha:
+            st.info("That document and its chat belong to another visitor; upload the PDF to ask it yourself.",
+                    icon=":material/lock:")
+        return
     doc = engine().indexes.get(sha) if sha else None
     data = engine().uploads.get(sha) if doc is not None else None
     if doc is None or data is None:
         return
-    conv = "".join(ch for ch in str(st.query_params.get("chat") or "") if ch.isalnum() or ch in "-_")[:64]
     chat = []
     if conv:
         try:
-            turns = library().history(conv, limit=200)
+            turns = library().history(conv, limit=200, owner=owner())
         except AlphaSearchError as exc:
             show_error(exc, "loading the conversation")
             turns = []
@@ -67,7 +80,7 @@ def restore() -> None:
                 chat.append((asked, stored_answer(turn.text, turn.meta)))
                 asked = None
     ss.update(single_doc=doc, single_data=data, single_file_id=f"restored-{sha}", single_chat=chat,
-              single_conv=conv or f"single-{uuid.uuid4().hex[:12]}")
+              single_conv=conv)
 
 
 def index(data: bytes, name: str, file_id: str) -> None:
@@ -198,8 +211,9 @@ if question:
             ss["single_chat"].append((question, answer))
             if ss.get("single_conv"):
                 try:
-                    library().add_turn(ss["single_conv"], "user", question)
-                    library().add_turn(ss["single_conv"], "assistant", answer.text, meta=answer_meta(answer))
+                    library().add_turns(ss["single_conv"], [("user", question, None),
+                                                            ("assistant", answer.text, answer_meta(answer))],
+                                        owner=owner())
                 except AlphaSearchError as exc:
                     show_error(exc, "saving the conversation")
             if answer.trace is not None:
