@@ -607,14 +607,3 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
                 "color": "#1f4e99" if on else "#b8bec8", "width": 4 if on else 1,
             })
     return nodes, edges
-
-
-def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
-    """Q of each given node after every iteration 1..T (None before it was first visited)."""
-    out: dict[str, list[float | None]] = {n: [] for n in node_ids}
-    for t in range(1, len(trace.steps) + 1):
-        stats = mcts.replay(trace, t)
-        for nid in node_ids:
-            visits, q = stats.get(nid, (0, 0.0))
-            out[nid].append(q if visits else None)
-    return out
