@@ -256,13 +256,13 @@ PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a pre
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader) -> bytes:
+def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader, _owner: str = "") -> bytes:
     """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets), drawn in
-    the preview worker (:func:`alphasearch.index.isolation.preview_pool`: within a time limit, the server free meanwhile)."""
-    from alphasearch.index import isolation
+    the preview workers as ``_owner``'s one running preview (:func:`alphasearch.index.previews.preview`: within a
+    time limit, the server free meanwhile, a page that failed not drawn again)."""
+    from alphasearch.index import previews
 
-    return trim_margins(isolation.preview_pool().run(isolation.render_preview, _load(), page, tuple(snippets),
-                                                     name=f"Page {page}"))
+    return trim_margins(previews.preview(_load(), page, tuple(snippets), owner=_owner))
 
 
 def trim_margins(png: bytes, pad: int = 24) -> bytes:
@@ -295,7 +295,10 @@ def citation_preview(cites: Sequence[Citation], load: PdfLoader | None) -> None:
         return
     c = cites[0]
     try:
-        png = page_png(c.doc_id or c.doc, int(c.pages[0]), tuple(x.snippet for x in cites if x.snippet), load)
+        from pages._visitor import owner
+
+        png = page_png(c.doc_id or c.doc, int(c.pages[0]), tuple(x.snippet for x in cites if x.snippet), load,
+                       owner())
     except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
         st.caption(f"Preview unavailable: {inert(exc)}")
         return
