@@ -575,7 +575,8 @@ def test_tree_state_replays_to_the_final_statistics():
 
 
 def test_graph_elements_size_colour_labels_and_no_html_titles():
-    from pages._common import graph_elements, q_colour, q_history, tree_state
+    from alphasearch.search.mcts import q_history
+    from pages._common import graph_elements, q_colour, tree_state
 
     trace = _trace()
     views = tree_state(trace, len(trace.steps))
