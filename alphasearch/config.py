@@ -95,6 +95,10 @@ class Settings:
     max_trace_mb: float = 20.0
     max_trace_steps: int = 5000
     max_trace_nodes: int = 20_000
+    # the app's Single PDF uploads kept on disk for a reload: all together (the least recently used forgotten
+    # beyond it), and what one browser session may upload
+    max_uploads_mb: int = 2048
+    max_session_uploads_mb: int = 1024
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:

@@ -43,7 +43,7 @@ class Engine:
         self.offline: OfflineEngine = getattr(self.backend, "offline", self.backend)  # type: ignore[assignment]
         self.indexes = self.offline.indexes
         self.rankers = self.offline.rankers
-        self.uploads = UploadStore(self.settings.data_dir)  # Single PDF documents, found again after a reload
+        self.uploads = UploadStore(self.settings.data_dir, self.settings.max_uploads_mb)  # Single PDF documents, found again after a reload
         self._lock = threading.Lock()
         self._library: Library | None = None
         self.router: Router = OfflineRouter(facts_weight=self.settings.facts_weight)

@@ -219,10 +219,17 @@ def open_library():
 
 
 def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
+    """Refuse a file over ``max_file_mb``, or one that takes this session past ``max_session_uploads_mb``
+    (counted here for every upload it accepts)."""
     from alphasearch.errors import FileTooLargeError
 
     if len(data) > settings.max_file_mb * 1024 * 1024:
         raise FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {settings.max_file_mb} MB.")
+    used = st.session_state.get("uploaded_bytes", 0) + len(data)
+    if used > settings.max_session_uploads_mb * 2**20:
+        raise FileTooLargeError(f"{name} would take this session's uploads to {used / 2**20:,.0f} MB; the limit is "
+                                f"{settings.max_session_uploads_mb:,} MB per session.")
+    st.session_state["uploaded_bytes"] = used
 
 
 class ScriptThreadProgress:

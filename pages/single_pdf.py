@@ -23,7 +23,7 @@ ss.setdefault("single_uploader", 0)
 
 
 def reset() -> None:
-    for k in ("single_doc", "single_data", "single_file_id", "single_pending", "single_error", "single_conv"):
+    for k in ("single_doc", "single_sha", "single_file_id", "single_pending", "single_error", "single_conv"):
         ss.pop(k, None)
     ss["single_chat"] = []
     ss["single_uploader"] += 1  # a fresh, empty uploader
@@ -35,7 +35,7 @@ def remember(doc, data: bytes) -> None:
     """Keep the PDF by content hash and start a stored chat; both ids go in the URL so a reload
     (or a bookmark) finds the document and its conversation again."""
     try:
-        engine().uploads.put(data)
+        ss["single_sha"] = engine().uploads.put(data)
     except OSError as exc:
         show_error(exc, "keeping the PDF for a page reload")
     ss["single_conv"] = new_id("single")
@@ -62,8 +62,7 @@ def restore() -> None:
                     icon=":material/lock:")
         return
     doc = engine().indexes.get(sha) if sha else None
-    data = engine().uploads.get(sha) if doc is not None else None
-    if doc is None or data is None:
+    if doc is None or engine().uploads.get(sha) is None:
         return
     chat = []
     if conv:
@@ -79,7 +78,7 @@ def restore() -> None:
             elif asked is not None:
                 chat.append((asked, stored_answer(turn.text, turn.meta)))
                 asked = None
-    ss.update(single_doc=doc, single_data=data, single_file_id=f"restored-{sha}", single_chat=chat,
+    ss.update(single_doc=doc, single_sha=sha, single_file_id=f"restored-{sha}", single_chat=chat,
               single_conv=conv)
 
 
@@ -111,8 +110,8 @@ def index(data: bytes, name: str, file_id: str) -> None:
         bar.progress(1.0, text="ready")
         status.update(label=f"{shown} is ready: {doc.page_count} pages, {doc.section_count()} sections",
                       state="complete", expanded=False)
-    ss.update(single_doc=doc, single_data=data, single_file_id=file_id, single_chat=[])
-    remember(doc, data)
+    ss.update(single_doc=doc, single_file_id=file_id, single_chat=[])
+    remember(doc, data)  # the bytes are kept on disk, never in the session
 
 
 def want_sample() -> None:
@@ -176,11 +175,12 @@ with st.container(border=True):
         st.markdown("\n".join(lines) if lines else "One section: the whole document.")
 
 # --- chat --------------------------------------------------------------------------------------------
-data = ss.get("single_data")
+kept = ss.get("single_sha")
 
 
 def pdf_for(_citation):
-    return (lambda: data) if data else None
+    """The PDF's bytes read from the upload store when a preview needs them (never held in the session)."""
+    return (lambda: engine().uploads.get(kept) or b"") if kept else None
 
 
 question = st.chat_input(f"Ask a question about {doc.name}", key="single_question", max_chars=MAX_QUESTION_CHARS) or ss.pop("single_pending", None)
