@@ -9,7 +9,7 @@ import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, current_settings, doc_facts, inert, md_escape, open_library,
-                           show_error)
+                           release_upload, show_error)
 
 EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
 
@@ -187,6 +187,8 @@ def add_tab() -> None:
         if results:
             ss["folders_results"] = [(r.name, r.status, r.reason or "; ".join(r.warnings),
                                       r.record.pages if r.record else None, round(r.seconds, 2)) for r in results]
+            for f in files:
+                release_upload(f.file_id, f"folders_upload_{ss['folders_uploader']}")
             ss["folders_uploader"] += 1
             st.rerun()
     if ss.get("folders_results"):

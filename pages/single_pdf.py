@@ -6,8 +6,8 @@ import streamlit as st
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
-                           current_settings, engine, inert, library, md_escape, pages_label, remember_search,
-                           render_answer, show_error, stored_answer)
+                           current_settings, engine, inert, library, md_escape, pages_label, release_upload,
+                           remember_search, render_answer, show_error, stored_answer)
 from pages._visitor import new_id, owner
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
@@ -112,6 +112,8 @@ def index(data: bytes, name: str, file_id: str) -> None:
                       state="complete", expanded=False)
     ss.update(single_doc=doc, single_file_id=file_id, single_chat=[])
     remember(doc, data)  # the bytes are kept on disk, never in the session
+    release_upload(file_id, f"single_upload_{ss['single_uploader']}")
+    ss["single_uploader"] += 1  # a fresh, empty uploader: the file it showed is released
 
 
 def want_sample() -> None:
@@ -145,6 +147,7 @@ elif upload is not None and ss.get("single_file_id") != upload.file_id:
     index(upload.getvalue(), upload.name, upload.file_id)
 elif upload is not None and ss.get("single_error", (None,))[0] == upload.file_id:
     show_error(ss["single_error"][1], f"indexing {upload.name}")  # keep saying why while the file is there
+upload = None  # the script's globals outlive the run (Streamlit keeps the last run's module): not the file
 
 doc = ss.get("single_doc")
 if doc is None:
