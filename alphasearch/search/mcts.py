@@ -402,17 +402,7 @@ def replay(trace: SearchTrace, t: int) -> dict[str, tuple[int, float]]:
     total: dict[str, float] = {trace.root.section.node_id: 0.0}
     rewards: dict[str, float] = {}
     for step in trace.steps[:t]:
-        for node_id in step.expanded:
-            visits.setdefault(node_id, 0)
-            total.setdefault(node_id, 0.0)
-        for node_id in step.path:
-            visits[node_id] = visits.get(node_id, 0) + 1
-            total[node_id] = total.get(node_id, 0.0) + step.reward
-        for node_id, r in zip(step.judged, step.rewards):
-            rewards[node_id] = r
-            if node_id != step.path[-1]:
-                visits[node_id] = visits.get(node_id, 0) + 1
-                total[node_id] = total.get(node_id, 0.0) + r
+        _apply(step, visits, total, rewards)
     if trace.backup != "max":
         return {k: (v, total[k] / v if v else 0.0) for k, v in visits.items()}
     out: dict[str, tuple[int, float]] = {}
@@ -432,6 +422,22 @@ def replay(trace: SearchTrace, t: int) -> dict[str, tuple[int, float]]:
     value(trace.root)
     return out
 
+
+
+def _apply(step: SearchStep, visits: dict[str, int], total: dict[str, float], rewards: dict[str, float]) -> None:
+    """One iteration's effect on the replayed statistics: its new nodes, the visits and reward along its
+    path, the judged nodes' rewards (a judged node off the path is visited once with its own reward)."""
+    for node_id in step.expanded:
+        visits.setdefault(node_id, 0)
+        total.setdefault(node_id, 0.0)
+    for node_id in step.path:
+        visits[node_id] = visits.get(node_id, 0) + 1
+        total[node_id] = total.get(node_id, 0.0) + step.reward
+    for node_id, r in zip(step.judged, step.rewards):
+        rewards[node_id] = r
+        if node_id != step.path[-1]:
+            visits[node_id] = visits.get(node_id, 0) + 1
+            total[node_id] = total.get(node_id, 0.0) + r
 
 
 def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
@@ -460,17 +466,7 @@ def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[flo
     out: dict[str, list[float | None]] = {n: [] for n in node_ids}
     for step in trace.steps:
         touched = set(step.expanded) | set(step.path) | set(step.judged)
-        for node_id in step.expanded:
-            visits.setdefault(node_id, 0)
-            total.setdefault(node_id, 0.0)
-        for node_id in step.path:
-            visits[node_id] = visits.get(node_id, 0) + 1
-            total[node_id] = total.get(node_id, 0.0) + step.reward
-        for node_id, r in zip(step.judged, step.rewards):
-            rewards[node_id] = r
-            if node_id != step.path[-1]:
-                visits[node_id] = visits.get(node_id, 0) + 1
-                total[node_id] = total.get(node_id, 0.0) + r
+        _apply(step, visits, total, rewards)
         if by_max:
             dirty: set[str] = set()
             for nid in touched:
