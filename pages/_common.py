@@ -232,12 +232,13 @@ def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
     st.session_state["uploaded_bytes"] = used
 
 
-def release_upload(file_id: str, widget_key: str) -> None:
-    """Drop Streamlit's in-memory copies of an uploaded file once the engine has what it needs (the bytes are
-    kept on disk): the upload manager's and the uploader widget's state (``widget_key``), which held it for as
-    long as the session object lived (four 100 MB uploads left the server at 963 MB after every tab closed),
-    and hand freed memory back to the system. The widget must then be drawn anew (a new key)."""
-    st.session_state.pop(widget_key, None)
+def release_upload(file_id: str, widget_key: str = "") -> None:
+    """Drop Streamlit's upload-manager copy of an uploaded file once the engine has what it needs (the bytes
+    are kept on disk), and with ``widget_key`` the uploader widget's state too (the widget must then be drawn
+    anew, under a new key, before its next upload), and hand freed memory back to the system (four 100 MB
+    uploads left the server at 963 MB after every tab closed)."""
+    if widget_key:
+        st.session_state.pop(widget_key, None)
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
 

@@ -112,8 +112,7 @@ def index(data: bytes, name: str, file_id: str) -> None:
                       state="complete", expanded=False)
     ss.update(single_doc=doc, single_file_id=file_id, single_chat=[])
     remember(doc, data)  # the bytes are kept on disk, never in the session
-    release_upload(file_id, f"single_upload_{ss['single_uploader']}")
-    ss["single_uploader"] += 1  # a fresh, empty uploader: the file it showed is released
+    release_upload(file_id)  # the uploader keeps showing the file; the session's widget state holds it until it ends
 
 
 def want_sample() -> None:
