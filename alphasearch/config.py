@@ -6,16 +6,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .errors import ConfigError, QuestionTooLongError
 
 ENGINES = ("auto", "offline", "openai")
 RULES = ("puct", "ucb1")
+ROLES = ("reader", "editor")  # what an app visitor may do: ask and browse; also add, rename and delete
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_QUESTION_CHARS = 2000  # a longer question is refused with one sentence (the app cuts its input there)
 MAX_GAP_ROUNDS = 2  # more search rounds for what the first answer missed: bounded, each costs a search and an answer
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # where the openai SDK sends requests when no base URL is set
-_FIXED = ("allowed_endpoints", "key_endpoint")  # set from the environment (or by the engine), never by replace()
+_FIXED = ("allowed_endpoints", "key_endpoint", "visitor_role")  # set from the environment (or by the engine), never by replace()
 
 
 def default_data_dir() -> Path:
@@ -38,12 +40,12 @@ class Settings:
     engine: str = "auto"
     # LLM endpoint (any OpenAI-compatible server). The key is never written to disk.
     api_key: str = dataclasses.field(default="", repr=False)
-    base_url: str = ""
+    base_url: str = dataclasses.field(default="", repr=False)  # may hold credentials: shown through shown_url()
     # The endpoint the key was given for (None: the base_url it was built with). The key is
     # only ever sent there: changing base_url without giving a new key is refused.
     key_endpoint: str | None = dataclasses.field(default=None, repr=False)
     # ALPHASEARCH_ALLOWED_ENDPOINTS (comma-separated base URLs): when set, no other endpoint is used.
-    allowed_endpoints: tuple[str, ...] = ()
+    allowed_endpoints: tuple[str, ...] = dataclasses.field(default=(), repr=False)
     index_model: str = "gpt-4o"
     search_model: str = "gpt-4o-mini"
     answer_model: str = "gpt-4o"
@@ -86,6 +88,17 @@ class Settings:
     api_jobs: int = 2  # uploads and folder adds indexed at once (more wait, queued)
     api_wait_seconds: float = 10.0  # POST /v1/documents answers with the document when indexed by then, else a job
     api_max_body_kb: int = 1024  # a JSON request body's limit (uploads: max_file_mb per file)
+    # what the app's visitors may do with the shared library (folders, documents): "reader" asks and browses,
+    # "editor" also adds, renames and deletes; "": reader when the app listens beyond loopback (resolve_role)
+    visitor_role: str = ""
+    # a search trace a visitor uploads to the tree visualizer (its replay costs time in the iterations and nodes)
+    max_trace_mb: float = 20.0
+    max_trace_steps: int = 5000
+    max_trace_nodes: int = 20_000
+    # the app's Single PDF uploads kept on disk for a reload: all together (the least recently used forgotten
+    # beyond it), and what one browser session may upload
+    max_uploads_mb: int = 2048
+    max_session_uploads_mb: int = 1024
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -98,6 +111,9 @@ class Settings:
         if self.api_rate_limit < 0 or self.api_jobs < 1 or self.api_wait_seconds < 0 or self.api_max_body_kb < 1:
             raise ConfigError("api_rate_limit must be 0 (no limit) or more, api_jobs and api_max_body_kb at least 1, "
                               "api_wait_seconds 0 or more.")
+        if self.visitor_role not in ("", *ROLES):
+            raise ConfigError(f"Unknown visitor role {self.visitor_role!r}; choose one of {', '.join(ROLES)} "
+                              "(ALPHASEARCH_VISITOR_ROLE).")
         if self.iterations < 1:
             raise ConfigError("iterations must be at least 1.")
         if not 0 <= self.gap_rounds <= MAX_GAP_ROUNDS:
@@ -166,6 +182,15 @@ class Settings:
         return cls(**values)
 
 
+def resolve_role(role: str, address: str) -> str:
+    """The visitor role the app applies: ``role`` when set, else "editor" when the server listens on loopback
+    only (``address``: Streamlit's server.address) and "reader" when it listens beyond (every interface
+    included)."""
+    if role:
+        return role
+    return "editor" if address.strip().strip("[]").lower() in LOOPBACK else "reader"
+
+
 def normalize_endpoint(url: str) -> str:
     """A base URL in one spelling for comparison: "" is the SDK's default, scheme and host
     in lower case, no trailing slash."""
@@ -174,7 +199,31 @@ def normalize_endpoint(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), parts.query, ""))
 
 
+# query parameters that may carry a credential: their names hold one of these (case-insensitive)
+_SECRET_PARAMS = ("key", "token", "secret", "pass", "pwd", "auth", "sig", "credential", "session", "user", "code")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as the app and CLI may print, pre-fill or log it: no user name or password, no query parameter
+    whose name looks like a credential (key, token, secret, password, signature…), no fragment. An
+    unparseable value is shown as its scheme and host only, or not at all."""
+    url = (url or "").strip()
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{port}" if port else "")
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if not any(word in k.lower() for word in _SECRET_PARAMS)])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
 def _short(url: str) -> str:
+    url = shown_url(url)
     return url if len(url) <= 80 else url[:79] + "…"
 
 

@@ -124,3 +124,19 @@ class AlreadyExistsError(StoreError):
 
 class InvalidFactError(StoreError):
     """A document fact typed by a user is not valid (an unknown field, a year or quarter out of range)."""
+
+
+class NotYoursError(StoreError):
+    """A conversation, chat or saved search belongs to another visitor (their browser, or their sign-in)."""
+
+
+class ReadOnlyError(StoreError):
+    """This server lets its visitors ask and browse only (``ALPHASEARCH_VISITOR_ROLE=reader``)."""
+
+
+class FolderGoneError(NotFoundError):
+    """The folder an answer was searched in was deleted before the answer could be saved: nothing was written."""
+
+
+class TraceFileError(AlphaSearchError):
+    """An uploaded search trace is not one AlphaSearch wrote, or is beyond the trace limits."""

@@ -43,7 +43,7 @@ class Engine:
         self.offline: OfflineEngine = getattr(self.backend, "offline", self.backend)  # type: ignore[assignment]
         self.indexes = self.offline.indexes
         self.rankers = self.offline.rankers
-        self.uploads = UploadStore(self.settings.data_dir)  # Single PDF documents, found again after a reload
+        self.uploads = UploadStore(self.settings.data_dir, self.settings.max_uploads_mb)  # Single PDF documents, found again after a reload
         self._lock = threading.Lock()
         self._library: Library | None = None
         self.router: Router = OfflineRouter(facts_weight=self.settings.facts_weight)
@@ -102,7 +102,8 @@ class Engine:
 
     def ask_folder(self, question: str, *, folder: str | None = None, history=None, conversation: str | None = None,
                    top_k: int | None = None, iterations: int | None = None, seed: int | None = None,
-                   save_trace: bool = True, documents=None, on_step: OnStep | None = None) -> Answer:
+                   save_trace: bool = True, documents=None, on_step: OnStep | None = None,
+                   owner: str | None = None) -> Answer:
         """Answer from a folder of the library.
 
         Phase 0 routes to a folder (unless ``folder`` names one) using the question
@@ -117,11 +118,13 @@ class Engine:
         to that stored chat. ``documents``: search only these documents of the folder
         (names). ``on_step``: as in :meth:`ask_document`, for Phase 1 (label "documents") and each
         document's search in Phase 2. When the question could mean several documents about equally, the answer
-        names the others ("Also found in: …"; ``Answer.extra["also_found_in"]``). Raises NotFoundError (no such folder),
+        names the others ("Also found in: …"; ``Answer.extra["also_found_in"]``). ``owner``: the app's visitor
+        the conversation and the saved search belong to (None: the operator; see library.chat). An answer whose
+        folder is deleted while it is searched is returned, and nothing is saved. Raises NotFoundError (no such folder),
         router.EmptyLibraryError / EmptyFolderError (nothing to search).
         """
         check_question(question)
         return FolderSearch(self).ask(question, folder=folder, history=history, conversation=conversation,
                                       top_k=top_k, iterations=iterations, seed=seed, save_trace=save_trace,
-                                      documents=documents, on_step=on_step)
+                                      documents=documents, on_step=on_step, owner=owner)
 

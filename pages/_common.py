@@ -8,6 +8,7 @@ live Markdown).
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
 import math
@@ -22,7 +23,7 @@ import streamlit as st
 
 from alphasearch.search import mcts
 from alphasearch.answer.confidence import explain_confidence
-from alphasearch.config import Settings
+from alphasearch.config import Settings, shown_url
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
 from alphasearch.llm.streaming import Notice, Streamed
@@ -32,8 +33,12 @@ log = logging.getLogger("alphasearch.app")
 # --- settings and engine ---------------------------------------------------------------------
 @st.cache_resource(show_spinner=False)
 def base_settings() -> Settings:
-    """Settings from the environment, read once per server process."""
-    return Settings.from_env()
+    """Settings from the environment, read once per server process, the visitor role resolved (a reader's
+    library refuses every change)."""
+    from pages._visitor import role
+
+    settings = Settings.from_env()
+    return dataclasses.replace(settings, visitor_role=role(settings))
 
 
 def overrides() -> dict[str, Any]:
@@ -66,7 +71,7 @@ def engine_label(settings: Settings) -> str:
     """One line naming the active engine, never the key."""
     if settings.resolved_engine == "offline":
         return "Offline (BM25 + static embeddings, no key, no network)"
-    where = settings.base_url or "api.openai.com"
+    where = shown_url(settings.base_url) or "api.openai.com"
     return f"LLM · {settings.search_model} / {settings.answer_model} at {where}"
 
 
@@ -117,14 +122,15 @@ def remember_search(record: SearchRecord) -> None:
 
 
 def saved_searches() -> list[SearchRecord]:
-    """The latest saved folder search of every folder (stored in the library), newest first."""
+    """This visitor's latest saved folder search of every folder (stored in the library), newest first."""
     from alphasearch.models import FolderTrace
+    from pages._visitor import owner
 
     out: list[SearchRecord] = []
     try:
         lib = library()
         for f in lib.folders():
-            data = lib.load_trace(f.folder_id)
+            data = lib.load_trace(f.folder_id, owner=owner())
             if not data or not data.get("folder_trace"):
                 continue
             try:
@@ -134,7 +140,7 @@ def saved_searches() -> list[SearchRecord]:
             traces = {"Phase 1 — documents": ft.documents} if ft.documents else {}
             traces.update({f"Phase 2 — {d}": tr for d, tr in ft.per_document.items()})
             if traces:
-                when = lib.trace_dir.joinpath(f"{f.folder_id}.json").stat().st_mtime
+                when = float(data.get("when") or 0.0)
                 out.append(SearchRecord(ft.question or str(data.get("question", "")), f"Saved · {f.name}", traces,
                                         when=when))
     except (AlphaSearchError, OSError):
@@ -213,10 +219,40 @@ def open_library():
 
 
 def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
+    """Refuse a file over ``max_file_mb``, or one that takes this session past ``max_session_uploads_mb``
+    (counted here for every upload it accepts)."""
     from alphasearch.errors import FileTooLargeError
 
     if len(data) > settings.max_file_mb * 1024 * 1024:
         raise FileTooLargeError(f"{name} is {len(data) / 2**20:.0f} MB; the limit is {settings.max_file_mb} MB.")
+    used = st.session_state.get("uploaded_bytes", 0) + len(data)
+    if used > settings.max_session_uploads_mb * 2**20:
+        raise FileTooLargeError(f"{name} would take this session's uploads to {used / 2**20:,.0f} MB; the limit is "
+                                f"{settings.max_session_uploads_mb:,} MB per session.")
+    st.session_state["uploaded_bytes"] = used
+
+
+def release_upload(file_id: str, widget_key: str = "") -> None:
+    """Drop Streamlit's upload-manager copy of an uploaded file once the engine has what it needs (the bytes
+    are kept on disk), and with ``widget_key`` the uploader widget's state too (the widget must then be drawn
+    anew, under a new key, before its next upload), and hand freed memory back to the system (four 100 MB
+    uploads left the server at 963 MB after every tab closed)."""
+    if widget_key:
+        st.session_state.pop(widget_key, None)
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        if ctx is not None and file_id:
+            ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+    except Exception:  # AppTest, or another Streamlit: the copy goes with the session
+        log.debug("uploaded file %s not released", file_id, exc_info=True)
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 class ScriptThreadProgress:
@@ -250,13 +286,13 @@ PdfLoader = Callable[[], bytes]  # returns the PDF bytes; called only when a pre
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader) -> bytes:
+def page_png(doc_id: str, page: int, snippets: tuple[str, ...], _load: PdfLoader, _owner: str = "") -> bytes:
     """PNG of a 1-based page with ``snippets`` highlighted (cached by document id, page and snippets), drawn in
-    the preview worker (:func:`alphasearch.index.isolation.preview_pool`: within a time limit, the server free meanwhile)."""
-    from alphasearch.index import isolation
+    the preview workers as ``_owner``'s one running preview (:func:`alphasearch.index.previews.preview`: within a
+    time limit, the server free meanwhile, a page that failed not drawn again)."""
+    from alphasearch.index import previews
 
-    return trim_margins(isolation.preview_pool().run(isolation.render_preview, _load(), page, tuple(snippets),
-                                                     name=f"Page {page}"))
+    return trim_margins(previews.preview(_load(), page, tuple(snippets), owner=_owner))
 
 
 def trim_margins(png: bytes, pad: int = 24) -> bytes:
@@ -289,7 +325,10 @@ def citation_preview(cites: Sequence[Citation], load: PdfLoader | None) -> None:
         return
     c = cites[0]
     try:
-        png = page_png(c.doc_id or c.doc, int(c.pages[0]), tuple(x.snippet for x in cites if x.snippet), load)
+        from pages._visitor import owner
+
+        png = page_png(c.doc_id or c.doc, int(c.pages[0]), tuple(x.snippet for x in cites if x.snippet), load,
+                       owner())
     except (AlphaSearchError, OSError, ValueError, RuntimeError) as exc:
         st.caption(f"Preview unavailable: {inert(exc)}")
         return
@@ -601,14 +640,3 @@ def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
                 "color": "#1f4e99" if on else "#b8bec8", "width": 4 if on else 1,
             })
     return nodes, edges
-
-
-def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
-    """Q of each given node after every iteration 1..T (None before it was first visited)."""
-    out: dict[str, list[float | None]] = {n: [] for n in node_ids}
-    for t in range(1, len(trace.steps) + 1):
-        stats = mcts.replay(trace, t)
-        for nid in node_ids:
-            visits, q = stats.get(nid, (0, 0.0))
-            out[nid].append(q if visits else None)
-    return out

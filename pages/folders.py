@@ -9,7 +9,7 @@ import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, current_settings, doc_facts, inert, md_escape, open_library,
-                           show_error)
+                           release_upload, show_error)
 
 EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
 
@@ -32,26 +32,32 @@ st.title("Folders")
 st.caption("Group PDFs into folders; Folder query routes each question to the right folder and documents.")
 
 lib, folders = open_library()
+editor = current_settings().visitor_role == "editor"  # a reader asks and browses: no button that changes the library
+if not editor:
+    st.info("This server lets visitors ask and browse the folders; adding, renaming and deleting are for editors.",
+            icon=":material/visibility:")
 
 for msg in ss.pop("folders_flash", []):
     st.toast(msg, icon=":material/check_circle:")
 
 # --- create ----------------------------------------------------------------------------------------
-with st.form("folder_create", clear_on_submit=True, border=True):
-    c_name, c_btn = st.columns([4, 1], vertical_alignment="bottom")
-    new_name = c_name.text_input("New folder", placeholder="e.g. Annual reports", max_chars=200)
-    if c_btn.form_submit_button("Create folder", icon=":material/create_new_folder:", width="stretch"):
-        try:
-            info = lib.create_folder(new_name)
-        except AlphaSearchError as exc:
-            show_error(exc, "creating the folder")
-        else:
-            ss["folders_flash"] = [f"Folder “{inert(info.name)}” created."]
-            ss["folders_current"] = info.folder_id
-            st.rerun()
+if editor:
+    with st.form("folder_create", clear_on_submit=True, border=True):
+        c_name, c_btn = st.columns([4, 1], vertical_alignment="bottom")
+        new_name = c_name.text_input("New folder", placeholder="e.g. Annual reports", max_chars=200)
+        if c_btn.form_submit_button("Create folder", icon=":material/create_new_folder:", width="stretch"):
+            try:
+                info = lib.create_folder(new_name)
+            except AlphaSearchError as exc:
+                show_error(exc, "creating the folder")
+            else:
+                ss["folders_flash"] = [f"Folder “{inert(info.name)}” created."]
+                ss["folders_current"] = info.folder_id
+                st.rerun()
 
 if not folders:
-    st.info("No folders yet. Create one above, then add PDFs to it.", icon=":material/folder_open:")
+    st.info("No folders yet." + (" Create one above, then add PDFs to it." if editor else ""),
+            icon=":material/folder_open:")
     st.stop()
 
 # --- pick a folder ------------------------------------------------------------------------------------
@@ -67,8 +73,9 @@ c_pages.metric("Pages", f"{folder.pages:,}")
 c_size.metric("Size", f"{folder.size_bytes / 2**20:.1f} MB" if folder.size_bytes >= 2**20
               else f"{folder.size_bytes / 1024:.0f} KB")
 
-tab_docs, tab_add, tab_manage, tab_health = st.tabs(["Documents", "Add PDFs", "Rename / delete", "Health"],
-                                                     key="folders_tab")
+tabs = st.tabs(["Documents", "Add PDFs", "Rename / delete", "Health"] if editor else ["Documents", "Health"],
+               key="folders_tab")
+tab_docs, tab_health = tabs[0], tabs[-1]
 
 # --- documents ------------------------------------------------------------------------------------------
 with tab_docs:
@@ -99,7 +106,7 @@ with tab_docs:
                    "names them goes to the documents that match. Fix a wrong one in the table: it is kept.")
         edited = st.data_editor(
             table, hide_index=True, width="stretch", key=f"folders_facts_{fid}",
-            disabled=[c for c in table.columns if c not in EDITABLE],
+            disabled=[c for c in table.columns if c not in EDITABLE or not editor],
             column_config={"hash": st.column_config.TextColumn(help="First 12 hex digits of the SHA-256"),
                            "year": st.column_config.NumberColumn(help="Fiscal year covered", min_value=1900,
                                                                  max_value=2100, step=1, format="%d"),
@@ -121,30 +128,31 @@ with tab_docs:
                 ss["folders_flash"] = [f"Facts of {name} saved." for name in changes]
                 ss.pop(f"folders_facts_{fid}", None)
                 st.rerun()
-        c_pick, c_rm = st.columns([4, 1], vertical_alignment="bottom")
-        victim = c_pick.selectbox("Document to remove", [r.name for r in records], key=f"folders_rm_{fid}")
-        if c_rm.button("Remove", icon=":material/delete:", key=f"folders_rm_btn_{fid}", width="stretch"):
-            ss["folders_confirm_rm"] = (fid, victim)
-        pending = ss.get("folders_confirm_rm")
-        if pending and pending[0] == fid:
-            st.warning(f"Remove {md_escape(pending[1])} from {md_escape(folder.name)}? Its index is deleted too.",
-                       icon=":material/warning:")
-            y, n = st.columns(2)
-            if y.button("Yes, remove it", type="primary", key="folders_rm_yes"):
-                ss.pop("folders_confirm_rm", None)
-                try:
-                    lib.remove(fid, pending[1])
-                except AlphaSearchError as exc:
-                    show_error(exc, "removing the document")
-                else:
-                    ss["folders_flash"] = [f"Removed {inert(pending[1])}."]
+        if editor:
+            c_pick, c_rm = st.columns([4, 1], vertical_alignment="bottom")
+            victim = c_pick.selectbox("Document to remove", [r.name for r in records], key=f"folders_rm_{fid}")
+            if c_rm.button("Remove", icon=":material/delete:", key=f"folders_rm_btn_{fid}", width="stretch"):
+                ss["folders_confirm_rm"] = (fid, victim)
+            pending = ss.get("folders_confirm_rm")
+            if pending and pending[0] == fid:
+                st.warning(f"Remove {md_escape(pending[1])} from {md_escape(folder.name)}? Its index is deleted too.",
+                           icon=":material/warning:")
+                y, n = st.columns(2)
+                if y.button("Yes, remove it", type="primary", key="folders_rm_yes"):
+                    ss.pop("folders_confirm_rm", None)
+                    try:
+                        lib.remove(fid, pending[1])
+                    except AlphaSearchError as exc:
+                        show_error(exc, "removing the document")
+                    else:
+                        ss["folders_flash"] = [f"Removed {inert(pending[1])}."]
+                        st.rerun()
+                if n.button("Cancel", key="folders_rm_no"):
+                    ss.pop("folders_confirm_rm", None)
                     st.rerun()
-            if n.button("Cancel", key="folders_rm_no"):
-                ss.pop("folders_confirm_rm", None)
-                st.rerun()
 
 # --- add ----------------------------------------------------------------------------------------------------
-with tab_add:
+def add_tab() -> None:
     s = current_settings()
     files = st.file_uploader("PDF files", type=["pdf"], accept_multiple_files=True,
                              key=f"folders_upload_{ss['folders_uploader']}",
@@ -179,6 +187,8 @@ with tab_add:
         if results:
             ss["folders_results"] = [(r.name, r.status, r.reason or "; ".join(r.warnings),
                                       r.record.pages if r.record else None, round(r.seconds, 2)) for r in results]
+            for f in files:
+                release_upload(f.file_id, f"folders_upload_{ss['folders_uploader']}")
             ss["folders_uploader"] += 1
             st.rerun()
     if ss.get("folders_results"):
@@ -192,7 +202,7 @@ with tab_add:
                 st.error(inert(f"{n}: {why}" if not why.startswith(n) else why), icon=":material/block:")
 
 # --- rename / delete ----------------------------------------------------------------------------------------
-with tab_manage:
+def manage_tab() -> None:
     with st.form(f"folder_rename_{fid}", clear_on_submit=True):
         c_new, c_go = st.columns([4, 1], vertical_alignment="bottom")
         renamed = c_new.text_input("New name", placeholder=folder.name, max_chars=200)
@@ -225,6 +235,12 @@ with tab_manage:
             ss.pop("folders_confirm_del", None)
             st.rerun()
 
+if editor:
+    with tabs[1]:
+        add_tab()
+    with tabs[2]:
+        manage_tab()
+
 # --- health ------------------------------------------------------------------------------------------------------
 with tab_health:
     st.caption("Checks that every document has its PDF and a readable, current index, and that no stray files "
@@ -236,7 +252,7 @@ with tab_health:
             ss["folders_health_report"] = ("check", lib.health(deep=deep))
         except AlphaSearchError as exc:
             show_error(exc, "checking the library")
-    if c_fix.button("Repair", icon=":material/build:", key="folders_repair"):
+    if editor and c_fix.button("Repair", icon=":material/build:", key="folders_repair"):
         try:
             ss["folders_health_report"] = ("repair", lib.repair())
         except AlphaSearchError as exc:

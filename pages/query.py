@@ -4,15 +4,14 @@ trees searched, and the answer cites document, section and pages. The
 conversation is stored in the library, so it survives a reload and a restart."""
 from __future__ import annotations
 
-import uuid
-
 import streamlit as st
 
 from alphasearch.config import MAX_QUESTION_CHARS
-from alphasearch.errors import AlphaSearchError
+from alphasearch.errors import AlphaSearchError, NotYoursError
 from alphasearch.models import Citation
 from pages._common import (SearchRecord, engine, inert, md_escape, open_library, percent, remember_search,
                            render_answer, searches, shorten, show_error, stored_answer)
+from pages._visitor import new_id, owner
 
 ss = st.session_state
 AUTO = "__auto__"
@@ -27,12 +26,18 @@ if not any(f.documents for f in folders):
     st.page_link("pages/folders.py", label="Go to Folders", icon=":material/folder_open:")
     st.stop()
 
-# --- the conversation: from the URL, else the most recent one ---------------------------------------
-conv = st.query_params.get("c") or ss.get("query_conv")
+# --- the conversation: this visitor's, from the URL or this session; else a new one ------------------------
+me = owner()
+conv = "".join(ch for ch in str(st.query_params.get("c") or ss.get("query_conv") or "")
+               if ch.isalnum() or ch in "-_")[:64]
+if conv:
+    try:
+        lib.history(conv, limit=1, owner=me)
+    except NotYoursError as exc:
+        st.info(inert(f"{exc} A new conversation was started."), icon=":material/lock:")
+        conv = ""
 if not conv:
-    known = [c for c in lib.conversations() if c.startswith("app-")]
-    conv = known[0] if known else f"app-{uuid.uuid4().hex[:12]}"
-conv = "".join(ch for ch in str(conv) if ch.isalnum() or ch in "-_")[:64] or "app-default"
+    conv = new_id("app")
 ss["query_conv"] = conv
 if st.query_params.get("c") != conv:
     st.query_params["c"] = conv
@@ -45,13 +50,17 @@ with c_route:
                           help="Automatic: the question (and the conversation so far) decides the folder.")
 with c_new:
     if st.button("New conversation", icon=":material/add_comment:", width="stretch", key="query_new"):
-        ss["query_conv"] = f"app-{uuid.uuid4().hex[:12]}"
+        ss["query_conv"] = new_id("app")
         st.query_params["c"] = ss["query_conv"]
         st.rerun()
 with c_clear:
     if st.button("Clear history", icon=":material/delete_sweep:", width="stretch", key="query_clear"):
-        lib.clear_history(conv)
-        st.rerun()
+        try:
+            lib.clear_history(conv, owner=me)
+        except AlphaSearchError as exc:
+            show_error(exc, "clearing the conversation")
+        else:
+            st.rerun()
 
 
 def pdf_loader(c: Citation):
@@ -75,7 +84,7 @@ def route_line(meta: dict) -> str:
 
 def show_turns() -> None:
     try:
-        turns = lib.history(conv, limit=200)
+        turns = lib.history(conv, limit=200, owner=me)
     except AlphaSearchError as exc:
         show_error(exc, "loading the conversation")
         return
@@ -103,9 +112,9 @@ if question:
     with st.chat_message("assistant", avatar=":material/travel_explore:"):
         with st.status("Routing the question to a folder…", expanded=True) as status:
             try:
-                history = lib.history(conv, limit=20)
+                history = lib.history(conv, limit=20, owner=me)
                 answer = engine().ask_folder(question, folder=None if target == AUTO else target, history=history,
-                                             documents=only)
+                                             documents=only, owner=me)
             except Exception as exc:
                 status.update(label="No answer", state="error")
                 show_error(exc, "answering from the library")
@@ -153,8 +162,8 @@ if question:
                     "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
             fid = str(routing.get("folder_id", ""))
             try:
-                lib.add_turn(conv, "user", question, folder=fid)
-                lib.add_turn(conv, "assistant", answer.text, folder=fid, meta=meta)
+                lib.add_turns(conv, [("user", question, None), ("assistant", answer.text, meta)], folder=fid,
+                              owner=me)
             except AlphaSearchError as exc:
                 show_error(exc, "saving the conversation")
             render_answer(stored_answer(answer.text, meta), pdf_loader, key="query-new", route=route_line(meta))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from alphasearch.config import ENGINES, MAX_GAP_ROUNDS, RULES
+from alphasearch.config import ENGINES, MAX_GAP_ROUNDS, RULES, shown_url
 from alphasearch.errors import ConfigError
 from pages._common import base_settings, current_settings, engine_label, inert, overrides
 
@@ -27,7 +27,7 @@ with st.form("settings_form", clear_on_submit=True):
                       format_func={"auto": "auto (LLM when a key or endpoint is set)", "offline": "offline",
                                    "openai": "LLM (OpenAI-compatible)"}.get,
                       help="Offline needs no key and no network: BM25 + static embeddings.")
-    base_url = st.text_input("Endpoint (base URL)", value=s.base_url, placeholder="https://api.openai.com/v1",
+    base_url = st.text_input("Endpoint (base URL)", value=shown_url(s.base_url), placeholder="https://api.openai.com/v1",
                              help="Any OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for a local model. The server's "
                                   "own key is only sent to the server's endpoint: another endpoint needs your key.")
     key = st.text_input("API key", value="", type="password",
@@ -56,6 +56,8 @@ with st.form("settings_form", clear_on_submit=True):
     submitted = st.form_submit_button("Apply", type="primary", icon=":material/check:")
 
 if submitted:
+    if base_url.strip() == shown_url(s.base_url):  # the field shows the endpoint without its credentials: unchanged
+        base_url = s.base_url
     changes = dict(engine=engine, base_url=base_url.strip(), index_model=index_model.strip() or s.index_model,
                    search_model=search_model.strip() or s.search_model,
                    answer_model=answer_model.strip() or s.answer_model, iterations=int(iterations),

@@ -1,15 +1,14 @@
 """Single PDF: upload (or the sample) → indexing with progress → document card → cited chat."""
 from __future__ import annotations
 
-import uuid
-
 import streamlit as st
 
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
-                           current_settings, engine, inert, library, md_escape, pages_label, remember_search,
-                           render_answer, show_error, stored_answer)
+                           current_settings, engine, inert, library, md_escape, pages_label, release_upload,
+                           remember_search, render_answer, show_error, stored_answer)
+from pages._visitor import new_id, owner
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
                     "What are the main risks to the business?", "What revenue is expected for 2026?")
@@ -24,7 +23,7 @@ ss.setdefault("single_uploader", 0)
 
 
 def reset() -> None:
-    for k in ("single_doc", "single_data", "single_file_id", "single_pending", "single_error", "single_conv"):
+    for k in ("single_doc", "single_sha", "single_file_id", "single_pending", "single_error", "single_conv"):
         ss.pop(k, None)
     ss["single_chat"] = []
     ss["single_uploader"] += 1  # a fresh, empty uploader
@@ -36,26 +35,39 @@ def remember(doc, data: bytes) -> None:
     """Keep the PDF by content hash and start a stored chat; both ids go in the URL so a reload
     (or a bookmark) finds the document and its conversation again."""
     try:
-        engine().uploads.put(data)
+        ss["single_sha"] = engine().uploads.put(data)
     except OSError as exc:
         show_error(exc, "keeping the PDF for a page reload")
-    ss["single_conv"] = f"single-{uuid.uuid4().hex[:12]}"
+    ss["single_conv"] = new_id("single")
+    try:  # the chat is this visitor's from the start: its URL opens the document for nobody else
+        library().add_turns(ss["single_conv"], [], owner=owner())
+    except AlphaSearchError as exc:
+        show_error(exc, "starting the conversation")
     st.query_params["doc"] = doc.doc_id
     st.query_params["chat"] = ss["single_conv"]
 
 
 def restore() -> None:
-    """After a reload: the document and the chat named in the URL, when they are still kept."""
+    """After a reload: the document and the chat named in the URL, when they are still kept and the chat is
+    this visitor's (another visitor's URL opens neither)."""
     sha = str(st.query_params.get("doc") or "")
-    doc = engine().indexes.get(sha) if sha else None
-    data = engine().uploads.get(sha) if doc is not None else None
-    if doc is None or data is None:
-        return
     conv = "".join(ch for ch in str(st.query_params.get("chat") or "") if ch.isalnum() or ch in "-_")[:64]
+    try:
+        mine = bool(conv) and library().owns(conv, owner())
+    except AlphaSearchError:
+        mine = False
+    if not mine:
+        if sha:
+            st.info("That document and its chat belong to another visitor; upload the PDF to ask it yourself.",
+                    icon=":material/lock:")
+        return
+    doc = engine().indexes.get(sha) if sha else None
+    if doc is None or engine().uploads.get(sha) is None:
+        return
     chat = []
     if conv:
         try:
-            turns = library().history(conv, limit=200)
+            turns = library().history(conv, limit=200, owner=owner())
         except AlphaSearchError as exc:
             show_error(exc, "loading the conversation")
             turns = []
@@ -66,8 +78,8 @@ def restore() -> None:
             elif asked is not None:
                 chat.append((asked, stored_answer(turn.text, turn.meta)))
                 asked = None
-    ss.update(single_doc=doc, single_data=data, single_file_id=f"restored-{sha}", single_chat=chat,
-              single_conv=conv or f"single-{uuid.uuid4().hex[:12]}")
+    ss.update(single_doc=doc, single_sha=sha, single_file_id=f"restored-{sha}", single_chat=chat,
+              single_conv=conv)
 
 
 def index(data: bytes, name: str, file_id: str) -> None:
@@ -98,8 +110,9 @@ def index(data: bytes, name: str, file_id: str) -> None:
         bar.progress(1.0, text="ready")
         status.update(label=f"{shown} is ready: {doc.page_count} pages, {doc.section_count()} sections",
                       state="complete", expanded=False)
-    ss.update(single_doc=doc, single_data=data, single_file_id=file_id, single_chat=[])
-    remember(doc, data)
+    ss.update(single_doc=doc, single_file_id=file_id, single_chat=[])
+    remember(doc, data)  # the bytes are kept on disk, never in the session
+    release_upload(file_id)  # the uploader keeps showing the file; the session's widget state holds it until it ends
 
 
 def want_sample() -> None:
@@ -133,6 +146,7 @@ elif upload is not None and ss.get("single_file_id") != upload.file_id:
     index(upload.getvalue(), upload.name, upload.file_id)
 elif upload is not None and ss.get("single_error", (None,))[0] == upload.file_id:
     show_error(ss["single_error"][1], f"indexing {upload.name}")  # keep saying why while the file is there
+upload = None  # the script's globals outlive the run (Streamlit keeps the last run's module): not the file
 
 doc = ss.get("single_doc")
 if doc is None:
@@ -163,11 +177,12 @@ with st.container(border=True):
         st.markdown("\n".join(lines) if lines else "One section: the whole document.")
 
 # --- chat --------------------------------------------------------------------------------------------
-data = ss.get("single_data")
+kept = ss.get("single_sha")
 
 
 def pdf_for(_citation):
-    return (lambda: data) if data else None
+    """The PDF's bytes read from the upload store when a preview needs them (never held in the session)."""
+    return (lambda: engine().uploads.get(kept) or b"") if kept else None
 
 
 question = st.chat_input(f"Ask a question about {doc.name}", key="single_question", max_chars=MAX_QUESTION_CHARS) or ss.pop("single_pending", None)
@@ -198,8 +213,9 @@ if question:
             ss["single_chat"].append((question, answer))
             if ss.get("single_conv"):
                 try:
-                    library().add_turn(ss["single_conv"], "user", question)
-                    library().add_turn(ss["single_conv"], "assistant", answer.text, meta=answer_meta(answer))
+                    library().add_turns(ss["single_conv"], [("user", question, None),
+                                                            ("assistant", answer.text, answer_meta(answer))],
+                                        owner=owner())
                 except AlphaSearchError as exc:
                     show_error(exc, "saving the conversation")
             if answer.trace is not None:

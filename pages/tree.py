@@ -10,9 +10,11 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit_agraph import Config, Edge, Node, agraph
 
-from alphasearch.models import SearchTrace
-from pages._common import (SearchRecord, graph_elements, inert, md_escape, pages_label, q_history, saved_searches,
-                           searches, shorten, tree_state, with_rounds)
+from alphasearch.errors import TraceFileError
+from alphasearch.search import mcts
+from alphasearch.search.trace_file import read_trace
+from pages._common import (SearchRecord, current_settings, graph_elements, inert, md_escape, pages_label,
+                           saved_searches, searches, shorten, tree_state, with_rounds)
 
 ss = st.session_state
 st.title("Tree visualizer")
@@ -26,13 +28,11 @@ records: list[SearchRecord] = session_records + [r for r in saved_searches() if 
 with st.expander("Open a saved trace (JSON downloaded from this page or written by the CLI)"):
     upload = st.file_uploader("Trace JSON", type=["json"], key="tree_trace_upload")
     if upload is not None:
-        try:
-            raw = json.loads(upload.getvalue().decode("utf-8"))
-            loaded = {"Uploaded trace": SearchTrace.from_dict(raw["trace"] if "trace" in raw else raw)}
-            question = str(raw.get("question") or upload.name) if isinstance(raw, dict) else upload.name
-            records.insert(0, SearchRecord(question, f"Uploaded · {upload.name}", loaded))
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError):
-            st.error(f"{inert(upload.name)} is not a search trace saved by AlphaSearch.", icon=":material/error:")
+        try:  # bounded: its bytes, iterations and nodes (Settings.max_trace_*) before it is replayed
+            question, loaded = read_trace(upload.getvalue(), upload.name, current_settings())
+            records.insert(0, SearchRecord(question, f"Uploaded · {upload.name}", {"Uploaded trace": loaded}))
+        except TraceFileError as exc:
+            st.error(inert(exc), icon=":material/error:")
 
 if not records:
     st.info("No search yet. Ask a question on **Single PDF** (the sample report works without a file or key) "
@@ -161,7 +161,7 @@ final = tree_state(trace, T)
 top = [x.node_id for x in sorted(final, key=lambda x: -x.visits) if x.parent is not None and x.visits][:6]
 titles = {x.node_id: inert(shorten(x.title, 30), "plotly") for x in final}
 with tab_q:
-    hist = q_history(trace, top)
+    hist = mcts.q_history(trace, top)
     fig = go.Figure()
     for node_id in top:
         fig.add_trace(go.Scatter(x=list(range(1, T + 1)), y=hist[node_id], mode="lines+markers",

@@ -102,9 +102,11 @@ def stop_process(proc: subprocess.Popen, grace: float = 10.0) -> None:
 
 
 @contextlib.contextmanager
-def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterator[str]:
+def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, str] | None = None,
+                     started: list | None = None) -> Iterator[str]:
     """``streamlit run app.py`` on a free loopback port; yields its URL. ``env`` adds to (or
-    replaces) the server's environment: offline engine, no key, no endpoint by default."""
+    replaces) the server's environment: offline engine, no key, no endpoint by default. ``started``: the
+    server's process is appended to it."""
     port = free_port()
     env = {**os.environ, "ALPHASEARCH_DATA_DIR": str(data_dir), "ALPHASEARCH_ENGINE": "offline",
            "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", **(env or {})}
@@ -113,6 +115,8 @@ def streamlit_server(data_dir: Path, *, timeout: float = 60.0, env: dict[str, st
         [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    if started is not None:
+        started.append(proc)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout

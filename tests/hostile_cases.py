@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+import filter_bombs
 import pdf_factory
 from alphasearch import errors
 
@@ -76,6 +77,20 @@ CASES: tuple[HostileCase, ...] = (
                 pdf_factory.deep_outline_raw_pdf, errors.OutlineTooDeepError, "nested more than 10,000 levels"),
     HostileCase("hex-flate-bomb", "a 2 MB page stream behind [/ASCIIHexDecode /FlateDecode] decoding to 1 GB",
                 pdf_factory.hex_flate_bomb_pdf, errors.DecompressionBombError, "decompression bomb"),
+    # filters the decoded-size check did not count while MuPDF decoded them (issue 31)
+    HostileCase("brotli-bomb", "a 58 KB page stream behind /BrotliDecode decoding to 300 MB (not counted before)",
+                lambda: filter_bombs.filter_bomb_pdf("BrotliDecode"), errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("crypt-identity-bomb", "a Flate bomb behind [/Crypt /FlateDecode] with the Identity crypt filter "
+                "(not counted before: 1.6 GB peak in a worker)", lambda: filter_bombs.filter_bomb_pdf("Crypt"),
+                errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("ccitt-content-bomb", "a 5 KB page stream behind /CCITTFaxDecode, 1 bit per 8 KB row, decoding to 300 MB",
+                lambda: filter_bombs.filter_bomb_pdf("CCITTFaxDecode"), errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("dct-content-bomb", "a 0.9 KB page stream behind /DCTDecode whose JPEG declares 65,000 x 4,850 pixels",
+                lambda: filter_bombs.filter_bomb_pdf("DCTDecode"), errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("jbig2-content-bomb", "a 0.6 KB page stream behind /JBIG2Decode declaring a 65,536 x 38,400 page",
+                lambda: filter_bombs.filter_bomb_pdf("JBIG2Decode"), errors.DecompressionBombError, "decompression bomb"),
+    HostileCase("jpx-image-bomb", "an image declared 10 x 10 whose JPEG 2000 codestream declares 30,000 x 30,000",
+                filter_bombs.jpx_image_bomb_pdf, errors.DecompressionBombError, "megapixel limit"),
     HostileCase("flate-250mb", "a 1.2 MB Flate page stream of text lines inflating to 250 MB (under the stream limit)",
                 pdf_factory.text_flood_pdf, None, warning="only the first 4 MB were read"),
     HostileCase("line-100mb", "one line of text 100 million characters long (0.1 MB on disk)",

@@ -11,19 +11,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..config import Settings
+from .settings import settings_from_args
 from ..errors import InvalidFactError, NotFoundError
 
 
 def _engine(args: argparse.Namespace):
     from ..pipeline import Engine
 
-    overrides = {}
-    if getattr(args, "data_dir", None):
-        overrides["data_dir"] = Path(args.data_dir)
-    if getattr(args, "engine", None):
-        overrides["engine"] = args.engine
-    return Engine(Settings.from_env(**overrides))
+    return Engine(settings_from_args(args))
 
 
 def _out(args: argparse.Namespace, obj, text: str) -> None:

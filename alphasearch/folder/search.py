@@ -18,7 +18,7 @@ import numpy as np
 
 from ..index import facts as doc_facts
 from ..config import MAX_QUESTION_CHARS, Settings
-from ..errors import AlphaSearchError, NotFoundError, SearchStopped
+from ..errors import AlphaSearchError, FolderGoneError, NotFoundError, SearchStopped
 from ..search.mcts import ranked_frontier, search
 from ..models import INDEX_VERSION, Answer, Citation, FolderTrace, SearchStep, SearchTrace, Usage
 from ..index.pageindex import PageTerms
@@ -254,12 +254,13 @@ class FolderSearch:
     def ask(self, question: str, *, folder: str | None = None, history: Sequence[ChatTurn] | None = None,
             conversation: str | None = None, top_k: int | None = None, iterations: int | None = None,
             seed: int | None = None, save_trace: bool = True, documents: Sequence[str] | None = None,
-            on_step: OnStep | None = None) -> Answer:
-        """``documents``: search only these (names in the folder), e.g. an alternative the user picked."""
+            on_step: OnStep | None = None, owner: str | None = None) -> Answer:
+        """``documents``: search only these (names in the folder), e.g. an alternative the user picked.
+        ``owner``: the visitor the conversation and the saved search belong to (None: the operator)."""
         s = self.settings
         t0 = time.perf_counter()
         if history is None:
-            history = self.library.history(conversation, limit=20) if conversation else []
+            history = self.library.history(conversation, limit=20, owner=owner) if conversation else []
         routing, fp = self.route(question, folder, history)
         t1 = time.perf_counter()
         records = self.records(fp.folder_id)
@@ -307,14 +308,18 @@ class FolderSearch:
             try:
                 self.library.save_trace(fp.folder_id, {"question": question, "answer": answer.text,
                                                        "folder": fp.name,
-                                                       "folder_trace": answer.folder_trace.to_dict()})
+                                                       "folder_trace": answer.folder_trace.to_dict()}, owner=owner)
             except (OSError, AlphaSearchError):
-                pass  # the visualizer's copy is a convenience; the answer stands
+                pass  # the visualizer's copy is a convenience (none when the folder is gone); the answer stands
         if conversation:
-            self.library.add_turn(conversation, "user", question, folder=fp.folder_id)
-            self.library.add_turn(conversation, "assistant", answer.text, folder=fp.folder_id,
-                                  meta={"confidence": round(answer.confidence, 4), "documents": names,
-                                        "citations": [c.to_dict() for c in answer.citations]})
+            try:
+                self.library.add_turns(conversation, [
+                    ("user", question, None),
+                    ("assistant", answer.text, {"confidence": round(answer.confidence, 4), "documents": names,
+                                                "citations": [c.to_dict() for c in answer.citations]})],
+                    folder=fp.folder_id, owner=owner)
+            except FolderGoneError as exc:  # deleted while searched: the answer stands, nothing is kept
+                answer.extra["not_saved"] = str(exc)
         return answer
 
 

@@ -102,6 +102,7 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
 
 
 PREVIEW_SECONDS = 10.0  # one page preview; the 74 eval PDFs' pages render and highlight in at most 0.35 s
+PREVIEW_WORKERS = 2  # preview worker processes (one visitor runs one preview at a time: previews.py)
 
 
 def render_preview(data: bytes, page: int, highlight: tuple[str, ...] = (), zoom: float = 1.5) -> bytes:
@@ -233,7 +234,7 @@ _PREVIEWS: list[WorkerPool] = []
 
 
 def preview_pool() -> WorkerPool:
-    """The process-wide pool of one worker that renders page previews and the page images a model is sent
+    """The process-wide pool of ``PREVIEW_WORKERS`` workers that renders page previews and the page images a model is sent
     (:func:`render_preview`), each within
     ``PREVIEW_SECONDS`` (read at call time). The page budget bounds what reading a page costs, not what drawing
     it costs: a page filling 10 times with a tiling pattern of 0.01-pt tiles (1 KB) took 15.6 s to render, and
@@ -241,7 +242,7 @@ def preview_pool() -> WorkerPool:
     server for every session. In a worker the app waits without the lock, and an overrun is one error."""
     with _POOLS_LOCK:
         if not _PREVIEWS:
-            _PREVIEWS.append(WorkerPool(1, seconds=PREVIEW_SECONDS))
+            _PREVIEWS.append(WorkerPool(PREVIEW_WORKERS, seconds=PREVIEW_SECONDS))
         pool = _PREVIEWS[0]
         pool.seconds = float(PREVIEW_SECONDS)
     return pool

@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS chat (
     id INTEGER PRIMARY KEY AUTOINCREMENT, conversation TEXT NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
     folder_id TEXT NOT NULL DEFAULT '', meta TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_conversation ON chat(conversation, id);
+CREATE TABLE IF NOT EXISTS owners (conversation TEXT PRIMARY KEY, owner TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS facts (
     document_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
     auto TEXT NOT NULL, user TEXT NOT NULL DEFAULT '{}', version INTEGER NOT NULL);
@@ -135,6 +136,12 @@ INSERT_FOLDERS = "INSERT INTO folders(id, name, name_key, created) VALUES (?,?,?
 UPDATE_FOLDERS_NAME_BY_ID = "UPDATE folders SET name=?, name_key=? WHERE id=?"
 DELETE_FOLDERS_BY_ID = "DELETE FROM folders WHERE id=?"
 DELETE_CHAT_BY_FOLDER_ID = "DELETE FROM chat WHERE folder_id=?"
+SELECT_OWNERS_OWNER_BY_CONVERSATION = "SELECT owner FROM owners WHERE conversation=?"
+INSERT_OWNERS = "INSERT INTO owners(conversation, owner, created) VALUES (?,?,?)"
+SELECT_CHAT_EXISTS_BY_CONVERSATION = "SELECT 1 FROM chat WHERE conversation=? LIMIT 1"
+SELECT_CHAT_CONVERSATION_BY_OWNER = (
+    "SELECT c.conversation FROM chat c JOIN owners o ON o.conversation = c.conversation WHERE o.owner=? "
+    "GROUP BY c.conversation ORDER BY MAX(c.id) DESC")
 SELECT_DOCUMENTS_SHA256_BY_FOLDER_ID = "SELECT sha256 FROM documents WHERE folder_id=?"
 SELECT_FOLDERS_TOTALS = (
     "SELECT f.id, f.name, f.created, COUNT(d.id), COALESCE(SUM(d.pages),0), COALESCE(SUM(d.size_bytes),0) "

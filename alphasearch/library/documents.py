@@ -123,6 +123,7 @@ class DocumentMethods:
         process writes the library. Raises :class:`~alphasearch.index.cluster.ClusterError`
         when the cluster cannot be reached.
         """
+        self._may_change()
         items = list(items)
         fid = self.folder(folder).folder_id
         user_report = progress or (lambda message, fraction: None)
@@ -258,6 +259,7 @@ class DocumentMethods:
         """Remove a document and purge everything derived from it: catalog row,
         PDF and index files (unless another folder holds the same bytes), the
         folder's saved trace and cached routing data."""
+        self._may_change()
         rec = self.document(folder, name)
         with self._db(write=True) as con:
             con.execute(sql.DELETE_DOCUMENTS_BY_ID, (rec.record_id,))
@@ -446,6 +448,7 @@ class DocumentMethods:
     def set_facts(self, folder: str, name: str, **changes: Any) -> doc_facts.DocFacts:
         """Correct a document's facts (field → value; '' clears it); kept until the document is
         replaced. Raises :class:`InvalidFactError` for an unknown field or a bad year/quarter."""
+        self._may_change()
         rec = self.document(folder, name)
         current = self.facts(rec.folder_id)[rec.record_id]
         try:

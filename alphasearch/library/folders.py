@@ -17,6 +17,7 @@ class FolderMethods:
 
     def create_folder(self, name: str) -> FolderInfo:
         """A new empty folder; :class:`AlreadyExistsError` if the name is taken (case-insensitive)."""
+        self._may_change()
         name = validate_name(name, "folder")
         fid = uuid.uuid4().hex
         with self._db(write=True) as con:
@@ -29,6 +30,7 @@ class FolderMethods:
         return self.folder(fid)
 
     def rename_folder(self, folder: str, new_name: str) -> FolderInfo:
+        self._may_change()
         new_name = validate_name(new_name, "folder")
         with self._db(write=True) as con:
             row = self._folder_row(con, folder)
@@ -42,6 +44,7 @@ class FolderMethods:
     def delete_folder(self, folder: str) -> FolderInfo:
         """Delete a folder, its documents (and their files unless another folder
         holds the same PDF), its chat turns and its saved trace."""
+        self._may_change()
         info = self.folder(folder)
         with self._db(write=True) as con:
             shas = [r[0] for r in con.execute(sql.SELECT_DOCUMENTS_SHA256_BY_FOLDER_ID, (info.folder_id,))]

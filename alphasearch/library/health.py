@@ -65,7 +65,7 @@ class HealthMethods:
                 if stem not in shas and stem not in live:
                     issues.append(Issue("orphan_file", f"{d.name}/{p.name} belongs to no document.", path=str(p)))
         for p in sorted(self.trace_dir.iterdir()):
-            if p.name != "latest.json" and p.suffix == ".json" and p.stem not in folder_ids:
+            if not p.name.startswith("latest") and p.suffix == ".json" and p.stem.split("-")[0] not in folder_ids:
                 issues.append(Issue("orphan_trace", f"traces/{p.name} belongs to no folder.", path=str(p)))
         return HealthReport(issues, len(rows), files)
 
@@ -93,6 +93,7 @@ class HealthMethods:
         """Fix what :meth:`health` finds: re-index from the stored PDF where the
         index is missing, unreadable, stale or old; drop rows whose PDF is gone
         (they cannot be shown or re-indexed); delete orphan and temporary files."""
+        self._may_change()
         actions: list[str] = []
         report = self.health(deep=True)
         rebuilt: set[str] = set()

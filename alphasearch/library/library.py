@@ -26,7 +26,7 @@ from typing import Any
 
 from . import catalog as sql
 from ..index import facts as doc_facts
-from ..errors import StoreError
+from ..errors import ReadOnlyError, StoreError
 from ..models import DocumentIndex
 from .catalog import rollback
 from .chat import ChatMethods
@@ -60,6 +60,8 @@ class Library(FolderMethods, DocumentMethods, ChatMethods, TraceMethods, HealthM
         self.page_terms_dir = self.root / "pageterms"  # <sha>-<code fingerprint>.npz: a document's page term counts
         self.db_path = self.root / "catalog.sqlite3"
         self.settings = settings
+        # what this library's callers may change (Settings.visitor_role, resolved by the app): a reader nothing
+        self.read_only = getattr(settings, "visitor_role", "") == "reader"
         self.max_file_mb = getattr(settings, "max_file_mb", 500)
         self._default_build = default_build(settings)
         self.build = build or self._default_build
@@ -107,6 +109,12 @@ class Library(FolderMethods, DocumentMethods, ChatMethods, TraceMethods, HealthM
             raise
         finally:
             con.close()
+
+    def _may_change(self) -> None:
+        """Refuse a change of the shared library to a reader (:class:`ReadOnlyError`)."""
+        if self.read_only:
+            raise ReadOnlyError("This server lets visitors ask and browse only; adding, renaming and deleting "
+                                "folders and documents is for editors (ALPHASEARCH_VISITOR_ROLE=editor).")
 
     @staticmethod
     def _bump(con: sqlite3.Connection) -> None:

@@ -22,7 +22,8 @@ _HEX = frozenset("0123456789abcdef")
 
 
 def validate_name(name: object, kind: str = "folder") -> str:
-    """The display name, NFC-normalised and stripped, or :class:`InvalidNameError`.
+    """The display name, its invisible format characters removed (:func:`invisible_removed`), NFC-normalised
+    and stripped, or :class:`InvalidNameError`.
 
     Any reasonable Unicode (accents, CJK, emoji, spaces) is fine. Refused: empty or
     whitespace-only names, more than 200 characters, NUL and other control or
@@ -35,7 +36,9 @@ def validate_name(name: object, kind: str = "folder") -> str:
         raise InvalidNameError(f"The {what} must be text.")
     if "\x00" in name:
         raise InvalidNameError(f"The {what} contains a NUL byte; choose a name without control characters.")
-    text = unicodedata.normalize("NFC", name).strip()
+    if any(ch in _BIDI for ch in name):
+        raise InvalidNameError(f"The {what} contains control characters; choose a plain name.")
+    text = unicodedata.normalize("NFC", invisible_removed(name)).strip()
     if not text:
         raise InvalidNameError(f"The {what} is empty; type a name with at least one visible character.")
     if len(text) > MAX_NAME:
@@ -67,9 +70,18 @@ def shown(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
+def invisible_removed(text: str) -> str:
+    """``text`` without its format characters (Unicode category Cf: zero-width spaces and joiners, direction
+    marks, the byte order mark, soft hyphens), which print as nothing: "Re\u200bports" is "Reports"."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def name_key(name: str) -> str:
-    """Case- and normalisation-insensitive key: two names with the same key clash."""
-    return unicodedata.normalize("NFC", name).casefold()
+    """Case-, compatibility- and invisible-character-insensitive key: two names with the same key clash
+    ("Reports", "REPORTS", "Re\u200bports", full-width "Ｒｅｐｏｒｔｓ"). NFKC, case folding, NFKC again (case
+    folding can leave text not in NFKC), format characters removed."""
+    text = unicodedata.normalize("NFKC", invisible_removed(name))
+    return invisible_removed(unicodedata.normalize("NFKC", text.casefold()))
 
 
 def sha256_of(data: bytes) -> str:

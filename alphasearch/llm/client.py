@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
-from ..config import DEFAULT_BASE_URL
+from ..config import DEFAULT_BASE_URL, shown_url
 from ..errors import ConfigError, LLMMalformedError, LLMRefusalError, LLMUnavailableError, MissingAPIKeyError
 from ..models import Usage
 
@@ -129,7 +129,7 @@ class OpenAIChat:
         if base_url:
             parts = urlsplit(base_url)
             if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ConfigError(f"The model server address {base_url[:80]!r} is not a URL; set OPENAI_BASE_URL "
+                raise ConfigError(f"The model server address {shown_url(base_url)[:80]!r} is not a URL; set OPENAI_BASE_URL "
                                   "to something like http://localhost:11434/v1.")
         import openai  # imported here so the offline engine never pays for it
 
@@ -147,7 +147,7 @@ class OpenAIChat:
                    max_retries=settings.max_retries)
 
     def __repr__(self) -> str:  # never shows the key
-        return f"OpenAIChat(endpoint={self.endpoint!r}, timeout={self.timeout}, max_retries={self.max_retries})"
+        return f"OpenAIChat(endpoint={shown_url(self.endpoint)!r}, timeout={self.timeout}, max_retries={self.max_retries})"
 
     def complete(self, request: ChatRequest) -> Completion:
         return self._parse(self._create(request), request.model)

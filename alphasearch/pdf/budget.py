@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from .codecs import _jbig2_bytes, _jpeg_bytes
 from .streams import StreamSizes, _decoded_prefix, _filter_chain, _filters, _int_value, _pdf_document
 
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
@@ -62,7 +63,6 @@ _INLINE_DICT = 512
 _UNREADABLE_DICT = 16384
 _BI = re.compile(rb"(?<![^\s\x00()<>\[\]{}0-9.+\-])BI(?=(?:[\s\x00]|%[^\r\n]*)*(?:/|ID|>>))")
 _BI_FAST = re.compile(rb"BI")
-_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # SOFn markers
 _COMPONENTS = {"DeviceGray": 1, "G": 1, "CalGray": 1, "DeviceRGB": 3, "RGB": 3, "CalRGB": 3, "Lab": 3,
                "DeviceCMYK": 4, "CMYK": 4, "Separation": 1}
 _MOST_COMPONENTS = 32  # MuPDF's FZ_MAX_COLORS; a colour space the budget cannot name counts 4
@@ -459,7 +459,7 @@ class _PageBudget:
             return b""
         try:
             filters = _filters(self.doc, xref)
-            data = _decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit) if filters else None
+            data = _decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit, self._raw, xref) if filters else None
             if data is None:
                 data = self.doc.xref_stream(xref)[:limit]
         except Exception:
@@ -541,51 +541,6 @@ class _PageBudget:
 
 class _Overread(Exception):
     """The page budget read more than ``MAX_READ_MB`` to judge one page."""
-
-
-def _jpeg_bytes(content: bytes, at: int) -> int:
-    """Bytes libjpeg may hold to decode the JPEG data starting at ``at`` (an inline image's, after "ID"):
-    the coefficients of the whole image its own header declares, 2 bytes per sample, which a progressive
-    or multi-scan JPEG needs before it returns a line, whatever the image's dictionary says (10 inline
-    images declared 10 x 10, each a progressive JPEG of 16,000 x 16,000 in 0.8 MB, took 3 s and 400 MB).
-    0 when no frame header is found; the most a header can declare after 1,024 segments without one."""
-    i = content.find(b"\xff\xd8", at, at + 8) + 2
-    for _ in range(1024):
-        if not 1 < i <= len(content) - 10 or content[i] != 0xFF:
-            return 0
-        marker = content[i + 1]
-        if marker in _JPEG_FRAMES:
-            height, width = int.from_bytes(content[i + 5:i + 7], "big"), int.from_bytes(content[i + 7:i + 9], "big")
-            return 2 * width * height * content[i + 9]
-        if marker in (0xD9, 0xDA):  # the end, or a scan before any frame
-            return 0
-        i += 1 if marker == 0xFF else 2 + int.from_bytes(content[i + 2:i + 4], "big")
-    return 2 * 65535 * 65535 * 255
-
-
-def _jbig2_bytes(content: bytes, at: int) -> int:
-    """Bytes of the page a JBIG2 decoder allocates for the data starting at ``at`` (an inline image's, after
-    "ID", embedded segments without a file header): width x height / 8 of the first page information
-    segment, whatever the image's dictionary says (a 703-byte file whose inline image declared 10 x 10 held
-    a 60,000 x 60,000 page: 430 MB). 0 when none is found; the most a page can declare after 1,024 segments."""
-    i = at + 1
-    for _ in range(1024):
-        if i + 11 > len(content):
-            return 0
-        number, flags, referred = int.from_bytes(content[i:i + 4], "big"), content[i + 4], content[i + 5]
-        count, i = referred >> 5, i + 6
-        if count == 7:  # the long form: a count of 29 bits, then one retention bit per segment
-            count = int.from_bytes(content[i - 1:i + 3], "big") & 0x1FFFFFFF
-            i += 3 + (count + 8) // 8
-        i += count * (1 if number <= 256 else 2 if number <= 65536 else 4) + (4 if flags & 64 else 1)
-        length = int.from_bytes(content[i:i + 4], "big")
-        i += 4
-        if flags & 63 == 48:  # page information: width, height
-            return int.from_bytes(content[i:i + 4], "big") * int.from_bytes(content[i + 4:i + 8], "big") // 8
-        if length == 0xFFFFFFFF:
-            return 0
-        i += length
-    return 0xFFFFFFFF * 0xFFFFFFFF // 8
 
 
 def image_pixels(doc: pymupdf.Document, pno: int) -> float:

@@ -1,9 +1,12 @@
 """What a PDF's streams decode to, counted in bounded memory before MuPDF interprets anything.
 
-Decompression bombs: every stream is decoded through its whole filter chain (Flate, LZW, ASCIIHex,
-ASCII85, RunLength, in any order), counted chunk by chunk and never held whole; a file whose
-streams expand beyond these limits is refused (:func:`check_streams`). Images are judged by their
-declared size. Part of :mod:`alphasearch.pdf`, the only package that imports pymupdf.
+Decompression bombs: every stream is decoded through its whole filter chain, counted chunk by chunk and
+never held whole; a file whose streams expand beyond these limits is refused (:func:`check_streams`). Flate,
+LZW, ASCIIHex, ASCII85 and RunLength chains are decoded here; a chain with any other filter MuPDF knows
+(Brotli, Crypt, and the image codecs CCITT, DCT and JBIG2 on a stream that is not an image) is decoded by
+MuPDF's own decoder of the stream object, so no filter MuPDF decodes goes uncounted. Images are judged by
+their declared size: the dictionary's, and a JPEG 2000 codestream's own (which MuPDF decodes). Part of
+:mod:`alphasearch.pdf`, the only package that imports pymupdf.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import zlib
 import pymupdf
 
 from .. import errors
+from .codecs import declared_pixels
 
 MAX_STREAM_MB = 256  # one stream (page content, form, font…) once decoded
 MAX_INFLATED_MB = 2048  # all streams of the file together
@@ -57,16 +61,16 @@ def _stream_size(raw_doc, xref: int, filters: list[str], cap: int) -> int:
         raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
     except Exception:
         return 0
-    return _decoded_size(raw, filters, cap) or 0
+    return _decoded_size(raw, filters, cap, raw_doc, xref)
 
 
 def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSizes:
     """Raise DecompressionBombError when a stream or image expands beyond the module limits.
 
     Every stream is decoded through its filter chain chunk by chunk and counted, never held in
-    memory; images are judged by their declared size. Returns xref → decoded bytes of the
-    streams that were counted (a stream MuPDF cannot read, or one behind a filter we do not
-    decode, is left for MuPDF and the worker's limits). A Flate stream too small to breach a
+    memory (a chain with a filter this module does not decode, by MuPDF's own decoder); images are
+    judged by their declared size. Returns xref → decoded bytes of the streams that were counted
+    (a stream MuPDF cannot read is left for MuPDF and the worker's limits). A Flate stream too small to breach a
     limit whatever it holds is decoded only when the file's other streams leave too little room
     for its most possible size, or when its size is asked (:class:`StreamSizes`): the same verdicts,
     without inflating most fonts and small pages twice (MuPDF inflates them to read the text).
@@ -91,9 +95,11 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSi
             obj = m.pdf_load_object(raw_doc, xref)
             if _is_name(m.pdf_dict_getp(obj, "Subtype"), "Image"):
                 w, h = (_int_value(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
-                if w is not None and h is not None and w * h > MAX_IMAGE_MEGAPIXELS * 10**6:
+                _check_image(name, w, h)
+                pixels = _codec_pixels(raw_doc, xref, _filter_chain(obj))
+                if pixels > MAX_IMAGE_MEGAPIXELS * 10**6:  # a codec decodes the picture its own data declares
                     raise errors.DecompressionBombError(
-                        f"{name} contains an image of {w:,} x {h:,} pixels, beyond the "
+                        f"{name} contains an image whose data declares {pixels / 10**6:,.0f} megapixels, beyond the "
                         f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
                 continue
             filters = _filter_chain(obj)
@@ -110,9 +116,7 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSi
             heapq.heappush(pending, (-most, xref))
             total += most
         else:
-            size = _decoded_size(raw, filters, per_stream + 1)
-            if size is None:
-                continue
+            size = _decoded_size(raw, filters, per_stream + 1, raw_doc, xref)
             sizes[xref] = size
             total += size
             if size > per_stream:
@@ -124,6 +128,21 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSi
         if total > budget:
             raise _bomb(name, MAX_INFLATED_MB)
     return sizes
+
+
+def _check_image(name: str, w: int | None, h: int | None) -> None:
+    if w is not None and h is not None and w * h > MAX_IMAGE_MEGAPIXELS * 10**6:
+        raise errors.DecompressionBombError(
+            f"{name} contains an image of {w:,} x {h:,} pixels, beyond the "
+            f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
+
+
+def _codec_pixels(raw_doc, xref: int, filters: list[str]) -> int:
+    """Pixels an image's codec allocates by what its own data declares (:func:`.codecs.declared_pixels`)."""
+    m = pymupdf.mupdf
+    raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
+    head = _decoded_prefix(raw, filters[:-1], 2**16) or b""
+    return declared_pixels(filters, head)
 
 
 def _bomb(name: str, mb: int) -> errors.DecompressionBombError:
@@ -166,7 +185,6 @@ def _checked_streams(doc: pymupdf.Document, digest: str, name: str) -> dict[int,
 _CHUNK = 2**20
 _FILTER_NAMES = {"/Fl": "/FlateDecode", "/AHx": "/ASCIIHexDecode", "/A85": "/ASCII85Decode",
                  "/RL": "/RunLengthDecode", "/LZW": "/LZWDecode"}
-_IMAGE_CODECS = {"/DCTDecode", "/DCT", "/JPXDecode", "/JBIG2Decode", "/CCITTFaxDecode", "/CCF"}
 
 
 def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
@@ -206,13 +224,14 @@ def _int_value(obj) -> int | None:
     return value if value >= 0 else None
 
 
-def _decoded_size(raw: bytes, filters: list[str], cap: int) -> int | None:
-    """Bytes ``raw`` decodes to through ``filters``, counting at most a little past ``cap``;
-    None when the chain holds a filter this module does not decode (e.g. Crypt)."""
-    total = 0
+def _decoded_size(raw: bytes, filters: list[str], cap: int, raw_doc=None, xref: int = 0) -> int:
+    """Bytes ``raw`` decodes to through ``filters``, counting at most a little past ``cap``. A chain with a
+    filter this module does not decode is counted as MuPDF decodes stream ``xref`` of ``raw_doc`` (0 without
+    them)."""
     chunks = _decode_chain(raw, filters)
     if chunks is None:
-        return None
+        chunks = _mupdf_object(raw_doc, xref) if raw_doc is not None else ()
+    total = 0
     for chunk in chunks:
         total += len(chunk)
         if total > cap:
@@ -220,11 +239,14 @@ def _decoded_size(raw: bytes, filters: list[str], cap: int) -> int | None:
     return total
 
 
-def _decoded_prefix(raw: bytes, filters: list[str], limit: int) -> bytes | None:
-    """The first ``limit`` decoded bytes of a stream, or None for a filter this module does not decode."""
+def _decoded_prefix(raw: bytes, filters: list[str], limit: int, raw_doc=None, xref: int = 0) -> bytes | None:
+    """The first ``limit`` decoded bytes of a stream; for a filter this module does not decode, those MuPDF
+    decodes of stream ``xref`` of ``raw_doc`` (None without them)."""
     chunks = _decode_chain(raw, filters)
     if chunks is None:
-        return None
+        if raw_doc is None:
+            return None
+        chunks = _mupdf_object(raw_doc, xref)
     out = bytearray()
     for chunk in chunks:
         out += chunk[:limit - len(out)]
@@ -234,23 +256,30 @@ def _decoded_prefix(raw: bytes, filters: list[str], limit: int) -> bytes | None:
 
 
 def _decode_chain(raw: bytes, filters: list[str]):
-    """The decoded bytes of ``raw`` through ``filters`` as a generator of chunks, None for a filter this
-    module does not decode. A chain holding LZW, ASCII85 or RunLength is decoded by MuPDF's own filters
-    (:func:`_mupdf_chain`); Flate and ASCIIHex alone by zlib and binascii."""
+    """The decoded bytes of ``raw`` through ``filters`` as a generator of chunks, None for a chain holding a
+    filter this module does not decode (Brotli, Crypt, an image codec: :func:`_mupdf_object` decodes those).
+    A chain holding LZW, ASCII85 or RunLength is decoded by MuPDF's own filters (:func:`_mupdf_chain`);
+    Flate and ASCIIHex alone by zlib and binascii."""
     stages = {"/FlateDecode": _flate, "/ASCIIHexDecode": _ascii_hex}
-    chain = []
-    for f in filters:
-        if f in _IMAGE_CODECS:
-            break  # an image codec last: its output is bounded by the image's declared size
-        if f not in stages and f not in _BYTE_BY_BYTE:
-            return None
-        chain.append(f)
-    if _BYTE_BY_BYTE.intersection(chain):
-        return _mupdf_chain(raw, chain)
+    if not all(f in stages or f in _BYTE_BY_BYTE for f in filters):
+        return None
+    if _BYTE_BY_BYTE.intersection(filters):
+        return _mupdf_chain(raw, filters)
     chunks = (raw[i:i + _CHUNK] for i in range(0, max(len(raw), 1), _CHUNK))
-    for f in chain:
+    for f in filters:
         chunks = stages[f](chunks)
     return chunks
+
+
+def _mupdf_object(raw_doc, xref: int):
+    """Stream ``xref`` of ``raw_doc`` decoded by MuPDF exactly as it decodes it to use it (every filter it
+    knows, with its parameters and the document's decryption), read chunk by chunk."""
+    m = pymupdf.mupdf
+    try:
+        stream = m.pdf_open_stream_number(raw_doc, xref)
+    except Exception:
+        return
+    yield from _read_chunks(stream)
 
 
 # decoded byte by byte in Python at 3-10 MB/s (LZW 3.3, ASCII85 and RunLength ~10): a 6 MB LZW page stream
@@ -268,6 +297,12 @@ def _mupdf_chain(raw: bytes, chain: list[str]):
     stream = m.fz_open_buffer(m.fz_new_buffer_from_copied_data(raw))
     for f in chain:
         stream = opened[f](stream)
+    yield from _read_chunks(stream)
+
+
+def _read_chunks(stream):
+    """A MuPDF stream read chunk by chunk into one buffer; damaged data ends the output where MuPDF stops."""
+    m = pymupdf.mupdf
     chunk = bytearray(_CHUNK)
     at = m.python_mutable_buffer_data(chunk)
     while True:
@@ -319,4 +354,4 @@ def _ascii_hex(chunks):
 
 def _inflated_size(raw: bytes, cap: int) -> int:
     """Bytes ``raw`` (zlib data) inflates to, counting at most a little past ``cap``."""
-    return _decoded_size(raw, ["/FlateDecode"], cap) or 0
+    return _decoded_size(raw, ["/FlateDecode"], cap)

@@ -317,8 +317,10 @@ def test_folders_create_upload_table_rename_remove_delete_and_health(app, data_d
 
 
 def test_single_pdf_document_and_chat_survive_a_reload(app):
-    """The document's content hash and the chat id go in the URL; a new session (a reload) with
-    that URL shows the same document and conversation; the answer is structured."""
+    """The document's content hash and the chat id go in the URL; a new session (a reload) of the same visitor
+    with that URL shows the same document and conversation; the answer is structured. (AppTest has no browser
+    cookie: the visitor is the owner token its session keeps, carried into the new session here; a real reload
+    keeps the browser's, tests/app/test_browser.py.) Another visitor with the URL sees neither."""
     sample_loaded(app)
     ask(app, "single_question", "What was the total revenue in 2025?")
     assert app.get("container") is not None and "Direct answer" in texts(app)
@@ -329,9 +331,17 @@ def test_single_pdf_document_and_chat_survive_a_reload(app):
 
     st.cache_resource.clear()
     st.cache_data.clear()
+    other = AppTest.from_file(str(APP), default_timeout=240)
+    other.query_params["doc"] = doc_id
+    other.query_params["chat"] = chat
+    other.run()
+    ok(other)
+    assert "single_doc" not in other.session_state and "412\\.6" not in texts(other)
+    assert any("another visitor" in i.value for i in other.info)
     again = AppTest.from_file(str(APP), default_timeout=240)
     again.query_params["doc"] = doc_id
     again.query_params["chat"] = chat
+    again.session_state["visitor_owner"] = app.session_state["visitor_owner"]
     again.run()
     ok(again)
     assert any(plain(s.value) == "northwind-annual-report-2025.pdf" for s in again.subheader)
@@ -358,10 +368,27 @@ def test_folder_query_routes_cites_and_history_survives_restart(app, data_dir):
     ok(app)
     assert any("Phase 1" in o for s in app.selectbox for o in s.options)
 
-    # a new session on the same data dir (a reload or a server restart) sees the conversation
+    # a new session of the same visitor on the same data dir (a reload or a server restart) with the
+    # conversation's URL sees it; without ?c= a new conversation starts; another visitor's URL does not open it
+    conv = app.query_params["c"]
+    conv = conv[0] if isinstance(conv, list) else conv
     st.cache_resource.clear()
     st.cache_data.clear()
+    fresh = AppTest.from_file(str(APP), default_timeout=240)
+    fresh.session_state["visitor_owner"] = app.session_state["visitor_owner"]
+    fresh.run()
+    fresh.switch_page("pages/query.py").run()
+    ok(fresh)
+    assert "27 days" not in texts(fresh) and fresh.query_params["c"] != conv
+    other = AppTest.from_file(str(APP), default_timeout=240)
+    other.query_params["c"] = conv
+    other.run()
+    other.switch_page("pages/query.py").run()
+    ok(other)
+    assert "27 days" not in texts(other) and any("another visitor" in i.value for i in other.info)
     again = AppTest.from_file(str(APP), default_timeout=240)
+    again.session_state["visitor_owner"] = app.session_state["visitor_owner"]
+    again.query_params["c"] = conv
     again.run()
     again.switch_page("pages/query.py").run()
     ok(again)
@@ -548,7 +575,8 @@ def test_tree_state_replays_to_the_final_statistics():
 
 
 def test_graph_elements_size_colour_labels_and_no_html_titles():
-    from pages._common import graph_elements, q_colour, q_history, tree_state
+    from alphasearch.search.mcts import q_history
+    from pages._common import graph_elements, q_colour, tree_state
 
     trace = _trace()
     views = tree_state(trace, len(trace.steps))

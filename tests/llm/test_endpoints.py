@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from alphasearch.config import Settings, normalize_endpoint
+from alphasearch.config import Settings, normalize_endpoint, shown_url
 from alphasearch.errors import ConfigError
 from alphasearch.pipeline import Engine
 from alphasearch.library.sample import sample_pdf_bytes
@@ -97,4 +97,41 @@ def test_the_cli_refuses_an_endpoint_that_is_not_allowed(servers, data_dir, tmp_
                         "ALPHASEARCH_ALLOWED_ENDPOINTS": a.url})
     line = assert_clean_failure(proc, "is not allowed on this server")
     assert OPERATOR_KEY not in line
+    assert a.count == 0 and b.count == 0
+
+
+@pytest.mark.parametrize("url, shown", [
+    ("http://user:password@host:8/v1", "http://host:8/v1"),
+    ("https://HOST/v1?api_key=k1&model=m&X-Token=t2&sig=s3&password=p4#frag", "https://host/v1?model=m"),
+    ("https://[::1]:8080/v1?access_token=a", "https://[::1]:8080/v1"),
+    ("", ""),
+])
+def test_urls_are_shown_without_credentials(url, shown):
+    assert shown_url(url) == shown
+
+
+def test_no_message_or_repr_shows_the_endpoints_credentials(data_dir):
+    env = {"OPENAI_API_KEY": OPERATOR_KEY, "OPENAI_BASE_URL": "http://u1:p1@127.0.0.1:9/v1?key=k1",
+           "ALPHASEARCH_ALLOWED_ENDPOINTS": "http://u1:p1@127.0.0.1:9/v1?key=k1,https://u2:p2@b.invalid/v1",
+           "ALPHASEARCH_DATA_DIR": str(data_dir)}
+    settings = Settings.from_env(env)
+    with pytest.raises(ConfigError) as err:
+        settings.replace(base_url="https://u3:p3@c.invalid/v1?token=k3", api_key=VISITOR_KEY)
+    from alphasearch.llm.client import OpenAIChat
+
+    printed = str(err.value) + repr(settings) + repr(OpenAIChat.from_settings(settings))
+    assert "127.0.0.1:9/v1" in printed and "b.invalid/v1" in printed
+    assert not any(s in printed for s in ("u1", "p1", "k1", "u2", "p2", "u3", "p3", "k3", OPERATOR_KEY))
+
+
+def test_the_cli_shows_no_credentials_of_the_endpoint(servers, data_dir, tmp_path):
+    a, b = servers
+    pdf = tmp_path / "northwind.pdf"
+    pdf.write_bytes(sample_pdf_bytes())
+    secret_url = b.url.replace("http://", "http://carol:s3cret@") + "?api_key=qk-1"
+    proc = run_cli("query", str(pdf), QUESTION, data_dir=data_dir,
+                   env={"OPENAI_API_KEY": OPERATOR_KEY, "OPENAI_BASE_URL": secret_url,
+                        "ALPHASEARCH_ALLOWED_ENDPOINTS": a.url.replace("http://", "http://dave:pw2@")})
+    line = assert_clean_failure(proc, "is not allowed on this server")
+    assert not any(s in proc.stdout + proc.stderr for s in ("carol", "s3cret", "qk-1", "dave", "pw2"))
     assert a.count == 0 and b.count == 0
