@@ -99,8 +99,8 @@ def code_hash() -> str:
     """Hash of the code that shapes a section tree (a change rebuilds the cached trees)."""
     h = hashlib.sha256()
     src = REPO / "alphasearch"
-    for path in [src / name for name in ("indexer.py", "text.py", "models.py")] + sorted((src / "pdf").glob("*.py")) + sorted(
-            (src / "indexing").glob("*.py")) + sorted((src / "data").glob("*.json")):
+    for path in [src / "lang" / "text.py", src / "models.py"] + sorted((src / "pdf").glob("*.py")) + sorted(
+            (src / "index").glob("*.py")) + sorted((src / "data").glob("*.json")):
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
