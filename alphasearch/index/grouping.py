@@ -6,12 +6,14 @@ and pages ("Item 7 · pages 22–29"), never a list of its children's titles. Si
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
 from .headings import numbered_heading
 
 T = TypeVar("T")
+_OPEN_END = re.compile(r"(?:[\s,;:–-]+(?i:and|of|the|for|to|in|on|with|or|a|an|by|from)?)+$")
 FLAT_MOST = 24  # a flat kind's siblings stay at one level up to this many
 LABEL_CHARS = 40
 _SYNTHETIC_ENDS = ("(introduction)",)
@@ -54,11 +56,12 @@ def page_span(start: int, end: int) -> str:
 
 def heading_label(title: str) -> str:
     """A short name for a heading: its kind and number ("Item 7", "Note 12") when numbered, else
-    its title cut at a word to ``LABEL_CHARS`` characters."""
+    its first words up to ``LABEL_CHARS`` characters (cut at a word, no ellipsis: a name, not a quote)."""
     words = " ".join(title.split()).removesuffix(" (introduction)")
     hit = numbered_heading(words)
     if hit:
         return f"{hit[0].label} {hit[1]}".rstrip()
     if len(words) <= LABEL_CHARS:
         return words
-    return words[:LABEL_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,;:–-") + "…"
+    cut = words[:LABEL_CHARS + 1].rsplit(" ", 1)[0]
+    return _OPEN_END.sub("", cut)  # its first words, cut at a word and not on "and" or "of"

@@ -331,9 +331,9 @@ def _split_title(pages: Sequence[Page], a: int, b: int, parent: str) -> str:
     for p in range(a, b + 1):
         for head in pages[p - 1].headings:
             words = head.split()
-            if head[:1].isupper() and not head.rstrip().endswith((".", ",", ";", ":")) and \
-                    2 <= len(words) <= TITLE_WORDS and not not_a_heading(head) and not head.isupper():
-                return shorten(head, 70)
+            if head[:1].isupper() and not head.rstrip().endswith((".", ",", ";", ":")) and ";" not in head and \
+                    2 <= len(words) <= TITLE_WORDS and len(head) <= 70 and not not_a_heading(head) and not head.isupper():
+                return head
     return f"{heading_label(parent)} · {page_span(a, b)}"
 
 

@@ -69,4 +69,4 @@ def test_a_long_item_is_split_and_grouped_under_titles_that_say_what_they_hold()
     assert group_title(["Overview", "Liquidity"], 4, 4, "") == "Page 4"
     assert group_title(["Notes to X (introduction)", "Note 1. Basis", "Note 9. Debt"], 40, 52, "") == "Notes 1–9"
     long_parent = "Consolidated Results of Operations and Financial Condition of the Segments"
-    assert group_title(["A", "B"], 3, 9, long_parent) == "Consolidated Results of Operations and… · pages 3–9"
+    assert group_title(["A", "B"], 3, 9, long_parent) == "Consolidated Results of Operations · pages 3–9"
