@@ -567,42 +567,6 @@ def node_label(v: NodeView, width: int = 18) -> str:
     return "\n".join(shorten(x, width) for x in lines)
 
 
-def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
-                   selected: str | None = None) -> tuple[list[dict], list[dict]]:
-    """vis-network nodes and edges (plain dicts): size ~ sqrt(visits), colour ~ Q,
-    label = short title + N + Q; the path of iteration t drawn in blue.
-
-    ``title`` (the hover text): the pages, then the full title (the label may cut it),
-    made inert for the tooltip (streamlit-agraph parses titles as HTML; document text
-    must never become HTML). The pages come first so the text never starts like a URL
-    (the component opens a node's title as a link on double click).
-    """
-    top = max((v.visits for v in views), default=0) or 1
-    nodes, edges = [], []
-    for v in views:
-        size = 10 + 26 * math.sqrt(v.visits / top)
-        on = highlight_path and v.on_path
-        border = "#1f4e99" if on else ("#111111" if v.node_id == selected else "#6b7280")
-        nodes.append({
-            "id": v.node_id,
-            "label": f"{node_label(v)}\nN={v.visits} · Q={v.q:.2f}",
-            "title": inert(f"{pages_label(v.pages)} · {' '.join(v.title.split())}", "tooltip"),
-            "shape": "dot",
-            "size": round(size, 1),
-            "color": {"background": q_colour(v.q, v.visits), "border": border,
-                      "highlight": {"background": q_colour(v.q, v.visits), "border": "#111111"}},
-            "borderWidth": 4 if on or v.node_id == selected else 1,
-            "font": {"size": 15, "color": "#1f2937", "face": "Inter, Arial, sans-serif",
-                     "bold": {"color": "#1f4e99"}},
-        })
-        if v.parent is not None:
-            edges.append({
-                "from": v.parent, "to": v.node_id,
-                "color": "#1f4e99" if on else "#b8bec8", "width": 4 if on else 1,
-            })
-    return nodes, edges
-
-
 def q_history(trace: SearchTrace, node_ids: Sequence[str]) -> dict[str, list[float | None]]:
     """Q of each given node after every iteration 1..T (None before it was first visited)."""
     out: dict[str, list[float | None]] = {n: [] for n in node_ids}

@@ -203,12 +203,12 @@ def test_tree_visualizer_replays_the_latest_search(app):
     app.switch_page("pages/tree.py").run()
     ok(app)
     metrics = {m.label: m.value for m in app.metric}
-    assert metrics["Iteration"] == f"{T} / {T}"
+    assert metrics["Details at iteration"] == f"{T} / {T}"
     root_visits = trace.root.visits
     app.slider[0].set_value(1).run()
     ok(app)
     metrics = {m.label: m.value for m in app.metric}
-    assert metrics["Iteration"] == f"1 / {T}"
+    assert metrics["Details at iteration"] == f"1 / {T}"
     assert metrics["Reward of iteration t"] == f"{trace.steps[0].reward:.2f}"
     assert int(metrics["Visits N"]) <= 1 < root_visits
     table = app.dataframe[-1].value
@@ -549,30 +549,51 @@ def test_tree_state_replays_to_the_final_statistics():
     assert one["root"].selection is None and all(v.selection is not None for v in one.values() if v.parent)
 
 
-def test_graph_elements_size_colour_labels_and_no_html_titles():
-    from pages._common import graph_elements, q_colour, q_history, tree_state
+def test_replay_figure_holds_every_iteration_as_a_frame_on_fixed_axes():
+    from pages._common import q_colour, q_history, tree_state
+    from pages._replay import replay_figure
 
     trace = _trace()
-    views = tree_state(trace, len(trace.steps))
-    nodes, edges = graph_elements(views)
-    by_id = {n["id"]: n for n in nodes}
-    best = max((v for v in views if v.parent), key=lambda v: v.visits)
-    least = min((v for v in views if v.parent), key=lambda v: v.visits)
-    assert best.node_id == "c2" and by_id["c2"]["size"] > by_id[least.node_id]["size"]
-    # max backup: c2 keeps its own 0.9 while one of its pages is unread (the other was read at 0.8)
-    assert "N=" in by_id["c2"]["label"] and "Q=0.90" in by_id["c2"]["label"]
-    assert trace.stop_reason == "confident" and by_id["c2/p6"]["label"].endswith("Q=0.80")
-    # the hover text: pages, then the full title; agraph parses it as HTML, so it holds no markup
-    c2 = next(v for v in views if v.node_id == "c2")
-    assert c2.title == "<b>Chapter</b> 2" and by_id["c2"]["title"] == "pp. 5–6 · \u2039b\u203aChapter\u2039/b\u203a 2"
-    hostile = c2.__class__(**{**c2.__dict__, "title": "ITEM 7. <img src=x onerror=alert(1)> R&D\n costs"})
-    title = graph_elements([hostile])[0][0]["title"]
-    assert title.endswith("ITEM 7. \u2039img src=x onerror=alert(1)\u203a R\uff06D costs")
-    assert not set("<>&") & set(title) and "…" not in title
-    assert len(edges) == len(nodes) - 1
-    assert q_colour(0.0, 1) != q_colour(1.0, 1) and q_colour(0.5, 0) == "#c9ced6"
+    T = len(trace.steps)
+    fig, drawn = replay_figure(trace)
+    assert [f.name for f in fig.frames] == [str(t) for t in range(T + 1)]
+    slider = fig.layout.sliders[0]
+    assert slider.active == T and [list(s.args[0]) for s in slider.steps] == [[str(t)] for t in range(T + 1)]
+    assert [b.label for b in fig.layout.updatemenus[0].buttons][:2] == ["▶ Play", "❚❚ Pause"]
+    assert fig.layout.xaxis.fixedrange and fig.layout.yaxis.fixedrange and fig.layout.xaxis.range
+    final = {v.node_id: v for v in tree_state(trace, T)}
+    assert drawn == len(final)
+    nodes = fig.frames[-1].data[1]
+    at = dict(zip(nodes.customdata, range(len(nodes.customdata))))
+    best = max((v for v in final.values() if v.parent), key=lambda v: v.visits)
+    least = min((v for v in final.values() if v.parent), key=lambda v: v.visits)
+    assert best.node_id == "c2" and nodes.marker.size[at["c2"]] > nodes.marker.size[at[least.node_id]]
+    assert nodes.marker.color[at["c2"]] == q_colour(0.9, best.visits)
+    # frame 1: the path of iteration 1 drawn in blue; nodes not yet in the tree grey
+    one = fig.frames[1].data
+    assert one[0].x and fig.frames[0].data[0].x == ()
+    assert fig.frames[0].data[1].marker.color[at["c2"]] == "#c9ced6"
+    # hover: pages, full title (markup made inert), N and Q; labels on two lines at most
+    hover = nodes.hovertext[at["c2"]]
+    assert hover.startswith("pp. 5–6 · &lt;b&gt;Chapter&lt;/b&gt; 2") and "N = " in hover and "Q = 0.90" in hover
+    assert all(t.count("<br>") <= 1 for t in fig.frames[-1].data[1].text)
     hist = q_history(trace, ["c2"])["c2"]
-    assert len(hist) == len(trace.steps) and math.isclose(hist[-1], 0.9)
+    assert len(hist) == T and math.isclose(hist[-1], 0.9)
+
+
+def test_a_large_tree_is_drawn_collapsed_to_its_visited_part():
+    from pages._common import tree_state
+    from pages._replay import replay_figure
+
+    trace = _trace()
+    final = tree_state(trace, len(trace.steps))
+    fig, drawn = replay_figure(trace, max_nodes=3)
+    labels = list(fig.frames[-1].data[1].text)
+    unvisited = [v for v in final if not v.visits]
+    ids = set(fig.frames[-1].data[1].customdata)
+    assert unvisited and not ids & {v.node_id for v in unvisited} and drawn == len(ids)
+    summaries = [t for t in labels if t.endswith("unvisited")]
+    assert summaries and sum(int(t[1:].split()[0]) for t in summaries) == len(unvisited)
 
 
 def test_md_escape_makes_markup_inert():
