@@ -25,6 +25,7 @@ from alphasearch.answer.confidence import explain_confidence
 from alphasearch.config import Settings
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
+from alphasearch.lang.text import shorten as text_shorten
 from alphasearch.llm.streaming import Notice, Streamed
 
 log = logging.getLogger("alphasearch.app")
@@ -183,8 +184,8 @@ def md_escape(text: object) -> str:
 
 
 def shorten(text: str, n: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+    """At most ``n`` characters, cut at a word (:func:`alphasearch.lang.text.shorten`)."""
+    return text_shorten(str(text), n)
 
 
 def pages_label(pages: Sequence[int]) -> str:
