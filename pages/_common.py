@@ -118,7 +118,8 @@ def remember_search(record: SearchRecord) -> None:
 
 
 def saved_searches() -> list[SearchRecord]:
-    """The latest saved folder search of every folder (stored in the library), newest first."""
+    """The latest saved folder search of every folder and the latest single-document searches (stored in
+    the library), newest first."""
     from alphasearch.models import FolderTrace
 
     out: list[SearchRecord] = []
@@ -138,6 +139,13 @@ def saved_searches() -> list[SearchRecord]:
                 when = lib.trace_dir.joinpath(f"{f.folder_id}.json").stat().st_mtime
                 out.append(SearchRecord(ft.question or str(data.get("question", "")), f"Saved · {f.name}", traces,
                                         when=when))
+        for when, data in lib.document_traces():
+            try:
+                trace = SearchTrace.from_dict(data["trace"])
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue
+            out.append(SearchRecord(str(data.get("question", "")), f"Saved · {data.get('doc', 'document')}",
+                                    {"Document tree": trace}, when=when))
     except (AlphaSearchError, OSError):
         return out
     return sorted(out, key=lambda r: -r.when)

@@ -204,6 +204,11 @@ if question:
                     show_error(exc, "saving the conversation")
             if answer.trace is not None:
                 remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace}))
+                try:  # stored like a folder search: a reload or a restart reopens it in the visualizer
+                    library().save_document_trace(doc.doc_id, {"question": question, "doc": doc.name,
+                                                               "trace": answer.trace.to_dict()})
+                except (AlphaSearchError, OSError, ValueError) as exc:
+                    show_error(exc, "saving the search for the tree visualizer")
             render_answer(answer, pdf_for, key=f"single-{len(ss['single_chat']) - 1}")
 
 if ss["single_chat"]:

@@ -2,7 +2,8 @@
 button pressed; while it plays, at three frames the graph is drawn (nodes, not a placeholder), the
 counter ("Iteration k / T") names the frame the slider is on, and the axes and plot area are those of
 the first frame (no re-zoom). At 800 px the graph fits the page and its labels do not overlap.
-Screenshots: ``test-artifacts/screenshots/20_replay_frame_*.png`` and ``21_replay_800px.png``."""
+A reload after a single-PDF question reopens its tree. Screenshots: ``test-artifacts/screenshots/20_replay_frame_*.png``,
+``21_replay_800px.png``, ``22_tree_after_reload.png``."""
 from __future__ import annotations
 
 import re
@@ -120,5 +121,37 @@ def test_at_800_px_the_graph_fits_and_its_labels_do_not_overlap(browser, tree_ur
         graph_shot(pg, "21_replay_800px")
         pg.screenshot(path=str(SCREENSHOTS / "21b_tree_page_800px.png"))
         assert not overlaps, overlaps[:3]
+    finally:
+        ctx.close()
+
+
+def test_a_reload_reopens_the_latest_single_pdf_search_in_the_visualizer(browser, tree_url):
+    """The single-PDF search is stored with the library like a folder one: after a reload (the session's
+    memory gone) the visualizer still opens it, not "No search yet"."""
+    from alphasearch.library.sample import SAMPLE_NAME, sample_pdf_bytes
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT)
+        pg.goto(tree_url)
+        pg.get_by_text("Ask a PDF").first.wait_for(timeout=WAIT)
+        upload(pg, [(SAMPLE_NAME, sample_pdf_bytes())])
+        pg.get_by_text(re.compile(r"is ready: 9 pages")).wait_for(timeout=WAIT)
+        question = "Where did the new factory open?"
+        ask(pg, question)
+        pg.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
+        wait_idle(pg)
+        pg.reload()
+        pg.get_by_text(question).first.wait_for(timeout=WAIT)  # the chat is back (its id is in the URL)
+        pg.get_by_role("button", name="Open the latest search in the tree visualizer").click()
+        replay_graph(pg).wait_for(timeout=WAIT)
+        assert pg.get_by_text("No search yet").count() == 0
+        assert pg.get_by_text(re.compile("Question: " + re.escape(question))).first.is_visible()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SCREENSHOTS / "22_tree_after_reload.png"))
+        picked = pg.get_by_test_id("stSelectbox").first.evaluate(
+            "e => e.textContent + ' ' + [...e.querySelectorAll('input')].map(i => i.value || i.getAttribute('aria-label') || '').join(' ')")
+        assert "Saved · " + SAMPLE_NAME in picked, picked  # read back from the library
     finally:
         ctx.close()
