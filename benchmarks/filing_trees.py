@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, machine_line, write_json  # noqa: E402
+from common import OUT, machine_line, report  # noqa: E402
 
 from alphasearch import pdf  # noqa: E402
 from alphasearch.index import indexer  # noqa: E402
@@ -117,10 +117,7 @@ def run(args: argparse.Namespace) -> int:
               "reports_with_statements_under_item8": sum(r["statements_under_item8"] > 0 for r in rows),
               "made_up_titles": sum(r["made_up_titles"] for r in rows),
               "sources": dict(Counter(r["source"] for r in rows))}
-    print_result(result)
-    if args.json:
-        write_json(args.json, result)
-    return 0
+    return report(result, print_result, args.json)
 
 
 def print_result(r: dict) -> None:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, REPO, eval_dir_or_none, machine_line, say_absent, write_json  # noqa: E402
+from common import OUT, REPO, eval_dir_or_none, machine_line, report, say_absent  # noqa: E402
 
 from alphasearch.index import indexer
 from alphasearch import pdf  # noqa: E402
@@ -198,10 +198,7 @@ def run(args: argparse.Namespace) -> int:
               "documents": len(rows), "rows": rows, **{label: totals(rows, label) for label in labels},
               "kinds": {k: {label: totals([r for r in rows if r["kind"] == k], label) for label in labels}
                         | {"documents": sum(r["kind"] == k for r in rows)} for k in kinds}}
-    print_result(result, labels)
-    if args.json:
-        write_json(args.json, result)
-    return 0
+    return report(result, lambda r: print_result(r, labels), args.json)
 
 
 def folder_rows(folder: Path, baseline) -> list[dict]:
