@@ -152,14 +152,13 @@ with st.container(border=True):
         st.warning(inert(w), icon=":material/error:")
     with st.expander("Section tree"):
         lines = []
-        for node in doc.root.walk():
-            if node is doc.root:
-                continue
-            if len(lines) == 300:
-                lines.append(f"- … and {doc.section_count() - 301:,} more sections")
-                break
-            lines.append("  " * min(max(node.level - 1, 0), 6) + f"- {md_escape(node.title)} "
-                         f"({pages_label(node.pages)})")
+        stack = [(child, 0) for child in reversed(doc.root.children)]
+        while stack and len(lines) < 300:  # a nested list: each node indented by its depth below the root
+            node, depth = stack.pop()
+            lines.append("  " * depth + f"- {md_escape(node.title)} ({pages_label(node.pages)})")
+            stack += [(child, depth + 1) for child in reversed(node.children)]
+        if stack:
+            lines.append(f"- … and {doc.section_count() - 1 - len(lines):,} more sections")
         st.markdown("\n".join(lines) if lines else "One section: the whole document.")
 
 # --- chat --------------------------------------------------------------------------------------------

@@ -723,3 +723,26 @@ def test_a_damaged_catalog_is_one_sentence_on_the_folder_screens(app, data_dir, 
     app.switch_page(page).run()
     ok(app)
     assert any("is damaged" in e and "move it aside" in e for e in errors(app)), errors(app)
+
+
+def test_section_tree_expander_is_a_nested_list_by_depth(app):
+    """The card's section tree nests each node one level under its parent (a grouping node's children
+    too), so Markdown renders a real nested list, never "… - … - …" on one line."""
+    import re as _re
+
+    import filing_factory
+    from alphasearch.index import indexer
+
+    sample_loaded(app)
+    doc = indexer.build_index(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
+    app.session_state["single_doc"] = doc
+    app.run()
+    ok(app)
+    text = next(m.value for m in app.markdown if "PART II" in m.value and "Notes 1–4" in m.value)
+    lines = text.splitlines()
+    depths = [(len(line) - len(line.lstrip(" "))) // 2 for line in lines]
+    assert all(line.lstrip(" ").startswith("- ") for line in lines)
+    assert depths[0] == 0 and all(b <= a + 1 for a, b in zip(depths, depths[1:]))  # one level at a time
+    note = next(i for i, line in enumerate(lines) if _re.search(r"Note 5\\\\?\. Goodwill", line))
+    group = next(i for i, line in enumerate(lines) if "Notes 5–8" in line)
+    assert depths[note] == depths[group] + 1 and max(depths) >= 4  # Part › Item 8 › Notes to › Notes 5–8 › Note 5
