@@ -433,12 +433,13 @@ def stored_answer(text: str, meta: dict) -> Answer:
 
 
 def render_structured(structured: dict, key: str = "") -> None:
-    """Direct answer · key points · what the document did not say, each with its pages (``key``: the
-    answer's, one box per answer of a chat)."""
+    """Direct answer (a folder answer's: with its document named) · key points · what the document did not
+    say, each with its pages (``key``: the answer's, one box per answer of a chat)."""
     with st.container(key=f"structured-answer-{key}" if key else "structured-answer"):
         direct = structured.get("direct")
         if direct:  # none when no line says more than the question (the key points then come first)
-            st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
+            named = f" ({md_escape(structured['doc'])})" if structured.get("doc") else ""  # a folder answer's document
+            st.markdown(f"**Direct answer{named}:** {md_escape(direct['text'])}")
         points = structured.get("key_points") or []
         if points:
             st.markdown("**Key points**\n\n" + "\n".join(

@@ -746,3 +746,24 @@ def test_section_tree_expander_is_a_nested_list_by_depth(app):
     note = next(i for i, line in enumerate(lines) if _re.search(r"Note 5\\\\?\. Goodwill", line))
     group = next(i for i, line in enumerate(lines) if "Notes 5–8" in line)
     assert depths[note] == depths[group] + 1 and max(depths) >= 4  # Part › Item 8 › Notes to › Notes 5–8 › Note 5
+
+
+def test_a_folder_answer_is_laid_out_like_a_single_pdf_answer_with_its_document_named(app):
+    """A figure question to a folder: "Direct answer" first, naming the document it was read from, then key
+    points, as on Single PDF (the stored turn keeps the layout after a reload)."""
+    from pdf_factory import table_pdf
+
+    app.switch_page("pages/folders.py").run()
+    app.text_input[0].input("Statements")
+    button(app, "Create folder").click().run()
+    app.file_uploader[0].set_value([("harbor-statement.pdf", table_pdf(), "application/pdf"),
+                                    ("hr-0.pdf", topic_pdf("hr", 0), "application/pdf")]).run()
+    button(app, "Add 2 files").click().run()
+    ok(app)
+    app.switch_page("pages/query.py").run()
+    ask(app, "query_question", "What were total revenues in 2022?")
+    ok(app)
+    body = [m.value for m in app.markdown]
+    direct = [m for m in body if m.startswith("**Direct answer")]
+    assert direct and "harbor\\-statement\\.pdf" in direct[0] and "66,608" in direct[0], direct
+    assert any(m.startswith("**Key points**") for m in body)
