@@ -1,7 +1,8 @@
 """The replay plays in the browser: a 10-K question's search in the tree visualizer, its graph's own Play
 button pressed; while it plays, at three frames the graph is drawn (nodes, not a placeholder), the
 counter ("Iteration k / T") names the frame the slider is on, and the axes and plot area are those of
-the first frame (no re-zoom). At 800 px the graph fits the page and its labels do not overlap.
+the first frame (no re-zoom). At 800 px the graph fits the page, its labels do not overlap, the sidebar is narrower and metric values
+are whole.
 A reload after a single-PDF question reopens its tree. Screenshots: ``test-artifacts/screenshots/20_replay_frame_*.png``,
 ``21_replay_800px.png``, ``22_tree_after_reload.png``."""
 from __future__ import annotations
@@ -118,6 +119,10 @@ def test_at_800_px_the_graph_fits_and_its_labels_do_not_overlap(browser, tree_ur
         assert len(labels) > 5
         overlaps = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]
                     if a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1]
+        cut = pg.evaluate("() => [...document.querySelectorAll('[data-testid=stMetricValue] *, [data-testid=stMetricValue]')]"
+                          ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+        assert not cut, cut  # every metric value whole ("PUCT", not "PU…")
+        assert pg.get_by_test_id("stSidebar").bounding_box()["width"] <= 230
         graph_shot(pg, "21_replay_800px")
         pg.screenshot(path=str(SCREENSHOTS / "21b_tree_page_800px.png"))
         assert not overlaps, overlaps[:3]
