@@ -368,6 +368,9 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         looked_at(structured.get("looked_at") or {}, key)
     elif structured.get("direct") or structured.get("key_points"):
         render_structured(structured, key)
+        also = [part for part in answer.text.split("\n\n") if part.startswith("Also found in: ")]
+        if also:  # a folder answer's other candidate documents, said in its text
+            st.markdown(md_escape(also[-1]))
     else:
         st.markdown(md_escape(answer.text))
     parts = answer.extra.get("confidence_parts")

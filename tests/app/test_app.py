@@ -497,7 +497,7 @@ def test_llm_answer_streams_a_gap_round_and_the_visualizer_shows_the_rounds(data
     tree.set_value(round2[0]).run()
     ok(at)
     T = len(at.session_state["searches"][-1].traces["Document tree"].rounds[0].trace.steps)
-    assert {m.label: m.value for m in at.metric}["Iteration"] == f"{T} / {T}"
+    assert {m.label: m.value for m in at.metric}["Details at iteration"] == f"{T} / {T}"
     st.cache_resource.clear()
 
 
