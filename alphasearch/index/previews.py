@@ -18,7 +18,7 @@ from . import isolation
 REMEMBERED_FAILURES = 1024  # pages that could not be drawn, kept (oldest forgotten first)
 
 _lock = threading.Lock()
-_failed: OrderedDict[tuple[str, int], PDFError] = OrderedDict()
+_failed: OrderedDict[tuple[str, int, float], PDFError] = OrderedDict()  # (sha256, page, time limit)
 _running: dict[str, tuple[threading.Lock, int]] = {}  # owner → (their lock, callers holding or awaiting it)
 
 
@@ -26,7 +26,7 @@ def preview(data: bytes, page: int, highlight: tuple[str, ...] = (), zoom: float
     """PNG of 1-based ``page`` of ``data`` with ``highlight`` passages marked, drawn in the preview pool as
     ``owner``'s one running preview. Raises the page's error (a :class:`PDFError`: too complex, too slow) again
     at once when it failed before."""
-    key = (hashlib.sha256(data).hexdigest(), int(page))
+    key = (hashlib.sha256(data).hexdigest(), int(page), float(isolation.PREVIEW_SECONDS))  # a longer limit tries again
     with _lock:
         known = _failed.get(key)
     if known is not None:
