@@ -41,6 +41,11 @@ from .pageindex import PageTerms
 
 Progress = Callable[[str, float], None]
 STACK_MB = 256  # the thread that parses: MuPDF recurses through outlines and nested objects
+# glibc gives each thread that allocates its own malloc arena, reserving 64 MB of address space apiece (up to 8
+# per core): with the numeric library's threads a worker held 872 MB of its 1,024 MB address-space limit after a
+# few files, and starting the next file's 256 MB parse thread failed ("can't start new thread", the worker gone)
+# on 1 run in 3 of six files in a row. Two arenas leave it at 676 MB; the numbers computed do not change.
+_WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
 START_SECONDS = 120.0  # a worker's start-up (imports) before its first file; not part of a file's limit
 _GC_THRESHOLDS = (1_000_000, 20, 20)  # the worker's garbage collector: a pass per 1,000,000 more live objects (default 700)
 _POLL = 0.1  # seconds between checks of a running worker (its peak memory, whether it still lives)
@@ -269,7 +274,7 @@ class _Worker:
                  "from alphasearch.index.isolation import _serve; _serve(*map(int, sys.argv[2:]))",
                  json.dumps(path), str(theirs.fileno()), str(memory_mb), str(STACK_MB)],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, start_new_session=True)
+                stderr=subprocess.DEVNULL, start_new_session=True, env={**os.environ, **_WORKER_ENV})
         finally:
             theirs.close()
         self.conn = Connection(ours.detach())
@@ -432,8 +437,11 @@ def _serve(fd: int, memory_mb: int, stack_mb: int) -> None:
                 box.append(("error", exc))
 
         thread = threading.Thread(target=work, name="alphasearch-parse")
-        thread.start()
-        thread.join()
+        try:
+            thread.start()
+            thread.join()
+        except RuntimeError:  # no address space left for its stack: the parent restarts the worker
+            box.append(("memory", None))
         kind, value = box[0] if box else ("memory", None)
         peak = _peak_mb(os.getpid())
         with lock:
