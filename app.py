@@ -7,6 +7,16 @@ import streamlit as st
 from pages._common import current_settings, engine_label, inert, show_error
 
 st.set_page_config(page_title="AlphaSearch", page_icon=":material/travel_explore:", layout="wide")
+# Narrow windows (≤ 900 px): a narrower sidebar (it still collapses with its « button), and metric values
+# wrap instead of being cut to "0.…". A constant style sheet: no document text goes into it.
+NARROW_CSS = """<style>
+@media (max-width: 900px) {
+  section[data-testid="stSidebar"] { width: 220px !important; min-width: 220px !important; }
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] > div { white-space: normal !important;
+    overflow: visible !important; text-overflow: clip !important; overflow-wrap: anywhere; font-size: 1.5rem; }
+}
+</style>"""
+st.html(NARROW_CSS)
 
 single = st.Page("pages/single_pdf.py", title="Single PDF", icon=":material/description:", default=True, )
 pages = {

@@ -121,7 +121,8 @@ def bench_tree(repeat: int) -> None:
     from streamlit.testing.v1 import AppTest
 
     from app_helpers import APP
-    from pages._common import SearchRecord, graph_elements, tree_state
+    from pages._common import SearchRecord
+    from pages._replay import replay_figure
 
     t = time.perf_counter()
     trace = big_trace()
@@ -129,13 +130,12 @@ def bench_tree(repeat: int) -> None:
     nodes = len(trace.nodes())
     T = len(trace.steps)
 
-    def view_model(at_t: int) -> float:
+    def view_model() -> float:
         t0 = time.perf_counter()
-        graph_elements(tree_state(trace, at_t))
+        replay_figure(trace)
         return time.perf_counter() - t0
 
-    last = median_of(lambda: view_model(T), repeat)
-    mid = median_of(lambda: view_model(T // 2), repeat)
+    figure = median_of(view_model, repeat)
 
     def page_run() -> float:
         with tempfile.TemporaryDirectory() as d:
@@ -153,8 +153,7 @@ def bench_tree(repeat: int) -> None:
 
     page = median_of(page_run, repeat)
     print(f"tree visualizer, {nodes} nodes, {T} iterations (search itself: {built:.2f} s):")
-    print(f"  view-model at t={T:<4}        {last * 1000:7.1f} ms")
-    print(f"  view-model at t={T // 2:<4}        {mid * 1000:7.1f} ms")
+    print(f"  replay figure, {T + 1} frames   {figure * 1000:7.1f} ms")
     print(f"  whole page script run      {page * 1000:7.1f} ms  (graph + 3 charts + table; the browser's own "
           "drawing of the graph is extra)")
 

@@ -42,6 +42,14 @@ def write_json(path: str | Path, result: dict) -> None:
     print(f"\nfigures: {path}")
 
 
+def report(result: dict, show, path: str | Path | None) -> int:
+    """A benchmark's end: ``show(result)`` prints its table, the figures go to ``path`` as JSON when given; exit 0."""
+    show(result)
+    if path:
+        write_json(path, result)
+    return 0
+
+
 def eval_dir_or_none(path: str | Path | None) -> Path | None:
     """The eval folder when it holds questions.jsonl and pdfs/, else None."""
     p = Path(path) if path else DEFAULT_EVAL

@@ -10,7 +10,9 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
 2. ``benchmarks/judge_budget.py`` (the SIMULATED judge-budget study);
 3. ``benchmarks/bench_engine.py`` (indexing, latency, nodes scored, memory);
 4. ``benchmarks/tree_quality.py`` (trees built with the outline hidden against the PDF outlines:
-   section-start F1 and level agreement, the indexer before the layout work and now);
+   section-start F1 and level agreement overall and per document kind, the indexer before the layout work and now,
+   over the eval set and ``--eval-more`` when restored) and ``benchmarks/filing_trees.py`` (Items, statements under
+   Item 8 and made-up group titles of the annual reports in ``--filings``, when present; see ``results_trees.py``);
 5. ``benchmarks/folder_eval.py`` (folder mode before and after document facts: routing, document@1/@3,
    (document, page) hit@3 beside single-document hit@3);
 6. ``benchmarks/figure_robustness.py`` (the direct figure answer on generated statements, one layout trait
@@ -44,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_EVAL, OUT, REPO, eval_dir_or_none, machine_line, say_absent  # noqa: E402
 import outofsample  # noqa: E402
+from results_trees import filing_section, md_table, tree_section, tree_steps  # noqa: E402
 
 METHODS = "flat_bm25,flat_embed,flat_offline,flat_read,exhaustive,greedy,beam,mcts_reference,mcts_ucb1,mcts_puct"
 KS = (1, 3, 5)
@@ -148,13 +151,6 @@ def _p95(values: list[float]) -> float:
 
 
 # --- markdown --------------------------------------------------------------------------------
-def md_table(head: list[str], rows: list[list[str]]) -> str:
-    align = ["---" if i == 0 else "---:" for i in range(len(head))]
-    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def eval_section(summary: list[dict], meta: dict, jb: dict | None = None) -> str:
     allrows = [s for s in summary if s["source"] == "all"]
     best_flat = max((s for s in allrows if s["method"].startswith("flat")), key=lambda s: s["hit@3"], default=None)
@@ -395,29 +391,6 @@ def bench_section(b: dict) -> str:
     ])
 
 
-def tree_section(tq: dict) -> str:
-    rows = []
-    for label in ("before", "after"):
-        t = tq[label]
-        rows.append([f"{label} ({tq['baseline_rev'] if label == 'before' else 'this commit'})",
-                     f"{t['f1']:.3f} (P {t['precision']:.3f}, R {t['recall']:.3f})", f"{t['macro_f1']:.3f}",
-                     f"{t['page_f1']:.3f}", f"{t['level_agreement']:.3f}", f"{t['relation_agreement']:.3f}",
-                     f"{t['matched']} / {t['gold']} / {t['pred']}"])
-    return "\n".join([
-        "## Section trees against PDF outlines",
-        "",
-        f"{tq['documents']} eval PDFs whose outline the indexer trusts; each tree is built with the outline hidden "
-        "(page layout alone) and compared with the outline. A start matches an outline entry on the same page "
-        "(±1) with a similar title; level agreement: matched starts at the outline's depth; relation agreement: "
-        "consecutive matched starts that go deeper / stay / go up as the outline does "
-        "(`benchmarks/tree_quality.py`, which defines each figure).",
-        "",
-        md_table(["indexer", "start F1 (title)", "macro F1", "start F1 (page)", "level agreement",
-                  "relation agreement", "matched / outline / tree starts"], rows),
-        "",
-    ])
-
-
 def folder_section(fe: dict) -> str:
     m = fe["meta"]
     rows = []
@@ -520,7 +493,7 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
                   command: str, folders: dict | None = None, trees: dict | None = None,
                   answers: dict | None = None, figures: list[dict] | None = None,
                   informed: dict | None = None, held_out: list[dict] | None = None,
-                  unseen: dict | None = None) -> None:
+                  unseen: dict | None = None, filings: dict | None = None) -> None:
     COMMITTED.mkdir(parents=True, exist_ok=True)
     parts = [
         "# AlphaSearch — results",
@@ -556,6 +529,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(bench_section(bench))
     if trees is not None:
         parts.append(tree_section(trees))
+    if filings is not None:
+        parts.append(filing_section(filings))
     if folders is not None:
         parts.append(folder_section(folders))
     if figures:
@@ -618,8 +593,9 @@ def run(args: argparse.Namespace) -> int:
         step("engine benchmark", [py, "benchmarks/bench_engine.py", "--eval-dir", str(eval_dir),
                                   "--json", str(OUT / "bench_engine.json")] + lim, OUT / "bench_engine.log")
     if not args.skip_trees:
-        step("tree quality", [py, "benchmarks/tree_quality.py", "--eval-dir", str(eval_dir),
-                              "--json", str(OUT / "tree_quality.json")], OUT / "tree_quality.log")
+        filings_dir = Path(args.filings) if args.filings else Path(args.battery).parent / "filings"
+        for name, cmd in tree_steps(py, eval_dir, OUT, Path(args.eval_more), filings_dir):
+            step(name, cmd, OUT / f"{cmd[1].split('/')[-1].removesuffix('.py')}.log")
     if not args.skip_folders:
         step("folder eval", [py, "benchmarks/folder_eval.py", "--eval-dir", str(eval_dir)]
              + (["--limit", "30"] if args.quick else []), OUT / "folder_eval.log")
@@ -643,6 +619,7 @@ def run(args: argparse.Namespace) -> int:
     bench = json.loads((OUT / "bench_engine.json").read_text()) if (OUT / "bench_engine.json").is_file() else None
     folders = json.loads((OUT / "folder_eval.json").read_text()) if (OUT / "folder_eval.json").is_file() else None
     trees = json.loads((OUT / "tree_quality.json").read_text()) if (OUT / "tree_quality.json").is_file() else None
+    filings = json.loads((OUT / "filing_trees.json").read_text()) if (OUT / "filing_trees.json").is_file() else None
     figures = [json.loads((OUT / f"figure_robustness_{s}.json").read_text()) for s in FIGURE_SEEDS
                if (OUT / f"figure_robustness_{s}.json").is_file()]
     held_out = [json.loads((OUT / f"figure_robustness_held_out_{s}.json").read_text()) for s in FIGURE_SEEDS
@@ -667,7 +644,7 @@ def run(args: argparse.Namespace) -> int:
     if summary is not None:
         (COMMITTED / "eval_summary.json").write_text(json.dumps({"meta": meta, "methods": summary}, indent=1))
     for name in ("judge_budget.json", "judge_budget.png", "bench_engine.json", "folder_eval.json",
-                 "tree_quality.json", "answer_eval.json"):
+                 "tree_quality.json", "filing_trees.json", "answer_eval.json"):
         if (OUT / name).is_file():
             shutil.copyfile(OUT / name, COMMITTED / name)
     if figures:
@@ -676,7 +653,8 @@ def run(args: argparse.Namespace) -> int:
         (COMMITTED / "figure_robustness_held_out.json").write_text(json.dumps(held_out, indent=1))
     if informed is not None:
         shutil.copyfile(informed_json, COMMITTED / "judge_informed.json")
-    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed, held_out, unseen)
+    write_results(meta, summary, jb, bench, command, folders, trees, answers, figures, informed, held_out, unseen,
+                  filings)
     print(f"wrote {RESULTS_MD.relative_to(REPO)} and {COMMITTED.relative_to(REPO)}/ in {meta['seconds']:.0f} s")
     return 0
 
@@ -690,13 +668,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-eval", action="store_true", help="reuse benchmarks/out/results.jsonl if present")
     p.add_argument("--skip-judge", action="store_true", help="reuse benchmarks/out/judge_budget.json")
     p.add_argument("--skip-bench", action="store_true", help="reuse benchmarks/out/bench_engine.json")
-    p.add_argument("--skip-trees", action="store_true", help="reuse benchmarks/out/tree_quality.json")
+    p.add_argument("--skip-trees", action="store_true", help="reuse benchmarks/out/tree_quality.json and filing_trees.json")
     p.add_argument("--skip-folders", action="store_true", help="reuse benchmarks/out/folder_eval.json")
     p.add_argument("--skip-figures", action="store_true", help="reuse benchmarks/out/figure_robustness_*.json")
     p.add_argument("--eval-more", default=str(outofsample.DEFAULT_MORE), help="the validation set (eval-more)")
     p.add_argument("--wordings", default=str(outofsample.DEFAULT_WORDINGS), help="the wording set (wordings.jsonl)")
     p.add_argument("--battery", default=str(outofsample.DEFAULT_BATTERY), help="the statement battery (gold.jsonl)")
-    p.add_argument("--filings", default=None, help="the battery's PDFs (default BATTERY/../filings)")
+    p.add_argument("--filings", default=None, help="the 10-K PDFs of the battery and the filing-tree benchmark (default BATTERY/../filings)")
     p.add_argument("--skip-unseen", action="store_true", help="skip the out-of-sample steps")
     p.add_argument("--cluster-bench", action="store_true",
                    help="also time indexing the eval PDFs in 1 process, N processes and a local Ray cluster (~5 min)")

@@ -17,10 +17,13 @@ alone, and compared with the outline:
   shallower) agrees.
 
 *Before* is the indexer of a git revision (``--baseline-rev``, the one before the layout
-work), loaded from git in this process; *after* is the working tree's; both on the same
-content in the same run.
+work), loaded from git in this process (``--no-baseline``: after only); *after* is the working
+tree's; both on the same content in the same run. ``--dir`` adds another folder of PDFs (a
+``pdfs/`` folder with a ``docs.jsonl`` beside it, like the eval set); the figures are also given
+per document kind (``KINDS``: the ``doc_type`` of ``docs.jsonl`` folded into filing, financial,
+paper, report, manual, brochure).
 
-    python benchmarks/tree_quality.py [--eval-dir ../shared/eval] [--baseline-rev REV] [--json out.json]
+    python benchmarks/tree_quality.py [--eval-dir ../shared/eval] [--dir ../shared/eval-more] [--baseline-rev REV] [--json out.json]
 
 Exits 0 with a note when the eval set is absent. Never part of the test run.
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import importlib.util
 import re
 import subprocess
@@ -38,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, REPO, eval_dir_or_none, machine_line, say_absent, write_json  # noqa: E402
+from common import OUT, REPO, eval_dir_or_none, machine_line, report, say_absent  # noqa: E402
 
 from alphasearch.index import indexer
 from alphasearch import pdf  # noqa: E402
@@ -50,6 +54,21 @@ SYNTHETIC = ("group", "split", "root")
 MOVED = {".text": ".lang.text", ".domain": ".lang.domain", ".indexing.headings": ".index.headings",
          ".indexing.summaries": ".index.summaries", ".indexing.title": ".index.title", ".indexing": ".index",
          ".facts": ".index.facts", ".scorers": ".search.scorers"}
+
+
+KINDS = {"10k": "filing", "10q": "filing", "8k": "filing", "earnings": "financial", "financial report": "financial",
+         "academic paper": "paper", "research report / introduction": "report",
+         "administration/industry file": "report", "guidebook": "manual", "tutorial/workshop": "manual",
+         "brochure": "brochure"}
+
+
+def doc_kinds(folder: Path) -> dict[str, str]:
+    """Each PDF's kind from the folder's ``docs.jsonl`` (``doc_type`` folded by ``KINDS``)."""
+    path = folder / "docs.jsonl"
+    if not path.is_file():
+        return {}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {r["doc"]: KINDS.get(str(r.get("doc_type", "")).lower(), "other") for r in rows}
 
 
 @dataclass(frozen=True)
@@ -165,42 +184,66 @@ def run(args: argparse.Namespace) -> int:
     if eval_dir is None:
         return say_absent(args.eval_dir)
     print(machine_line())
-    baseline = load_baseline(args.baseline_rev)
+    baseline = None if args.no_baseline else load_baseline(args.baseline_rev)
+    folders = [eval_dir] + [Path(d) for d in args.dir if (Path(d) / "pdfs").is_dir()]
+    for d in args.dir:
+        if not (Path(d) / "pdfs").is_dir():
+            print(f"{d}: no pdfs/ folder there; left out")
     rows = []
-    for path in sorted((eval_dir / "pdfs").glob("*.pdf")):
+    for folder in folders:
+        rows += folder_rows(folder, baseline)
+    labels = ["after"] if baseline is None else ["before", "after"]
+    kinds = sorted({r["kind"] for r in rows})
+    result = {"baseline_rev": None if baseline is None else args.baseline_rev, "folders": [f.name for f in folders],
+              "documents": len(rows), "rows": rows, **{label: totals(rows, label) for label in labels},
+              "kinds": {k: {label: totals([r for r in rows if r["kind"] == k], label) for label in labels}
+                        | {"documents": sum(r["kind"] == k for r in rows)} for k in kinds}}
+    return report(result, lambda r: print_result(r, labels), args.json)
+
+
+def folder_rows(folder: Path, baseline) -> list[dict]:
+    """One row per PDF of ``folder`` whose outline the indexer trusts: its trees' figures."""
+    kinds = doc_kinds(folder)
+    rows = []
+    for path in sorted((folder / "pdfs").glob("*.pdf")):
         content = pdf.read_pdf(path.read_bytes(), path.name)
         entries = indexer.trusted_outline(content)
         if len(entries) < 3:
             continue
         gold = outline_starts(entries)
         hidden = replace(content, toc=[])
-        row = {"doc": path.name, "pages": content.page_count, "outline": len(gold)}
+        row = {"doc": path.name, "folder": folder.name, "kind": kinds.get(path.name, "other"),
+               "pages": content.page_count, "outline": len(gold)}
         for label, mod in (("before", baseline), ("after", indexer)):
+            if mod is None:
+                continue
             t = time.perf_counter()
             root = build(mod, hidden)
             row[label] = compare(gold, tree_starts(root))
             row[label + "_seconds"] = round(time.perf_counter() - t, 2)
         rows.append(row)
-    result = {"baseline_rev": args.baseline_rev, "documents": len(rows), "rows": rows,
-              "before": totals(rows, "before"), "after": totals(rows, "after")}
-    print_result(result)
-    if args.json:
-        write_json(args.json, result)
-    return 0
+    return rows
 
 
-def print_result(r: dict) -> None:
-    print(f"{r['documents']} eval PDFs with a trusted outline; trees built with the outline hidden; "
-          f"before = indexer at {r['baseline_rev']}, after = this tree\n")
-    print(f"{'document':42} {'pages':>5} {'outline':>7} | {'F1 before':>9} {'after':>6} | {'level before':>12} {'after':>6}")
+def _row_f1_level(stats: dict) -> tuple[float, float]:
+    return (f1(stats["matched"], stats["pred"], stats["gold"])[2],
+            stats["level_same"] / stats["matched"] if stats["matched"] else 0.0)
+
+
+def print_result(r: dict, labels: list[str]) -> None:
+    print(f"{r['documents']} PDFs with a trusted outline ({', '.join(r['folders'])}); trees built with the outline "
+          f"hidden; " + (f"before = indexer at {r['baseline_rev']}, " if "before" in labels else "") + "after = this tree\n")
+    print(f"{'document':42} {'kind':>9} {'pages':>5} {'outline':>7} | "
+          + " ".join(f"{'F1 ' + lb:>9} {'level ' + lb:>12}" for lb in labels))
     for row in r["rows"]:
-        fb = f1(row["before"]["matched"], row["before"]["pred"], row["before"]["gold"])[2]
-        fa = f1(row["after"]["matched"], row["after"]["pred"], row["after"]["gold"])[2]
-        lb = row["before"]["level_same"] / row["before"]["matched"] if row["before"]["matched"] else 0
-        la = row["after"]["level_same"] / row["after"]["matched"] if row["after"]["matched"] else 0
-        print(f"{row['doc'][:42]:42} {row['pages']:>5} {row['outline']:>7} | {fb:>9.3f} {fa:>6.3f} | {lb:>12.3f} {la:>6.3f}")
+        cells = " ".join(f"{a:>9.3f} {b:>12.3f}" for a, b in (_row_f1_level(row[lb]) for lb in labels))
+        print(f"{row['doc'][:42]:42} {row['kind']:>9} {row['pages']:>5} {row['outline']:>7} | {cells}")
     print()
-    for label in ("before", "after"):
+    for kind, k in r["kinds"].items():
+        print(f"{kind:10} {k['documents']:>3} docs | " + "; ".join(
+            f"{lb}: F1 {k[lb]['f1']:.3f}, level {k[lb]['level_agreement']:.3f}" for lb in labels))
+    print()
+    for label in labels:
         t = r[label]
         print(f"{label:6} start F1 (title) {t['f1']:.3f} (P {t['precision']:.3f}, R {t['recall']:.3f}; "
               f"{t['matched']} of {t['gold']} outline entries, {t['pred']} tree starts; macro F1 {t['macro_f1']:.3f}); "
@@ -211,7 +254,9 @@ def print_result(r: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--eval-dir", default=None, help="eval set folder (default ../shared/eval)")
+    p.add_argument("--dir", action="append", default=[], help="another folder of PDFs (pdfs/ and docs.jsonl)")
     p.add_argument("--baseline-rev", default=BASELINE_REV, help="git revision of the 'before' indexer")
+    p.add_argument("--no-baseline", action="store_true", help="build with this tree's indexer only")
     p.add_argument("--json", default=str(OUT / "tree_quality.json"), help="write the figures here")
     return run(p.parse_args(argv))
 

@@ -26,6 +26,7 @@ from alphasearch.answer.confidence import explain_confidence
 from alphasearch.config import Settings, shown_url
 from alphasearch.errors import AlphaSearchError
 from alphasearch.models import Answer, Citation, SearchTrace, Usage
+from alphasearch.lang.text import shorten as text_shorten
 from alphasearch.llm.streaming import Notice, Streamed
 
 log = logging.getLogger("alphasearch.app")
@@ -122,7 +123,8 @@ def remember_search(record: SearchRecord) -> None:
 
 
 def saved_searches() -> list[SearchRecord]:
-    """This visitor's latest saved folder search of every folder (stored in the library), newest first."""
+    """This visitor's latest saved folder search of every folder and latest single-document searches (stored
+    in the library), newest first."""
     from alphasearch.models import FolderTrace
     from pages._visitor import owner
 
@@ -143,6 +145,13 @@ def saved_searches() -> list[SearchRecord]:
                 when = float(data.get("when") or 0.0)
                 out.append(SearchRecord(ft.question or str(data.get("question", "")), f"Saved · {f.name}", traces,
                                         when=when))
+        for when, data in lib.document_traces(owner=owner()):
+            try:
+                trace = SearchTrace.from_dict(data["trace"])
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue
+            out.append(SearchRecord(str(data.get("question", "")), f"Saved · {data.get('doc', 'document')}",
+                                    {"Document tree": trace}, when=when))
     except (AlphaSearchError, OSError):
         return out
     return sorted(out, key=lambda r: -r.when)
@@ -189,8 +198,8 @@ def md_escape(text: object) -> str:
 
 
 def shorten(text: str, n: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+    """At most ``n`` characters, cut at a word (:func:`alphasearch.lang.text.shorten`)."""
+    return text_shorten(str(text), n)
 
 
 def pages_label(pages: Sequence[int]) -> str:
@@ -398,6 +407,9 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
         looked_at(structured.get("looked_at") or {}, key)
     elif structured.get("direct") or structured.get("key_points"):
         render_structured(structured, key)
+        also = [part for part in answer.text.split("\n\n") if part.startswith("Also found in: ")]
+        if also:  # a folder answer's other candidate documents, said in its text
+            st.markdown(md_escape(also[-1]))
     else:
         st.markdown(md_escape(answer.text))
     parts = answer.extra.get("confidence_parts")
@@ -463,12 +475,13 @@ def stored_answer(text: str, meta: dict) -> Answer:
 
 
 def render_structured(structured: dict, key: str = "") -> None:
-    """Direct answer · key points · what the document did not say, each with its pages (``key``: the
-    answer's, one box per answer of a chat)."""
+    """Direct answer (a folder answer's: with its document named) · key points · what the document did not
+    say, each with its pages (``key``: the answer's, one box per answer of a chat)."""
     with st.container(key=f"structured-answer-{key}" if key else "structured-answer"):
         direct = structured.get("direct")
         if direct:  # none when no line says more than the question (the key points then come first)
-            st.markdown(f"**Direct answer:** {md_escape(direct['text'])}")
+            named = f" ({md_escape(structured['doc'])})" if structured.get("doc") else ""  # a folder answer's document
+            st.markdown(f"**Direct answer{named}:** {md_escape(direct['text'])}")
         points = structured.get("key_points") or []
         if points:
             st.markdown("**Key points**\n\n" + "\n".join(
@@ -604,39 +617,3 @@ def node_label(v: NodeView, width: int = 18) -> str:
     if len(rest) < len(" ".join(words_)):
         lines[-1] = shorten(lines[-1] + " …", width)
     return "\n".join(shorten(x, width) for x in lines)
-
-
-def graph_elements(views: Sequence[NodeView], *, highlight_path: bool = True,
-                   selected: str | None = None) -> tuple[list[dict], list[dict]]:
-    """vis-network nodes and edges (plain dicts): size ~ sqrt(visits), colour ~ Q,
-    label = short title + N + Q; the path of iteration t drawn in blue.
-
-    ``title`` (the hover text): the pages, then the full title (the label may cut it),
-    made inert for the tooltip (streamlit-agraph parses titles as HTML; document text
-    must never become HTML). The pages come first so the text never starts like a URL
-    (the component opens a node's title as a link on double click).
-    """
-    top = max((v.visits for v in views), default=0) or 1
-    nodes, edges = [], []
-    for v in views:
-        size = 10 + 26 * math.sqrt(v.visits / top)
-        on = highlight_path and v.on_path
-        border = "#1f4e99" if on else ("#111111" if v.node_id == selected else "#6b7280")
-        nodes.append({
-            "id": v.node_id,
-            "label": f"{node_label(v)}\nN={v.visits} · Q={v.q:.2f}",
-            "title": inert(f"{pages_label(v.pages)} · {' '.join(v.title.split())}", "tooltip"),
-            "shape": "dot",
-            "size": round(size, 1),
-            "color": {"background": q_colour(v.q, v.visits), "border": border,
-                      "highlight": {"background": q_colour(v.q, v.visits), "border": "#111111"}},
-            "borderWidth": 4 if on or v.node_id == selected else 1,
-            "font": {"size": 15, "color": "#1f2937", "face": "Inter, Arial, sans-serif",
-                     "bold": {"color": "#1f4e99"}},
-        })
-        if v.parent is not None:
-            edges.append({
-                "from": v.parent, "to": v.node_id,
-                "color": "#1f4e99" if on else "#b8bec8", "width": 4 if on else 1,
-            })
-    return nodes, edges

@@ -159,6 +159,7 @@ if question:
                     "seconds": round(answer.seconds, 3), "llm_calls": answer.usage.llm_calls,
                     "cache_hits": answer.usage.cache_hits, "nodes_scored": nodes, "degraded": answer.degraded,
                     "confidence_parts": answer.extra.get("confidence_parts"),
+                    "structured": answer.extra.get("structured"), "sub_queries": answer.extra.get("sub_queries"),
                     "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
             fid = str(routing.get("folder_id", ""))
             try:

@@ -166,14 +166,13 @@ with st.container(border=True):
         st.warning(inert(w), icon=":material/error:")
     with st.expander("Section tree"):
         lines = []
-        for node in doc.root.walk():
-            if node is doc.root:
-                continue
-            if len(lines) == 300:
-                lines.append(f"- … and {doc.section_count() - 301:,} more sections")
-                break
-            lines.append("  " * min(max(node.level - 1, 0), 6) + f"- {md_escape(node.title)} "
-                         f"({pages_label(node.pages)})")
+        stack = [(child, 0) for child in reversed(doc.root.children)]
+        while stack and len(lines) < 300:  # a nested list: each node indented by its depth below the root
+            node, depth = stack.pop()
+            lines.append("  " * depth + f"- {md_escape(node.title)} ({pages_label(node.pages)})")
+            stack += [(child, depth + 1) for child in reversed(node.children)]
+        if stack:
+            lines.append(f"- … and {doc.section_count() - 1 - len(lines):,} more sections")
         st.markdown("\n".join(lines) if lines else "One section: the whole document.")
 
 # --- chat --------------------------------------------------------------------------------------------
@@ -220,6 +219,12 @@ if question:
                     show_error(exc, "saving the conversation")
             if answer.trace is not None:
                 remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace}))
+                try:  # stored like a folder search: a reload or a restart reopens it in the visualizer
+                    library().save_document_trace(doc.doc_id, {"question": question, "doc": doc.name,
+                                                               "trace": answer.trace.to_dict()},
+                                                  owner=owner())
+                except (AlphaSearchError, OSError, ValueError) as exc:
+                    show_error(exc, "saving the search for the tree visualizer")
             render_answer(answer, pdf_for, key=f"single-{len(ss['single_chat']) - 1}")
 
 if ss["single_chat"]:

@@ -3,23 +3,22 @@ replayable iteration by iteration."""
 from __future__ import annotations
 
 import json
-import time
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit_agraph import Config, Edge, Node, agraph
 
 from alphasearch.errors import TraceFileError
 from alphasearch.search import mcts
 from alphasearch.search.trace_file import read_trace
-from pages._common import (SearchRecord, current_settings, graph_elements, inert, md_escape, pages_label,
-                           saved_searches, searches, shorten, tree_state, with_rounds)
+from pages._common import (SearchRecord, current_settings, inert, md_escape, pages_label, saved_searches, searches,
+                           shorten, tree_state, with_rounds)
+from pages._replay import replay_figure
 
 ss = st.session_state
 st.title("Tree visualizer")
 st.caption("How the Monte Carlo Tree Search found its pages: node size is the visit count N, colour is the "
-           "mean reward Q (red 0 → green 1), the blue path is the one chosen in the selected iteration.")
+           "mean reward Q (red 0 → green 1), the blue path is the one chosen in the iteration shown.")
 
 # --- pick a search -------------------------------------------------------------------------------
 session_records = list(reversed(searches()))
@@ -64,34 +63,26 @@ for name, first in gapped:
                 "pick a round under *Tree*):\n" + "\n".join(lines))
 
 sid = f"{record.when}-{phase}"
-play_key, t_key = f"tree_play_{sid}", f"tree_t_{sid}"
-if ss.get(play_key):  # the replay animation: one iteration further on every run
-    ss[t_key] = min(T, int(ss.get(t_key, 0)) + 1)
-c_play, c_slider, c_toggle = st.columns([0.6, 3, 1.2], vertical_alignment="bottom")
-with c_play:
-    if st.button("Pause" if ss.get(play_key) else "Play", key=f"tree_play_btn_{sid}", disabled=T == 0,
-                 icon=":material/pause:" if ss.get(play_key) else ":material/play_arrow:",
-                 help="Animate the replay from the first iteration (the slider stays)."):
-        if not ss.get(play_key):
-            ss[play_key] = True
-            ss[t_key] = 0
-        else:
-            ss[play_key] = False
-        st.rerun()
-with c_slider:
-    t = st.slider("Replay: state after iteration", 0, max(T, 1), T, key=f"tree_t_{sid}", disabled=T == 0,
-                  help="Move to replay the search; the graph and every number show the state after iteration t.")
-with c_toggle:
-    show_path = st.toggle("Show path of iteration t", value=True, key="tree_show_path")
-    big = len(trace.nodes()) > 40
-    show_all = st.toggle("Show unvisited nodes", value=not big, key=f"tree_show_all_{sid}",
-                         help="Large trees are easier to read with only the nodes the search visited.")
+st.caption("Press **▶ Play** on the graph to replay the search in the browser (2, 3 or 5 iterations a second); "
+           "drag its slider to any iteration. Hover a node for its full title, N and Q; click one for its details.")
+fig, drawn = replay_figure(trace)
+with st.container(border=True, key="tree-replay"):
+    event = st.plotly_chart(fig, width="stretch", key=f"tree_replay_{sid}", on_select="rerun",
+                            selection_mode="points", config={"displayModeBar": False, "scrollZoom": False})
+    if drawn < len(tree_state(trace, T)):
+        st.caption("A large tree: drawn collapsed to the sections the search visited; “+N unvisited” stands for "
+                   "the sections under a node it never visited (all are in the node table).")
+picked = [p.get("customdata") for p in (event.selection.points if event and event.selection else [])]
+picked = [p for p in picked if isinstance(p, str) and not p.endswith("+")]
+
+t = st.slider("Node details and charts after iteration", 0, max(T, 1), T, key=f"tree_t_{sid}", disabled=T == 0,
+              help="The numbers below show the state after iteration t.")
 t = min(t, T)
 
 views = tree_state(trace, t)
 step = trace.steps[t - 1] if t else None
 m1, m2, m3, m4, m5 = st.columns(5)
-m1.metric("Iteration", f"{t} / {T}")
+m1.metric("Details at iteration", f"{t} / {T}")
 m2.metric("Reward of iteration t", f"{step.reward:.2f}" if step else "—")
 m3.metric("Nodes in tree", len(views))
 read_now = sum(1 for x in views if x.page and x.judged)
@@ -99,28 +90,10 @@ m4.metric("Nodes judged", trace.nodes_scored, f"{read_now} page{'' if read_now =
 m5.metric(f"Rule (c = {trace.c:g})", inert(trace.rule.upper()), "stopped early" if trace.stopped_early else None,
           delta_color="off")
 
-# --- the graph ---------------------------------------------------------------------------------------
 pick_key = f"tree_node_{sid}"
-selected = ss.get(pick_key)
-drawn = views if show_all else [v for v in views if v.visits or v.parent is None]
-node_dicts, edge_dicts = graph_elements(drawn, highlight_path=show_path, selected=selected)
-nodes = [Node(**d) for d in node_dicts]  # hover text: the full title, inert (graph_elements)
-edges = [Edge(source=e["from"], target=e["to"], color=e["color"], width=e["width"]) for e in edge_dicts]
-depth = max((v.depth for v in drawn), default=0)
-config = Config(height=min(760, 260 + 170 * depth), width=1000, directed=True, physics=False, hierarchical=True,
-                levelSeparation=170, nodeSpacing=135, treeSpacing=160, direction="UD", sortMethod="directed",
-                interaction={"hover": True, "navigationButtons": True, "zoomView": True, "dragView": True},
-                edges={"smooth": {"type": "cubicBezier", "forceDirection": "vertical", "roundness": 0.4},
-                       "arrows": {"to": {"enabled": False}}})
-config.width = "100%"
-with st.container(border=True):
-    clicked = agraph(nodes=nodes, edges=edges, config=config)
-    if len(drawn) < len(views):
-        st.caption(f"{len(views) - len(drawn)} unvisited nodes hidden; switch on “Show unvisited nodes” to draw them.")
-if clicked and clicked != ss.get(f"tree_click_{sid}"):
-    ss[f"tree_click_{sid}"] = clicked
-    ss[pick_key] = clicked
-    st.rerun()  # redraw with the clicked node outlined
+if picked and picked[0] != ss.get(f"tree_click_{sid}"):
+    ss[f"tree_click_{sid}"] = picked[0]
+    ss[pick_key] = picked[0]
 
 # --- node details -------------------------------------------------------------------------------------
 by_id = {v.node_id: v for v in views}
@@ -203,9 +176,3 @@ with tab_table:
     c_json.download_button("Download trace (JSON)", json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8"),
                            file_name="alphasearch-trace.json", mime="application/json", icon=":material/download:")
 
-if ss.get(play_key):
-    if t >= T:
-        ss[play_key] = False  # at the end: one more run shows "Play" again
-    else:
-        time.sleep(0.7)
-    st.rerun()

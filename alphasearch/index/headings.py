@@ -10,19 +10,14 @@ page are not headings. Pages are 1-based.
 """
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
 
 from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
-
-T = TypeVar("T")
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
@@ -49,6 +44,9 @@ class Kind:
     plural: str
     regex: re.Pattern[str]
     needs: str = ""
+    excludes: tuple[str, ...] = ()  # kinds that do not count where this one does (a filing's footnote markers)
+    running: bool = False  # counts even on a line repeated on many pages (its first occurrence)
+    flat: bool = False  # siblings of this kind are never grouped
 
 
 @dataclass(frozen=True)
@@ -56,15 +54,23 @@ class Rules:
     kinds: tuple[Kind, ...]
     any_kind: re.Pattern[str]  # every kind's pattern in one: most lines fail it at once
     not_headings: re.Pattern[str]
+    running_kind: re.Pattern[str] | None  # the patterns of the kinds that may repeat as running lines
 
 
 @lru_cache(maxsize=1)
 def rules() -> Rules:
     raw = domain.load("headings")
     kinds = tuple(Kind(k["kind"], None if k["rank"] == "depth" else int(k["rank"]), bool(k["styled"]), k["label"],
-                       k["plural"], re.compile(k["pattern"]), k.get("with", "")) for k in raw["numbered"])
-    return Rules(kinds, re.compile("|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)),
-                 re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE))
+                       k["plural"], re.compile(k["pattern"]), k.get("with", ""), tuple(k.get("excludes", ())),
+                       bool(k.get("running")), bool(k.get("flat"))) for k in raw["numbered"])
+    running = [k for k in kinds if k.running]
+    return Rules(kinds, re.compile(_one_pattern(kinds)),
+                 re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE),
+                 re.compile(_one_pattern(running)) if running else None)
+
+
+def _one_pattern(kinds) -> str:
+    return "|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)
 
 
 @dataclass(frozen=True)
@@ -97,10 +103,13 @@ class Layout:
         return line.size >= self.body + 1.0 or (line.bold and line.size >= self.body - 0.5)
 
 
-def heading_like(text: str) -> bool:
-    """Short (1-14 words, ≤ 110 characters) and mostly letters."""
+LONG_WORDS, LONG_CHARS = 24, 200  # a numbered title may be longer ("Item 5. Market for Registrant's … Securities")
+
+
+def heading_like(text: str, numbered: bool = False) -> bool:
+    """Short (1-14 words, ≤ 110 characters; ``numbered``: 24 words, 200) and mostly letters."""
     words = text.split()
-    if not 1 <= len(words) <= 14 or len(text) > 110:
+    if not 1 <= len(words) <= (LONG_WORDS if numbered else 14) or len(text) > (LONG_CHARS if numbered else 110):
         return False
     letters = sum(map(str.isalpha, text))
     return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
@@ -130,7 +139,9 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     styled lines join below the numbered levels, one per page, after any numbered
     heading on their page."""
     found: list[_Found] = []
+    per_page: list[tuple[list[_Found], int]] = []
     running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
+    running_kind = rules().running_kind
     larger, bold_from = layout.body + 1.0, layout.body - 0.5  # Layout.styled, read in the loop over every line
     for page, norm in zip(content.pages, layout.norm):
         on_page: list[_Found] = []
@@ -138,8 +149,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         refs = 0  # numbered lines that end with a page number
         lines = page.lines
         for i, (line, key) in enumerate(zip(lines, norm)):
-            if i == joined or (key and key in running):  # ("": a number alone, e.g. "2.1")
-                continue
+            if i == joined or (key and key in running and not (running_kind and running_kind.match(line.text))):
+                continue  # ("": a number alone, e.g. "2.1")
             text, size = line.text, line.size
             styled = size >= larger or (line.bold and size >= bold_from)
             if bare_number(text):
@@ -148,10 +159,10 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                     text, styled, joined = f"{text} {nxt.text}", styled or layout.styled(nxt), i + 1  # "2.1" / "Setup"
             if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
-            if not heading_like(text) or not_a_heading(text):
+            if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
                 continue
             last = max(i, joined)
-            while last + 1 < len(lines) and len(text) < 110 and _continues(lines[last], lines[last + 1]):
+            while last + 1 < len(lines) and len(text) < LONG_CHARS and _continues(lines[last], lines[last + 1]):
                 last = joined = last + 1  # a title wrapped over lines
                 text = f"{text} {lines[last].text}"
             nxt = lines[last + 1] if last + 1 < len(lines) else None
@@ -161,17 +172,20 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 if end < len(text) and _PAGE_REF.search(text):
                     refs += 1  # a contents entry with its page number
                     continue
-                if end >= len(text) - 1 and nxt is not None and joined != i + 1:  # "ITEM 7." / "MANAGEMENT'S …"
+                if end >= len(text) - 1 and number and nxt is not None and joined != i + 1:  # "ITEM 7." / "MANAGEMENT'S …"
                     if heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text):
                         text, joined = f"{text} {nxt.text}", i + 1
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper())))
-            elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i):
+            elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
+                    and not _table_header(lines, last):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2))
-        if refs + sum(f.kind is not None for f in on_page) >= CONTENTS_LINES:
-            on_page = [f for f in on_page if f.kind is None]  # a table of contents
-        found.extend(on_page)
+        per_page.append((on_page, refs))
+    counts = Counter(f.kind.name for on_page, _ in per_page for f in on_page if f.kind)
+    excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
+    for on_page, refs in per_page:
+        found += _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded], refs)
     counts = Counter(f.kind.name for f in found if f.kind)
     found = [f for f in found if f.kind is None or not f.kind.needs or counts[f.kind.needs] >= MIN_NUMBERED]
     numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))
@@ -183,6 +197,21 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     entries += [(f.page, f.line, Entry(len(ranks) + f.rank, f.title, f.page))
                 for f in _unnumbered(found, numbered)]
     return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
+
+
+CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numbered lines at most
+
+
+def _outside_contents(on_page: list[_Found], refs: int) -> list[_Found]:
+    """A page's headings without its contents entries: on a page of ``CONTENTS_LINES`` numbered lines
+    (or lines ending in a page number), only the unnumbered and, when they are few, the emphasised
+    numbered ones (the "Item 8." above an index of statements and notes) stay."""
+    numbered = [f for f in on_page if f.kind is not None]
+    if refs + len(numbered) < CONTENTS_LINES:
+        return on_page
+    styled = [f for f in numbered if f.emphasis == 2]
+    keep = styled if len(styled) <= CONTENTS_STYLED and len(styled) < len(numbered) + refs else []
+    return [f for f in on_page if f.kind is None or f in keep]
 
 
 def _numbered(text: str, styled: bool) -> tuple[Kind, str, int] | None:
@@ -201,10 +230,15 @@ def _numbered(text: str, styled: bool) -> tuple[Kind, str, int] | None:
 _OPEN_END = re.compile(r"(?:[,;:&\-–—]|\b(?i:of|and|the|for|to|in|on|with|or|a|an|by|from))$")
 
 
+WRAPPED = 75  # a heading line this long that is followed by one in its style was wrapped
+
+
 def _continues(line: pdf.Line, nxt: pdf.Line) -> bool:
-    """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase."""
-    return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold and bool(_OPEN_END.search(line.text))
-            and heading_like(nxt.text) and _numbered(nxt.text, True) is None)
+    """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase or
+    fills most of a line."""
+    return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold
+            and (bool(_OPEN_END.search(line.text)) or len(line.text) >= WRAPPED)
+            and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
 
 
 def _title_start(text: str) -> bool:
@@ -220,6 +254,35 @@ def _sentence(text: str) -> bool:
 def _row_label(lines: list[pdf.Line], i: int) -> bool:
     """A table row's label: the next line holds figures only."""
     return i + 1 < len(lines) and bool(_FIGURES.match(lines[i + 1].text))
+
+
+_NUMBER = re.compile(r"^\(?[$€£]?\(?-?\d[\d,.]*%?\)?$|^[-–—]$")
+HEADER_WORDS = 2  # a column header is a word or two ("Amount", "Level 1", "Losses")
+HEADER_REACH = 4  # lines below a column header before the first row of figures
+
+
+def _figures_row(text: str) -> bool:
+    """A table row: it ends in two or more figures, or holds figures only."""
+    words = text.split()
+    tail = 0
+    for w in reversed(words):
+        if not _NUMBER.match(w):
+            break
+        tail += 1
+    return tail >= 2 or (tail == len(words) and tail > 0)
+
+
+def _table_header(lines: list[pdf.Line], i: int) -> bool:
+    """A table's column header: a short line (``HEADER_WORDS``) with a row of figures within
+    ``HEADER_REACH`` lines below it and no sentence before that row."""
+    if len(lines[i].text.split()) > HEADER_WORDS:
+        return False
+    for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
+        if _figures_row(nxt.text):
+            return True
+        if len(nxt.text.split()) >= 8:
+            return False  # prose follows: a heading
+    return False
 
 
 def _first_of_each(numbered: list[_Found]) -> list[_Found]:
@@ -269,7 +332,14 @@ def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
     return cur[:len(prev)] == prev and len(cur) == len(prev) + 1 and cur[-1] <= 1
 
 
+REPEATED = 3  # a styled line on this many pages is a label (a company's name above each statement), not a section
+
+
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
+    pages_of: dict[str, set[int]] = {}
+    for f in found:
+        if f.kind is None:
+            pages_of.setdefault(normalise(f.title), set()).add(f.page)
     last_numbered_line = {}
     for f in numbered:
         last_numbered_line[f.page] = max(last_numbered_line.get(f.page, -1), f.line)
@@ -282,7 +352,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         if f.line < last_numbered_line.get(f.page, -1):
             continue
         key = normalise(f.title)
-        if key in seen:
+        if key in seen or len(pages_of[key]) >= REPEATED:
             continue
         seen.add(key)
         pages_done.add(f.page)
@@ -290,22 +360,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     return out
 
 
-def grouped(kids: list[T], most: int, make: Callable[[list[T]], T]) -> list[T]:
-    """One pass of fan-out limiting: consecutive runs of ``kids`` (about sqrt(len) each, so that
-    repeated passes reach ``most`` children) become ``make(run)``; a run of one stays itself."""
-    size = max(math.ceil(len(kids) / most), math.ceil(math.sqrt(len(kids))))
-    runs = [kids[i:i + size] for i in range(0, len(kids), size)]
-    return [run[0] if len(run) == 1 else make(run) for run in runs]
-
-
-def group_title(titles: list[str], start: int, end: int) -> str:
-    """A title for a grouping node that says what it holds: "Notes 1–9" when every
-    title is a numbered heading of one kind, else its pages and first titles."""
-    hits = [_numbered(t, True) for t in titles]
-    if all(hits) and len({h[0].label for h in hits if h}) == 1:
-        first, last = hits[0], hits[-1]
-        assert first is not None and last is not None
-        return f"{first[0].plural} {first[1]}–{last[1]}"
-    pages = f"p. {start}" if start == end else f"pp. {start}–{end}"
-    shown = "; ".join(" ".join(t.split())[:32].rstrip() for t in titles[:3])
-    return f"{pages}: {shown}" + ("; …" if len(titles) > 3 else "")
+def numbered_heading(title: str) -> tuple[Kind, str] | None:
+    """The kind and number of a numbered heading's title ("Note 9 – Debt" → note, "9"), else None."""
+    hit = _numbered(" ".join(title.split()), True)
+    return (hit[0], hit[1]) if hit else None

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from .. import pdf
 from ..models import DocumentIndex, Page, Section
-from .headings import Entry, Layout, group_title, grouped, heading_like, numbered_entries
+from .grouping import group_title, grouped, heading_label, page_span, stays_flat
+from .headings import Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
 from .summaries import PageTerms, document_summary, summarise
 from ..lang.text import normalise, shorten
@@ -27,6 +28,7 @@ from ..lang.text import normalise, shorten
 Progress = Callable[[str, float], None]  # (stage, fraction done in [0, 1])
 MAX_FANOUT = 8
 _MIN_OUTLINE = 3
+TITLE_CHARS = 160  # a section title kept whole up to this ("Item 5. Market for Registrant’s … Securities")
 
 
 def build_index(data: bytes, name: str, **options) -> DocumentIndex:
@@ -236,7 +238,7 @@ def _from_entries(entries: Sequence[Entry], n: int) -> list[_Node]:
             if entries[j].level <= e.level:
                 end = max(e.page, entries[j].page - 1, *(d.page for d in entries[i + 1:j]))
                 break
-        node = _Node(shorten(e.title, 90), e.page, end, e.level, "", [])
+        node = _Node(shorten(e.title, TITLE_CHARS), e.page, end, e.level, "", [])
         while stack and stack[-1].level >= e.level:
             stack.pop()
         (stack[-1].children if stack else nodes).append(node)
@@ -315,15 +317,31 @@ def _split_large(node: _Node, pages: Sequence[Page], stats: PageTerms, max_leaf:
     if not node.children and node.end - node.start + 1 > max_leaf:
         groups = topic_groups(stats, node.start, node.end, max_leaf)
         if len(groups) > 1:
-            node.children = [_Node(_group_title(pages, a, b) if a != node.start else node.title + f" (pp. {a}–{b})",
-                                   a, b, node.level + 1, "split", []) for a, b in groups]
+            node.children = [_Node(_split_title(pages, a, b, node.title) if a != node.start else
+                                   f"{heading_label(node.title)} · {page_span(a, b)}", a, b, node.level + 1, "split", [])
+                             for a, b in groups]
+
+
+TITLE_WORDS = 10
+
+
+def _split_title(pages: Sequence[Page], a: int, b: int, parent: str) -> str:
+    """A page split's title: the first heading on its pages that reads as a title (a capital first,
+    not a sentence or a table's header), else its parent's label and pages ("Item 7 · pages 22–29")."""
+    for p in range(a, b + 1):
+        for head in pages[p - 1].headings:
+            words = head.split()
+            if head[:1].isupper() and not head.rstrip().endswith((".", ",", ";", ":")) and ";" not in head and \
+                    2 <= len(words) <= TITLE_WORDS and len(head) <= 70 and not not_a_heading(head) and not head.isupper():
+                return head
+    return f"{heading_label(parent)} · {page_span(a, b)}"
 
 
 def _limit_fanout(node: _Node) -> None:
-    while len(node.children) > MAX_FANOUT:
+    while len(node.children) > MAX_FANOUT and not stays_flat([c.title for c in node.children]):
         node.children = grouped(node.children, MAX_FANOUT, lambda run: _Node(
-            group_title([c.title for c in run], run[0].start, run[-1].end), run[0].start, run[-1].end,
-            node.level + 1, "group", run))
+            group_title([c.title for c in run], run[0].start, run[-1].end, node.title if node.level else ""),
+            run[0].start, run[-1].end, node.level + 1, "group", run))
     for child in node.children:
         _limit_fanout(child)
 

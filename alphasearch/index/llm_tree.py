@@ -20,7 +20,7 @@ from typing import Any
 from . import isolation
 from ..errors import LLMError, LLMUnavailableError
 from .indexer import MAX_FANOUT
-from .headings import group_title, grouped
+from .grouping import group_title, grouped
 from ..llm.client import (
     LLM, ChatRequest, Meter, complete_json, defuse, fence_code, image_part, require_dict, require_int,
     require_str, text_message,
@@ -306,7 +306,7 @@ def _group(node: _Node) -> None:
     """At most MAX_FANOUT children per node: consecutive runs become group nodes."""
     while len(node.children) > MAX_FANOUT:
         node.children = grouped(node.children, MAX_FANOUT, lambda run: _Node(
-            group_title([c.title for c in run], run[0].start, run[-1].end), run[0].start, run[-1].end,
+            group_title([c.title for c in run], run[0].start, run[-1].end, node.title), run[0].start, run[-1].end,
             shorten("Covers: " + "; ".join(shorten(k.title, 50) for k in run) + ".", 600), "group", run))
     for child in node.children:
         _group(child)

@@ -107,5 +107,13 @@ def _letters(text: str) -> str:
 
 
 def shorten(text: str, limit: int = 60) -> str:
+    """``text`` on one line, at most ``limit`` characters: cut at the last word that fits (mid-word
+    only when a single word is longer than half the limit), marked with "…"."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    at = cut.rfind(" ")
+    if at >= limit // 2 and text[limit - 1] != " ":
+        cut = cut[:at]
+    return cut.rstrip(" ,;:–-") + "…"

@@ -1,8 +1,10 @@
-"""Library methods for saved folder searches (the tree visualizer's latest trace per folder and owner).
+"""Library methods for saved searches, each visible only to the visitor who asked it.
 
 ``traces/<folder_id>.json`` is the latest search of a folder asked without an owner (the command line);
 ``traces/<folder_id>-<owner hash>.json`` one visitor's, listed only for that visitor. A search that finishes
-after its folder was deleted leaves no file.
+after its folder was deleted leaves no file. Single-document searches live in
+``traces/documents/<owner hash or _>/<sha256>.json`` (one per document and owner, the newest
+``KEEP_DOCUMENT_TRACES`` of an owner kept), so a reload or a restart reopens them.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from ..errors import FolderGoneError
 from .chat import owner_id
 from .files import atomic_write_json
 from .names import check_folder_id
+
+KEEP_DOCUMENT_TRACES = 30
 
 
 class TraceMethods:
@@ -49,6 +53,33 @@ class TraceMethods:
             return json.loads(p.read_text("utf-8"))
         except (OSError, ValueError):
             return None
+
+    def _document_trace_dir(self, owner: str | None) -> Path:
+        return self.trace_dir / "documents" / ("_" if owner is None else owner_id(owner))
+
+    def save_document_trace(self, doc_id: str, data: dict[str, Any], *, owner: str | None = None) -> Path:
+        """Store ``owner``'s latest search of a document (JSON-ready dict: question, doc, trace); that owner's
+        oldest beyond ``KEEP_DOCUMENT_TRACES`` go."""
+        if not doc_id.isalnum():
+            raise ValueError(f"not a document id: {doc_id!r}")
+        folder = self._document_trace_dir(owner)
+        folder.mkdir(parents=True, exist_ok=True)
+        p = folder / f"{doc_id}.json"
+        atomic_write_json(p, data)
+        for old in sorted(folder.glob("*.json"), key=lambda q: q.stat().st_mtime)[:-KEEP_DOCUMENT_TRACES]:
+            old.unlink(missing_ok=True)
+        return p
+
+    def document_traces(self, *, owner: str | None = None) -> list[tuple[float, dict[str, Any]]]:
+        """``owner``'s saved single-document searches as (time saved, data), newest first; unreadable ones
+        skipped."""
+        out = []
+        for p in self._document_trace_dir(owner).glob("*.json"):
+            try:
+                out.append((p.stat().st_mtime, json.loads(p.read_text("utf-8"))))
+            except (OSError, ValueError):
+                continue
+        return sorted(out, key=lambda x: -x[0])
 
     def _drop_trace(self, folder_id: str) -> None:
         """Remove every owner's saved search of ``folder_id`` and the latest-search files naming it."""

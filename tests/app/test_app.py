@@ -201,12 +201,12 @@ def test_tree_visualizer_replays_the_latest_search(app):
     app.switch_page("pages/tree.py").run()
     ok(app)
     metrics = {m.label: m.value for m in app.metric}
-    assert metrics["Iteration"] == f"{T} / {T}"
+    assert metrics["Details at iteration"] == f"{T} / {T}"
     root_visits = trace.root.visits
     app.slider[0].set_value(1).run()
     ok(app)
     metrics = {m.label: m.value for m in app.metric}
-    assert metrics["Iteration"] == f"1 / {T}"
+    assert metrics["Details at iteration"] == f"1 / {T}"
     assert metrics["Reward of iteration t"] == f"{trace.steps[0].reward:.2f}"
     assert int(metrics["Visits N"]) <= 1 < root_visits
     table = app.dataframe[-1].value
@@ -522,7 +522,7 @@ def test_llm_answer_streams_a_gap_round_and_the_visualizer_shows_the_rounds(data
     tree.set_value(round2[0]).run()
     ok(at)
     T = len(at.session_state["searches"][-1].traces["Document tree"].rounds[0].trace.steps)
-    assert {m.label: m.value for m in at.metric}["Iteration"] == f"{T} / {T}"
+    assert {m.label: m.value for m in at.metric}["Details at iteration"] == f"{T} / {T}"
     st.cache_resource.clear()
 
 
@@ -574,31 +574,52 @@ def test_tree_state_replays_to_the_final_statistics():
     assert one["root"].selection is None and all(v.selection is not None for v in one.values() if v.parent)
 
 
-def test_graph_elements_size_colour_labels_and_no_html_titles():
+def test_replay_figure_holds_every_iteration_as_a_frame_on_fixed_axes():
     from alphasearch.search.mcts import q_history
-    from pages._common import graph_elements, q_colour, tree_state
+    from pages._common import q_colour, tree_state
+    from pages._replay import replay_figure
 
     trace = _trace()
-    views = tree_state(trace, len(trace.steps))
-    nodes, edges = graph_elements(views)
-    by_id = {n["id"]: n for n in nodes}
-    best = max((v for v in views if v.parent), key=lambda v: v.visits)
-    least = min((v for v in views if v.parent), key=lambda v: v.visits)
-    assert best.node_id == "c2" and by_id["c2"]["size"] > by_id[least.node_id]["size"]
-    # max backup: c2 keeps its own 0.9 while one of its pages is unread (the other was read at 0.8)
-    assert "N=" in by_id["c2"]["label"] and "Q=0.90" in by_id["c2"]["label"]
-    assert trace.stop_reason == "confident" and by_id["c2/p6"]["label"].endswith("Q=0.80")
-    # the hover text: pages, then the full title; agraph parses it as HTML, so it holds no markup
-    c2 = next(v for v in views if v.node_id == "c2")
-    assert c2.title == "<b>Chapter</b> 2" and by_id["c2"]["title"] == "pp. 5–6 · \u2039b\u203aChapter\u2039/b\u203a 2"
-    hostile = c2.__class__(**{**c2.__dict__, "title": "ITEM 7. <img src=x onerror=alert(1)> R&D\n costs"})
-    title = graph_elements([hostile])[0][0]["title"]
-    assert title.endswith("ITEM 7. \u2039img src=x onerror=alert(1)\u203a R\uff06D costs")
-    assert not set("<>&") & set(title) and "…" not in title
-    assert len(edges) == len(nodes) - 1
-    assert q_colour(0.0, 1) != q_colour(1.0, 1) and q_colour(0.5, 0) == "#c9ced6"
+    T = len(trace.steps)
+    fig, drawn = replay_figure(trace)
+    assert [f.name for f in fig.frames] == [str(t) for t in range(T + 1)]
+    slider = fig.layout.sliders[0]
+    assert slider.active == T and [list(s.args[0]) for s in slider.steps] == [[str(t)] for t in range(T + 1)]
+    assert [b.label for b in fig.layout.updatemenus[0].buttons][:2] == ["▶ Play", "❚❚ Pause"]
+    assert fig.layout.xaxis.fixedrange and fig.layout.yaxis.fixedrange and fig.layout.xaxis.range
+    final = {v.node_id: v for v in tree_state(trace, T)}
+    assert drawn == len(final)
+    nodes = fig.frames[-1].data[1]
+    at = dict(zip(nodes.customdata, range(len(nodes.customdata))))
+    best = max((v for v in final.values() if v.parent), key=lambda v: v.visits)
+    least = min((v for v in final.values() if v.parent), key=lambda v: v.visits)
+    assert best.node_id == "c2" and nodes.marker.size[at["c2"]] > nodes.marker.size[at[least.node_id]]
+    assert nodes.marker.color[at["c2"]] == q_colour(0.9, best.visits)
+    # frame 1: the path of iteration 1 drawn in blue; nodes not yet in the tree grey
+    one = fig.frames[1].data
+    assert one[0].x and fig.frames[0].data[0].x == ()
+    assert fig.frames[0].data[1].marker.color[at["c2"]] == "#c9ced6"
+    # hover: pages, full title (markup made inert), N and Q; labels on two lines at most
+    hover = nodes.hovertext[at["c2"]]
+    assert hover.startswith("pp. 5–6 · &lt;b&gt;Chapter&lt;/b&gt; 2") and "N = " in hover and "Q = 0.90" in hover
+    assert all(t.count("<br>") <= 1 for t in fig.frames[-1].data[1].text)
     hist = q_history(trace, ["c2"])["c2"]
-    assert len(hist) == len(trace.steps) and math.isclose(hist[-1], 0.9)
+    assert len(hist) == T and math.isclose(hist[-1], 0.9)
+
+
+def test_a_large_tree_is_drawn_collapsed_to_its_visited_part():
+    from pages._common import tree_state
+    from pages._replay import replay_figure
+
+    trace = _trace()
+    final = tree_state(trace, len(trace.steps))
+    fig, drawn = replay_figure(trace, max_nodes=3)
+    labels = list(fig.frames[-1].data[1].text)
+    unvisited = [v for v in final if not v.visits]
+    ids = set(fig.frames[-1].data[1].customdata)
+    assert unvisited and not ids & {v.node_id for v in unvisited} and drawn == len(ids)
+    summaries = [t for t in labels if t.endswith("unvisited")]
+    assert summaries and sum(int(t[1:].split()[0]) for t in summaries) == len(unvisited)
 
 
 def test_md_escape_makes_markup_inert():
@@ -728,3 +749,47 @@ def test_a_damaged_catalog_is_one_sentence_on_the_folder_screens(app, data_dir, 
     app.switch_page(page).run()
     ok(app)
     assert any("is damaged" in e and "move it aside" in e for e in errors(app)), errors(app)
+
+
+def test_section_tree_expander_is_a_nested_list_by_depth(app):
+    """The card's section tree nests each node one level under its parent (a grouping node's children
+    too), so Markdown renders a real nested list, never "… - … - …" on one line."""
+    import re as _re
+
+    import filing_factory
+    from alphasearch.index import indexer
+
+    sample_loaded(app)
+    doc = indexer.build_index(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
+    app.session_state["single_doc"] = doc
+    app.run()
+    ok(app)
+    text = next(m.value for m in app.markdown if "PART II" in m.value and "Notes 1–4" in m.value)
+    lines = text.splitlines()
+    depths = [(len(line) - len(line.lstrip(" "))) // 2 for line in lines]
+    assert all(line.lstrip(" ").startswith("- ") for line in lines)
+    assert depths[0] == 0 and all(b <= a + 1 for a, b in zip(depths, depths[1:]))  # one level at a time
+    note = next(i for i, line in enumerate(lines) if _re.search(r"Note 5\\\\?\. Goodwill", line))
+    group = next(i for i, line in enumerate(lines) if "Notes 5–8" in line)
+    assert depths[note] == depths[group] + 1 and max(depths) >= 4  # Part › Item 8 › Notes to › Notes 5–8 › Note 5
+
+
+def test_a_folder_answer_is_laid_out_like_a_single_pdf_answer_with_its_document_named(app):
+    """A figure question to a folder: "Direct answer" first, naming the document it was read from, then key
+    points, as on Single PDF (the stored turn keeps the layout after a reload)."""
+    from pdf_factory import table_pdf
+
+    app.switch_page("pages/folders.py").run()
+    app.text_input[0].input("Statements")
+    button(app, "Create folder").click().run()
+    app.file_uploader[0].set_value([("harbor-statement.pdf", table_pdf(), "application/pdf"),
+                                    ("hr-0.pdf", topic_pdf("hr", 0), "application/pdf")]).run()
+    button(app, "Add 2 files").click().run()
+    ok(app)
+    app.switch_page("pages/query.py").run()
+    ask(app, "query_question", "What were total revenues in 2022?")
+    ok(app)
+    body = [m.value for m in app.markdown]
+    direct = [m for m in body if m.startswith("**Direct answer")]
+    assert direct and "harbor\\-statement\\.pdf" in direct[0] and "66,608" in direct[0], direct
+    assert any(m.startswith("**Key points**") for m in body)

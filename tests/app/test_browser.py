@@ -97,6 +97,11 @@ def ask(pg, question: str) -> None:
     box.press("Enter")
 
 
+def replay_graph(pg):
+    """The tree visualizer's replay graph (a Plotly figure with its own Play controls)."""
+    return pg.locator(".st-key-tree-replay .js-plotly-plot").first
+
+
 def yellow_pixels(png: bytes) -> int:
     """Pixels of the highlight's yellow (stroke (1, 0.85, 0) over white text background)."""
     import io
@@ -112,6 +117,13 @@ def wait_idle(pg) -> None:
     """Until the app is no longer running a script."""
     pg.wait_for_timeout(300)
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=WAIT)
+
+
+ROOT_NODE_XY = """() => {
+  const gd = document.querySelector('.st-key-tree-replay .js-plotly-plot'), fl = gd._fullLayout, box = gd.getBoundingClientRect();
+  const nodes = gd.data[2];
+  return [box.left + fl._size.l + fl.xaxis.l2p(nodes.x[0]), box.top + fl._size.t + fl.yaxis.l2p(nodes.y[0])];
+}"""
 
 
 def test_single_pdf_answer_preview_tree_and_replay(page):
@@ -135,45 +147,28 @@ def test_single_pdf_answer_preview_tree_and_replay(page):
     page.mouse.move(0, 0)
 
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
-    page.get_by_text("Replay: state after iteration").wait_for(timeout=WAIT)
-    frame = page.frame_locator("iframe[title*='agraph']").first
-    frame.locator("canvas").wait_for(timeout=WAIT)
-    metric = page.get_by_test_id("stMetric").filter(has_text="Iteration").first
+    page.get_by_text("Node details and charts after iteration").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
+    metric = page.get_by_test_id("stMetric").filter(has_text="Details at iteration").first
     before = metric.inner_text()
     shot(page, "02_tree_visualizer")
 
-    slider = page.get_by_role("slider").first
+    slider = page.get_by_test_id("stSlider").get_by_role("slider").first
     slider.focus()
     for _ in range(5):
         slider.press("ArrowLeft")
     wait_idle(page)
     page.wait_for_function(
-        "(b) => { const m = [...document.querySelectorAll('[data-testid=stMetric]')].find(e => e.innerText.includes('Iteration'));"
+        "(b) => { const m = [...document.querySelectorAll('[data-testid=stMetric]')].find(e => e.innerText.includes('Details at iteration'));"
         " return m && m.innerText !== b; }", arg=before, timeout=WAIT)
     after = metric.inner_text()
     assert before != after and re.search(r"\d+ / \d+", after)
-    frame.locator("canvas").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
     shot(page, "03_tree_replay")
-    # Play animates the replay to the last iteration; by then the search has read a page
-    total = re.search(r"/ (\d+)", after).group(1)
-    page.get_by_role("button", name="Play", exact=True).click()
-    page.get_by_role("button", name="Pause", exact=True).wait_for(timeout=WAIT)
-    page.wait_for_function(
-        "(t) => { const m = [...document.querySelectorAll('[data-testid=stMetric]')].find(e => e.innerText.includes('Iteration'));"
-        " return m && m.innerText.includes(t + ' / ' + t); }", arg=total, timeout=WAIT)
-    page.get_by_role("button", name="Play", exact=True).wait_for(timeout=WAIT)  # it stops at the end
-    wait_idle(page)
-    judged = page.get_by_test_id("stMetric").filter(has_text="Nodes judged").first
-    assert re.search(r"[1-9]\d* pages? read", judged.inner_text())
-    shot(page, "03b_tree_played")
 
     # clicking the root node in the graph shows its numbers (the root spans every page: pp. 1–9)
-    box = page.locator("iframe[title*='agraph']").first.bounding_box()
-    for y in range(40, int(box["height"]) - 40, 12):
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + y)
-        page.wait_for_timeout(300)
-        if page.get_by_text("— pp. 1–9").count():
-            break
+    x, y = page.evaluate(ROOT_NODE_XY)
+    page.mouse.click(x, y)
     page.get_by_text("— pp. 1–9").first.wait_for(timeout=WAIT)
     wait_idle(page)
     assert page.get_by_test_id("stMetric").filter(has_text="Visits N").first.is_visible()
@@ -220,8 +215,8 @@ def test_tree_of_a_10k_shows_its_parts_and_a_search_across_them(page):
     ask(page, "What was total revenue in 2022?")
     page.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
-    page.get_by_text("Replay: state after iteration").wait_for(timeout=WAIT)
-    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    page.get_by_text("Node details and charts after iteration").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
     wait_idle(page)
     shot(page, "11_tree_10k")
     assert page.get_by_text(ACCESSION).count() == 0  # the identifier is not the document's title
@@ -234,7 +229,7 @@ def test_tree_of_a_10k_shows_its_parts_and_a_search_across_them(page):
     for title in ("FORM 10-K ·", "PART I ·", "PART II ·", "Item 7. Management", "Item 8. Financial Statements"):
         assert any(o.startswith(title) for o in listed), (title, listed)
     page.get_by_role("tab", name="Visits per node").click()
-    chart = page.get_by_test_id("stPlotlyChart").filter(visible=True).first
+    chart = page.get_by_role("tabpanel").get_by_test_id("stPlotlyChart").filter(visible=True).first
     chart.locator("svg .ytick text").first.wait_for(timeout=WAIT)
     visited = chart.locator("svg .ytick text").evaluate_all("els => els.map(e => e.textContent)")
     for part in ("PART I (", "PART II ("):
@@ -297,7 +292,7 @@ def test_folders_three_folders_and_a_routed_question(page):
     page.get_by_text(re.compile(r"27 days of paid annual leave")).first.wait_for(timeout=WAIT)
 
     go(page, "Tree visualizer", "Tree visualizer")
-    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
     shot(page, "08_tree_folder_phase1")
 
 

@@ -2,7 +2,7 @@
 items 3 and 4). File and folder names and document text full of markup (``<a href>``, ``<img
 onerror>``, ``<script>``, a Markdown image, bare ``https://`` and ``www.`` links, an e-mail
 address) go through every screen; the rendered DOM (the page and every frame: Plotly's SVG,
-the agraph component) must hold no ``<img>``, ``<a>`` or ``<script>`` made from them, and
+the replay graph) must hold no ``<img>``, ``<a>`` or ``<script>`` made from them, and
 ``document.title`` must be untouched. One ``streamlit run`` serves the whole module."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import pdf_factory
 from alphasearch.pdf import TextBlock, write_pdf
 from app_helpers import streamlit_server, topic_pdf
-from test_browser import WAIT, ask, browser, go, page, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
+from test_browser import WAIT, ask, browser, go, page, replay_graph, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
 
 
 LINK = '<a href="https://evil.example/a">open me</a>'
@@ -112,7 +112,7 @@ def test_single_pdf_and_tree_visualizer_render_names_and_text_inert(page):
     assert_inert(page, "answer, citation and page preview caption")
 
     page.get_by_role("button", name="Open the latest search in the tree visualizer").click()
-    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
     page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
     assert_inert(page, "tree visualizer: graph, node details, Q chart")
     page.get_by_role("tab", name="Visits per node").click()
@@ -143,7 +143,7 @@ def test_folder_screens_render_names_and_text_inert(page):
     page.get_by_text(re.compile(r"sections scored")).first.wait_for(timeout=WAIT)
     assert_inert(page, "folder query answer")
     go(page, "Tree visualizer", "Tree visualizer")
-    page.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+    replay_graph(page).wait_for(timeout=WAIT)
     assert_inert(page, "tree visualizer, folder search")
 
 
@@ -245,6 +245,6 @@ def test_a_hostile_model_reply_streams_and_shows_inert(browser, tmp_path_factory
         assert_inert(pg, "tree visualizer: the gap round's query")
         pg.get_by_test_id("stSelectbox").filter(has_text="Tree").click()  # the rounds to pick from
         pg.get_by_role("option", name=re.compile("round 2")).click()
-        pg.frame_locator("iframe[title*='agraph']").first.locator("canvas").wait_for(timeout=WAIT)
+        replay_graph(pg).wait_for(timeout=WAIT)
         assert_inert(pg, "tree visualizer: the gap round's tree")
         assert pg.evaluate("window.__bad") == [], "a draft streamed markup"

@@ -54,3 +54,11 @@ def test_the_pdf_worker_imports_neither_bm25s_nor_the_engine():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout
     assert out.strip() == "[]"
+
+
+def test_shorten_ends_at_a_word():
+    title = "Consolidated Results of Operations and Financial Condition"
+    assert text.shorten(title, 36) == "Consolidated Results of Operations…"
+    assert text.shorten(title, 100) == title
+    assert text.shorten("Supercalifragilisticexpialidocious words", 12) == "Supercalifr…"  # one long word: cut inside
+    assert text.shorten("Revenue; Costs; Margins and more", 17) == "Revenue; Costs…"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -390,3 +391,27 @@ def test_saved_indexes_survive_a_full_disk_and_damage(tmp_path):
     for key in ("k2", "k3"):
         store_.get(key, load, build, save)
     assert len(list((tmp_path / "saved").iterdir())) == 2  # at most ``keep``
+
+
+def test_a_document_search_is_stored_and_read_back_newest_first_and_kept_apart_from_folders(lib, monkeypatch):
+    from alphasearch.library import traces
+
+    monkeypatch.setattr(traces, "KEEP_DOCUMENT_TRACES", 2)
+    for k, sha in enumerate(("a1" * 32, "b2" * 32, "c3" * 32)):
+        lib.save_document_trace(sha, {"question": f"q{k}", "doc": f"d{k}.pdf", "trace": {}})
+        time.sleep(0.02)  # distinct modification times
+    assert [d["question"] for _, d in lib.document_traces()] == ["q2", "q1"]  # the oldest beyond 2 is gone
+    assert lib.load_trace() is None  # not a folder's search
+    assert not [i for i in lib.health().issues if i.kind == "orphan_trace"]
+    with pytest.raises(ValueError):
+        lib.save_document_trace("../escape", {})
+
+
+def test_a_document_search_is_seen_only_by_the_visitor_who_asked_it(lib):
+    sha = "d4" * 32
+    lib.save_document_trace(sha, {"question": "alice's question", "doc": "a.pdf", "trace": {}}, owner="alice")
+    lib.save_document_trace(sha, {"question": "bob's question", "doc": "a.pdf", "trace": {}}, owner="bob")
+    assert [d["question"] for _, d in lib.document_traces(owner="alice")] == ["alice's question"]
+    assert [d["question"] for _, d in lib.document_traces(owner="bob")] == ["bob's question"]
+    assert lib.document_traces(owner="carol") == [] and lib.document_traces() == []
+    assert not [i for i in lib.health().issues if i.kind == "orphan_trace"]

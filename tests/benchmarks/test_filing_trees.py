@@ -1,0 +1,30 @@
+"""The filing benchmark's measures (benchmarks/filing_trees.py) on generated filings: the Items printed as
+headings (not the contents page's), statements found under Item 8, made-up group titles counted."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from filing_trees import made_up_titles, printed_items, statements_under_item8, tree_items  # noqa: E402
+
+import filing_factory  # noqa: E402
+from alphasearch import pdf  # noqa: E402
+from alphasearch.index import indexer  # noqa: E402
+from alphasearch.models import Section  # noqa: E402
+
+
+def test_a_generated_10k_prints_every_item_and_its_tree_holds_them_with_statements_under_item_8():
+    content = pdf.read_pdf(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
+    printed = printed_items(content)
+    assert printed == {number for _, number, _, _ in filing_factory.ITEMS}
+    root = indexer.section_tree(content)[0]
+    assert printed <= tree_items(root)
+    assert statements_under_item8(root, quarterly=False) == len(filing_factory.STATEMENTS) + 1  # and "Notes to …"
+    assert made_up_titles(root) == 0
+
+
+def test_statements_outside_item_8_and_list_titles_are_counted():
+    stray = Section("1", "Item 7A. Market Risk", (1, 2), children=(Section("2", "Consolidated Balance Sheets", (2, 2)),))
+    listed = Section("3", "pp. 3–4: Overview; Liquidity; …", (3, 4), source="group")
+    root = Section("0", "Report", (1, 4), children=(stray, listed))
+    assert statements_under_item8(root, quarterly=False) == 0 and made_up_titles(root) == 1

@@ -1,0 +1,124 @@
+"""Generated annual and quarterly reports laid out like SEC filings, for the tree tests.
+
+``annual_report_pdf``: a 10-K without an outline: a cover, a contents page, PART I–IV with every
+Item (1, 1A, 1B, 1C, 2 … 9C, 10–14 as "incorporated by reference" stubs, 15, 16), a long Item 7,
+Item 8 with the primary statements, "Notes to Consolidated Financial Statements" as a running
+header over the notes pages and Notes 1–12. The traps real filings hold: a footnote line under a
+table ("1 Actuarial (gain)/loss", small type), bold table column headers ("Amount", "Level 1"
+above figures), bold row labels, a running header and footer. ``quarterly_report_pdf``: a 10-Q,
+Part I Items 1–4 (statements and Notes under Item 1) and Part II Items 1, 1A, 2, 6.
+Page numbers are 1-based.
+"""
+from __future__ import annotations
+
+from alphasearch.pdf import TextBlock, write_pdf
+
+COMPANY = "Kestrel Valve Corporation"
+_HEADER = f"{COMPANY} | 2023 Form 10-K"
+_Q_HEADER = f"{COMPANY} | Form 10-Q for the quarter ended June 30, 2024"
+
+
+def bold(text: str, size: float = 11) -> TextBlock:
+    return TextBlock(text, size, True)
+
+
+PROSE = ("Kestrel Valve designs industrial valves for water utilities and chemical plants. Demand depends on "
+         "municipal budgets and on capital spending by refiners, and our backlog covers about nine months of "
+         "production at the Tulsa plant.")
+TABLE = [bold("Year Ended December 31,"), bold("2023 2022 2021"), "Valves 2,410 2,215 1,980",
+         "Services 610 580 540", "Total revenue 3,020 2,795 2,520"]
+FAIR_VALUE = [bold("Amount"), bold("Level 1"), "Money market funds 412 412", "Treasury bills 220 220",
+              bold("1 Actuarial (gain)/loss"), "Shown net of tax in other comprehensive income."]
+
+ITEMS = [  # (part, number, title, pages of body)
+    ("I", "1", "Business", 2), ("I", "1A", "Risk Factors", 2), ("I", "1B", "Unresolved Staff Comments", 1),
+    ("I", "1C", "Cybersecurity", 1), ("I", "2", "Properties", 1), ("I", "3", "Legal Proceedings", 1),
+    ("I", "4", "Mine Safety Disclosures", 1),
+    ("II", "5", "Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases of "
+                "Equity Securities", 1),
+    ("II", "6", "[Reserved]", 1), ("II", "7", "Management's Discussion and Analysis of Financial Condition and "
+                                              "Results of Operations", 12),
+    ("II", "7A", "Quantitative and Qualitative Disclosures About Market Risk", 1),
+    ("II", "8", "Financial Statements and Supplementary Data", 0),
+    ("II", "9", "Changes in and Disagreements with Accountants on Accounting and Financial Disclosure", 1),
+    ("II", "9A", "Controls and Procedures", 1), ("II", "9B", "Other Information", 1),
+    ("II", "9C", "Disclosure Regarding Foreign Jurisdictions that Prevent Inspections", 1),
+    ("III", "10", "Directors, Executive Officers and Corporate Governance", 1),
+    ("III", "11", "Executive Compensation", 1),
+    ("III", "12", "Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters", 1),
+    ("III", "13", "Certain Relationships and Related Transactions, and Director Independence", 1),
+    ("III", "14", "Principal Accountant Fees and Services", 1),
+    ("IV", "15", "Exhibits and Financial Statement Schedules", 1), ("IV", "16", "Form 10-K Summary", 1),
+]
+STATEMENTS = ["Consolidated Statements of Operations", "Consolidated Balance Sheets",
+              "Consolidated Statements of Cash Flows", "Consolidated Statements of Stockholders' Equity"]
+NOTES = ["Summary of Significant Accounting Policies", "Revenue", "Inventories", "Property, Plant and Equipment",
+         "Goodwill", "Debt", "Leases", "Fair Value Measurements", "Income Taxes", "Pension Plans",
+         "Commitments and Contingencies", "Segment Information"]
+STUB = ("The information required by this Item is incorporated by reference to our definitive Proxy Statement "
+        "for the 2024 Annual Meeting of Stockholders.")
+MDNA_TOPICS = ["Overview", "Results of Operations", "Segment Results", "Liquidity and Capital Resources",
+               "Critical Accounting Estimates", "Outlook"]
+
+
+def _item_pages(part: str, number: str, title: str, length: int, new_part: bool) -> list[list]:
+    head = ([bold(f"PART {part}", 13)] if new_part else []) + [bold(f"Item {number}. {title}")]
+    if number in ("10", "11", "12", "13", "14"):
+        return [head + [STUB]]
+    if number == "7":
+        pages = []
+        for k in range(length):
+            topic = [bold(MDNA_TOPICS[k // 2])] if k % 2 == 0 else []
+            pages.append((head if k == 0 else []) + topic + [PROSE, PROSE] + (TABLE if k % 3 == 1 else []))
+        return pages
+    return [head + [PROSE]] + [[PROSE, PROSE] for _ in range(length - 1)]
+
+
+def annual_report_pdf() -> bytes:
+    contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
+    pages: list[list] = [
+        ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
+         "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+         "For the fiscal year ended December 31, 2023", COMPANY.upper()],
+        contents,
+    ]
+    part = ""
+    for p, number, title, length in ITEMS:
+        pages += _financial_statements(f"Item {number}. {title}") if number == "8" else \
+            _item_pages(p, number, title, length, p != part)
+        part = p
+    pages = [[TextBlock(_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
+    return write_pdf(pages, title="0000950170-24-000123")
+
+
+def _financial_statements(item_title: str, notes: list[str] = NOTES, running: str = "Notes to Consolidated "
+                          "Financial Statements") -> list[list]:
+    pages: list[list] = [[bold(item_title), bold("Report of Independent Registered Public Accounting Firm"), PROSE]]
+    for k, title in enumerate(STATEMENTS):
+        pages.append([bold(COMPANY), bold(title), *TABLE])
+    for k, title in enumerate(notes, 1):
+        body = [PROSE] + (FAIR_VALUE if title == "Fair Value Measurements" else TABLE if k % 2 else [PROSE])
+        pages.append([bold(running, 9), bold(f"Note {k}. {title}"), *body])
+    return pages
+
+
+def quarterly_report_pdf() -> bytes:
+    pages: list[list] = [
+        ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-Q", 20, True),
+         "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+         "For the quarterly period ended June 30, 2024", COMPANY.upper()],
+    ]
+    statements = _financial_statements("Item 1. Financial Statements", NOTES[:6],
+                                       "Notes to Condensed Consolidated Financial Statements (Unaudited)")
+    statements[0] = [bold("PART I - FINANCIAL INFORMATION", 13), bold("Item 1. Financial Statements"), PROSE]
+    pages += statements
+    pages += [[bold("Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations"),
+               PROSE, *TABLE], [PROSE, PROSE],
+              [bold("Item 3. Quantitative and Qualitative Disclosures About Market Risk"), PROSE],
+              [bold("Item 4. Controls and Procedures"), PROSE],
+              [bold("PART II - OTHER INFORMATION", 13), bold("Item 1. Legal Proceedings"), PROSE],
+              [bold("Item 1A. Risk Factors"), PROSE],
+              [bold("Item 2. Unregistered Sales of Equity Securities and Use of Proceeds"), PROSE],
+              [bold("Item 6. Exhibits"), PROSE]]
+    pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
+    return write_pdf(pages, title="0000950170-24-000456")

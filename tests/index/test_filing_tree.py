@@ -1,0 +1,72 @@
+"""Trees of generated filings: PART I–IV, every Item at one level under its Part, Item 8's statements
+and "Notes to …" with its Notes, a 10-Q's two Parts; the traps of real filings are not sections."""
+from __future__ import annotations
+
+import re
+
+import filing_factory
+from alphasearch.index import indexer
+from alphasearch.index.grouping import group_title
+from test_indexer import check_invariants
+
+
+def _titles(node) -> list[str]:
+    return [c.title for c in node.children]
+
+
+def _flat(node):
+    """Children with grouping nodes looked through."""
+    for c in node.children:
+        yield from (_flat(c) if c.source == "group" else (c,))
+
+
+def test_annual_report_parts_items_statements_and_notes():
+    doc = indexer.build_index(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
+    root = doc.root
+    parts = {c.title: c for c in root.children if c.title.startswith("PART")}
+    assert list(parts) == ["PART I", "PART II", "PART III", "PART IV"]
+    for part, want in (("PART I", ["1", "1A", "1B", "1C", "2", "3", "4"]),
+                       ("PART II", ["5", "6", "7", "7A", "8", "9", "9A", "9B", "9C"]),
+                       ("PART III", ["10", "11", "12", "13", "14"]), ("PART IV", ["15", "16"])):
+        numbers = [re.match(r"Item (\w+)\.", t).group(1) for t in _titles(parts[part])]
+        assert numbers == want, part  # at one level: no grouping node between a Part and its Items
+    item5 = parts["PART II"].children[0]
+    assert item5.title.startswith("Item 5. Market for Registrant's") and "Purchases of Equity" in item5.title
+    assert not item5.children  # the title's second line is not a section of its own
+    item8 = next(c for c in parts["PART II"].children if c.title.startswith("Item 8."))
+    assert _titles(item8) == ["Report of Independent Registered Public Accounting Firm",
+                              *filing_factory.STATEMENTS, "Notes to Consolidated Financial Statements"]
+    notes = item8.children[-1]
+    assert [n.title for n in _flat(notes)] == [f"Note {k}. {t}" for k, t in enumerate(filing_factory.NOTES, 1)]
+    assert _titles(notes) == ["Notes 1–4", "Notes 5–8", "Notes 9–12"]
+    stubs = [c for c in parts["PART III"].children]
+    assert all(s.pages[0] == s.pages[1] for s in stubs)  # "incorporated by reference": one page each, still nodes
+    titles = [n.title for n in root.walk() if n is not root]
+    for trap in ("Amount", "Level 1", "1 Actuarial", "Year Ended", "2023 2022 2021", filing_factory.COMPANY,
+                 "Valves", "Total revenue", "Shown net of tax"):
+        assert not any(t.startswith(trap) for t in titles), trap
+    assert not any(";" in n.title or "…" in n.title for n in root.walk() if n.source in ("group", "split"))
+    check_invariants(root, doc.page_count, 8)
+
+
+def test_quarterly_report_has_two_parts_with_their_items():
+    doc = indexer.build_index(filing_factory.quarterly_report_pdf(), "kestrel-10q.pdf")
+    parts = [c for c in doc.root.children if c.title.startswith("PART")]
+    assert [p.title for p in parts] == ["PART I - FINANCIAL INFORMATION", "PART II - OTHER INFORMATION"]
+    assert [t.split(".")[0] for t in _titles(parts[0])] == ["Item 1", "Item 2", "Item 3", "Item 4"]
+    assert [t.split(".")[0] for t in _titles(parts[1])] == ["Item 1", "Item 1A", "Item 2", "Item 6"]
+    item1 = parts[0].children[0]
+    assert [t for t in _titles(item1) if not t.endswith("(introduction)")] == [
+        *filing_factory.STATEMENTS, "Notes to Condensed Consolidated Financial Statements (Unaudited)"]
+    assert [n.title for n in item1.children[-1].children] == [
+        f"Note {k}. {t}" for k, t in enumerate(filing_factory.NOTES[:6], 1)]
+    check_invariants(doc.root, doc.page_count, 8)
+
+
+def test_a_long_item_is_split_and_grouped_under_titles_that_say_what_they_hold():
+    assert group_title(["Overview", "Liquidity", "Outlook", "Risks"], 22, 29,
+                       "Item 7. Management's Discussion and Analysis") == "Item 7 · pages 22–29"
+    assert group_title(["Overview", "Liquidity"], 4, 4, "") == "Page 4"
+    assert group_title(["Notes to X (introduction)", "Note 1. Basis", "Note 9. Debt"], 40, 52, "") == "Notes 1–9"
+    long_parent = "Consolidated Results of Operations and Financial Condition of the Segments"
+    assert group_title(["A", "B"], 3, 9, long_parent) == "Consolidated Results of Operations · pages 3–9"
