@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ..lang.text import terms
 from ..models import DocumentIndex
-from ..read.rows import _YEAR, Direct, Figure, _rows, not_line_item
+from ..read.rows import YEAR_RE, Direct, Figure, table_rows, not_line_item
 from ..read.items import lexicon
 
 # the options: after "among", "between" or "which of" up to the clause that asks ("…, which brought in"),
@@ -67,10 +67,10 @@ def compared_answer(doc: DocumentIndex, question: str, pages: Sequence[int]) -> 
     asked, opts = direction(question), options(question)
     if asked is None or not opts:
         return None
-    years = _YEAR.findall(question)
+    years = YEAR_RE.findall(question)
     year = years[-1] if years else ""
     q_terms = set(terms(question))
-    rows = _rows(doc, pages)
+    rows = table_rows(doc, pages)
     for page in dict.fromkeys(p for _, p, _ in rows):
         found = [_row_for(o, [r for _, p, r in rows if p == page], q_terms, year, page) for o in opts]
         if all(found) and len({f.label for f in found}) == len(found) and len({f.unit for f in found}) == 1:

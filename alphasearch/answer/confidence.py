@@ -13,7 +13,7 @@ from ..index.ranker import names_page, page_labels
 from ..lang.questions import asks_picture, clean_question, page_refs
 from ..lang.text import terms
 from ..models import DocumentIndex
-from ..read.rows import _YEAR as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
+from ..read.rows import YEAR_RE as FISCAL_YEAR  # "2023", "FY2023", "FY 2023"
 from . import calibration
 
 # confidence = weighted closeness in meaning, sentence coverage, terms in the document, best page's margin
@@ -61,7 +61,7 @@ def first_page_parts(doc: DocumentIndex, question: str, first: int, page_scores:
            and not doc.page(first).pictures else 0.0}
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if q_terms:
-        idf = _idf(doc, q_terms, df or {})
+        idf = question_idf(doc, q_terms, df or {})
         opening = set(terms("\n".join(text.splitlines()[:OPENING_LINES])))
         out["opening"] = sum(idf[t] for t in q_terms if t in opening) / sum(idf.values())
     if rescore is None or page_scores is None or not page_scores.size or page_scores.max() <= 0:
@@ -105,7 +105,7 @@ def words_ahead(doc: DocumentIndex, question: str, pages: Sequence[int], df: Map
     rivals = [p for p in pages[1:1 + WORDS_RIVALS] if 1 <= p <= doc.page_count]
     if not q_terms or not rivals or not 1 <= pages[0] <= doc.page_count:
         return 0.0
-    weight = {t: w * w for t, w in _idf(doc, q_terms, df).items()}
+    weight = {t: w * w for t, w in question_idf(doc, q_terms, df).items()}
     total = sum(weight.values())
 
     def share(page: int) -> float:
@@ -159,7 +159,7 @@ def explain_confidence(parts: Mapping[str, float], threshold: float | None = Non
     return text
 
 
-def _margin(page_scores: np.ndarray | None) -> float:
+def score_margin(page_scores: np.ndarray | None) -> float:
     """How far the best page's score is above the runner-up's, scores divided by the best."""
     if page_scores is None or page_scores.size < 2:
         return 0.5
@@ -167,7 +167,7 @@ def _margin(page_scores: np.ndarray | None) -> float:
     return float(1.0 - second / best) if best > 0 else 0.0
 
 
-def _closeness(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float:
+def closeness_of(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float:
     """Best cosine similarity of the question to a page's text, mapped from [0.05, 0.40] to [0, 1]."""
     from ..lang.embeddings import embed
 
@@ -179,7 +179,7 @@ def _closeness(doc: DocumentIndex, question: str, pages: Sequence[int]) -> float
     return min(1.0, max(0.0, (sim - 0.05) / 0.35))
 
 
-def _idf(doc: DocumentIndex, q_terms: Sequence[str], df: Mapping[str, int]) -> dict[str, float]:
+def question_idf(doc: DocumentIndex, q_terms: Sequence[str], df: Mapping[str, int]) -> dict[str, float]:
     n = doc.page_count
     # A term the document never uses weighs the most: the answer cannot be here.
     return {t: math.log(1 + n / (df.get(t, 0) + 0.5)) for t in q_terms}

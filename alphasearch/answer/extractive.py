@@ -23,7 +23,7 @@ from ..search.reading import page_fit
 from . import calibration
 from .compare import compared_answer
 from .confidence import (
-    CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, _closeness, _idf, _margin, first_page_parts, read_ahead,
+    CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, closeness_of, question_idf, score_margin, first_page_parts, read_ahead,
     words_ahead,
 )
 from .ranking import section_of
@@ -32,7 +32,7 @@ INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list th
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
 _NUM = re.compile(r"\d[\d,.]*")
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+YEAR_RE = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
@@ -121,7 +121,7 @@ def extractive_answer(
     q_terms = list(dict.fromkeys(terms(clean_question(question))))
     if not q_terms or not pages:
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
-    idf = _idf(doc, q_terms, df)
+    idf = question_idf(doc, q_terms, df)
     total = sum(idf.values())
     kind = answer_kind(question)
     # score, coverage, rank, page, sentence (verbatim: the citation's snippet), what a table row means
@@ -161,13 +161,13 @@ def extractive_answer(
     read_row = None if explain else figure
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
-        parts = {"meaning": _closeness(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
-                 "margin": _margin(page_scores), "figure": read_row.score if read_row else 0.0,
+        parts = {"meaning": closeness_of(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
+                 "margin": score_margin(page_scores), "figure": read_row.score if read_row else 0.0,
                  "agree": 1.0 if candidates[0][3] == pages[0] else 0.0}
         first, second = pages[0], pages[1] if len(pages) > 1 else pages[0]
         scored = page_scores is not None and page_scores.size >= max(first, second)
         parts["top_agree"] = (float(int(np.argmax(page_scores)) + 1 == first) if scored else 0.5)  # 0.5: unknown
-        parts["first_meaning"] = _closeness(doc, question, [first])
+        parts["first_meaning"] = closeness_of(doc, question, [first])
         parts["fig_first"] = 1.0 if read_row and read_row.figures and read_row.figures[0].page == first else 0.0
         parts["computed"] = 1.0 if read_row is not None and read_row.kind in ("ratio", "change") else 0.0
         parts["ahead"] = float(page_scores[first - 1] - page_scores[second - 1]) if scored else 0.0
@@ -271,7 +271,7 @@ def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: 
     read and the closest passages; on a fallback these are shown marked as not an answer).
     ``answered``: whether this is an answer, not a fallback (default: it has a direct line)."""
     answered = direct is not None if answered is None else answered
-    from ..read.rows import _YEAR as YEAR
+    from ..read.rows import YEAR_RE as YEAR
 
     texts = {p: doc.page(p).text for p in read if 1 <= p <= doc.page_count}
     together = " ".join(texts.values())
@@ -310,12 +310,12 @@ def _table_context(sents: Sequence[str], i: int, lookback: int = 30) -> str:
     row = sents[i]
     tokens = row.split()
     numbers = [t for t in tokens if _NUM.fullmatch(t.strip("$€£()%"))]
-    if len(numbers) < 2 or len(numbers) < 0.3 * len(tokens) or _YEAR.search(row):
+    if len(numbers) < 2 or len(numbers) < 0.3 * len(tokens) or YEAR_RE.search(row):
         return ""
     years: list[str] = []
     unit, in_run, done = "", False, False
     for line in reversed(sents[max(0, i - lookback):i]):
-        found = _YEAR.findall(line)
+        found = YEAR_RE.findall(line)
         if not done:
             if found:
                 years, in_run = found + years, True
@@ -372,7 +372,7 @@ def _counts(sentence: str, counted: set[str]) -> bool:
     """A figure in ``sentence`` is followed within three words by what is counted ("18 data centers")."""
     tokens = re.findall(r"[\w%°.,']+", sentence.lower())
     for i, tok in enumerate(tokens):
-        if _NUM.fullmatch(tok.strip(".,")) and not _YEAR.fullmatch(tok.strip(".,")):
+        if _NUM.fullmatch(tok.strip(".,")) and not YEAR_RE.fullmatch(tok.strip(".,")):
             after = tokens[i + 1:i + 4]
             if any(a in counted or set(terms(a)) & counted for a in after):
                 return True
@@ -421,7 +421,7 @@ def _has_kind(sentence: str, kind: str) -> bool:
     if kind == "number":
         return _real_figure(sentence)
     if kind == "date":
-        return bool(_YEAR.search(sentence) or _MONTH.search(sentence))
+        return bool(YEAR_RE.search(sentence) or _MONTH.search(sentence))
     if kind == "name":
         return bool(_PROPER.search(sentence))
     return False

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from .codecs import _jbig2_bytes, _jpeg_bytes
-from .streams import StreamSizes, _decoded_prefix, _filter_chain, _filters, _int_value, _pdf_document
+from .codecs import jbig2_bytes, jpeg_bytes
+from .streams import StreamSizes, decoded_prefix, filter_chain, stream_filters, int_value, pdf_document
 
 MAX_PAGE_CONTENT_MB = 4  # drawing instructions read per page (text extraction holds ~30 bytes per character)
 # what the pages of one document together make MuPDF interpret, their budgets summed: a 10-K's pages count
@@ -108,7 +108,7 @@ class _PageBudget:
         self.doc = doc
         self.sizes = sizes
         self.limit = MAX_PAGE_CONTENT_MB * 2**20
-        self._raw = _pdf_document(doc)
+        self._raw = pdf_document(doc)
         self._costs: dict[tuple, tuple] = {}  # (stream, scope key) → (bytes interpreted, paintings, glyph procedures)
         self._scopes: dict = {}  # indirect resource dictionary, or ("node", page-tree node holding one) → its scope
         self._kinds: dict[int, bool] = {}  # XObject xref → whether it is a form
@@ -264,7 +264,7 @@ class _PageBudget:
         m = pymupdf.mupdf
         key = m.pdf_to_num(shading) if m.pdf_is_indirect(shading) else -len(self._shadings) - 1
         if key not in self._shadings:
-            kind = _int_value(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_ShadingType))
+            kind = int_value(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_ShadingType))
             steps = self._function_steps(m.pdf_dict_get(shading, m.PDF_ENUM_NAME_Function))
             self._shadings[key] = _SHADING_SAMPLES.get(kind, 256) * steps / _FUNCTION_STEPS_PER_BYTE
         return key, -1
@@ -308,7 +308,7 @@ class _PageBudget:
             return self._steps[xref]
         if xref:
             self._steps[xref] = math.inf  # a function made of itself
-        kind = _int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
+        kind = int_value(m.pdf_dict_get(function, m.PDF_ENUM_NAME_FunctionType))
         outputs = max(1, m.pdf_array_len(m.pdf_dict_get(function, m.PDF_ENUM_NAME_Range)) // 2)
         if kind == 4:
             try:
@@ -331,7 +331,7 @@ class _PageBudget:
         """Bytes-equivalent of the inline images ``content`` shows: each dictionary read with MuPDF's own
         parser (abbreviations, references and all), its pixels counted (``_IMAGE_BYTES_PER_BYTE``) with
         the colour space named in it or in ``scope``'s resources; a JPEG's or JBIG2 page's own size too
-        (:func:`_jpeg_bytes`, :func:`_jbig2_bytes`). A "BI" that MuPDF's parser cannot read
+        (:func:`jpeg_bytes`, :func:`jbig2_bytes`). A "BI" that MuPDF's parser cannot read
         counts ``_UNREADABLE_DICT``: reading it is slow, and a real one would end MuPDF's reading."""
         if b"I" not in content or not _BI_FAST.search(content):  # most instructions hold no "I" (found 20x faster)
             return 0.0
@@ -355,8 +355,8 @@ class _PageBudget:
                     chain = m.pdf_dict_geta(image, m.PDF_ENUM_NAME_Filter, m.PDF_ENUM_NAME_F)
                     names = {m.pdf_to_name(f) for f in ([chain] if not m.pdf_is_array(chain) else
                                                         [m.pdf_array_get(chain, i) for i in range(m.pdf_array_len(chain))])}
-                    codec = (_jpeg_bytes if names & {"DCTDecode", "DCT"} else
-                             _jbig2_bytes if "JBIG2Decode" in names else None)
+                    codec = (jpeg_bytes if names & {"DCTDecode", "DCT"} else
+                             jbig2_bytes if "JBIG2Decode" in names else None)
                 except Exception:
                     cost = _UNREADABLE_DICT
                 used = m.fz_tell(stream) - start
@@ -419,7 +419,7 @@ class _PageBudget:
             self._inflated.add(xref)
             try:
                 obj = m.pdf_load_object(self._raw, xref)
-                if _filter_chain(obj) != ["/FlateDecode"] or any(
+                if filter_chain(obj) != ["/FlateDecode"] or any(
                         m.pdf_dict_gets(obj, key).m_internal for key in ("DecodeParms", "DP")):
                     continue
                 inflater = zlib.decompressobj()
@@ -458,8 +458,8 @@ class _PageBudget:
         if limit <= 0:
             return b""
         try:
-            filters = _filters(self.doc, xref)
-            data = _decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit, self._raw, xref) if filters else None
+            filters = stream_filters(self.doc, xref)
+            data = decoded_prefix(self.doc.xref_stream_raw(xref), filters, limit, self._raw, xref) if filters else None
             if data is None:
                 data = self.doc.xref_stream(xref)[:limit]
         except Exception:
@@ -552,7 +552,7 @@ def image_pixels(doc: pymupdf.Document, pno: int) -> float:
     page show ten images of 15,000 x 15,000 through a pattern's cell or an annotation (~5 s to render each
     time). ``math.inf`` beyond ``MAX_RESOURCES`` streams and dictionaries."""
     m = pymupdf.mupdf
-    page = m.pdf_lookup_page_obj(_pdf_document(doc), pno)
+    page = m.pdf_lookup_page_obj(pdf_document(doc), pno)
     pending = [m.pdf_dict_get_inheritable(page, m.PDF_ENUM_NAME_Resources)]
     annots = m.pdf_dict_get(page, m.PDF_ENUM_NAME_Annots)
     for i in range(min(m.pdf_array_len(annots), MAX_ANNOTATIONS + 1)):

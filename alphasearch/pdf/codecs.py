@@ -9,7 +9,7 @@ _JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD
 _JPX_SIZE = b"\xff\x4f\xff\x51"  # a JPEG 2000 codestream's start and its size header (SIZ)
 
 
-def _jpeg_bytes(content: bytes, at: int) -> int:
+def jpeg_bytes(content: bytes, at: int) -> int:
     """Bytes libjpeg may hold to decode the JPEG data starting at ``at`` (an inline image's, after "ID"):
     the coefficients of the whole image its own header declares, 2 bytes per sample, which a progressive
     or multi-scan JPEG needs before it returns a line, whatever the image's dictionary says (10 inline
@@ -36,7 +36,7 @@ def _jpeg_frame(content: bytes, at: int) -> tuple[int, int, int]:
     return 65535, 65535, 255
 
 
-def _jbig2_bytes(content: bytes, at: int) -> int:
+def jbig2_bytes(content: bytes, at: int) -> int:
     """Bytes of the page a JBIG2 decoder allocates for the data starting at ``at`` (an inline image's, after
     "ID", embedded segments without a file header): width x height / 8 of the first page information
     segment, whatever the image's dictionary says (a 703-byte file whose inline image declared 10 x 10 held
@@ -81,7 +81,7 @@ def declared_pixels(filters: list[str], head: bytes) -> int:
         width, height, _ = _jpeg_frame(head, 0)
         return width * height
     if codec == "/JBIG2Decode":
-        return _jbig2_bytes(b" " + head, 0) * 8  # at + 1: the byte after an inline image's "ID"
+        return jbig2_bytes(b" " + head, 0) * 8  # at + 1: the byte after an inline image's "ID"
     if codec == "/JPXDecode":
         return _jpx_pixels(head)
     return 0

@@ -429,7 +429,7 @@ def _page_images(page: pymupdf.Page, listed: dict | None = None) -> list[tuple[i
     pages of 2,000 shared images took 19 s to list one page at a time)."""
     try:
         m = pymupdf.mupdf
-        pageref = m.pdf_lookup_page_obj(streams._pdf_document(page.parent), page.number)
+        pageref = m.pdf_lookup_page_obj(streams.pdf_document(page.parent), page.number)
         resources = m.pdf_dict_get_inheritable(pageref, m.PDF_ENUM_NAME_Resources)
         key = ("obj", m.pdf_to_num(resources)) if m.pdf_is_indirect(resources) else ("in", budget._holder(pageref))
         if listed is not None and key[1] and key in listed:

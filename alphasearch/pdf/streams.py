@@ -45,7 +45,7 @@ class StreamSizes(dict):
         if size is None:
             if xref not in self.bounds:
                 return 0
-            size = self[xref] = _stream_size(_pdf_document(doc), xref, ["/FlateDecode"], MAX_STREAM_MB * 2**20 + 1)
+            size = self[xref] = _stream_size(pdf_document(doc), xref, ["/FlateDecode"], MAX_STREAM_MB * 2**20 + 1)
         return size
 
     def most(self, xref: int) -> int:
@@ -87,22 +87,22 @@ def check_streams(doc: pymupdf.Document, name: str = "document.pdf") -> StreamSi
     # and xref_stream_raw, which re-fetched the document on each of ~200,000 calls over the 74 eval PDFs and
     # formatted every value they read as text
     m = pymupdf.mupdf
-    raw_doc = _pdf_document(doc)
+    raw_doc = pdf_document(doc)
     for xref in range(1, objects + 1):
         try:
             if not m.pdf_obj_num_is_stream(raw_doc, xref):
                 continue
             obj = m.pdf_load_object(raw_doc, xref)
             if _is_name(m.pdf_dict_getp(obj, "Subtype"), "Image"):
-                w, h = (_int_value(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
+                w, h = (int_value(m.pdf_dict_getp(obj, k)) for k in ("Width", "Height"))
                 _check_image(name, w, h)
-                pixels = _codec_pixels(raw_doc, xref, _filter_chain(obj))
+                pixels = _codec_pixels(raw_doc, xref, filter_chain(obj))
                 if pixels > MAX_IMAGE_MEGAPIXELS * 10**6:  # a codec decodes the picture its own data declares
                     raise errors.DecompressionBombError(
                         f"{name} contains an image whose data declares {pixels / 10**6:,.0f} megapixels, beyond the "
                         f"{MAX_IMAGE_MEGAPIXELS} megapixel limit; it was refused.")
                 continue
-            filters = _filter_chain(obj)
+            filters = filter_chain(obj)
             if not filters:
                 continue
             raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
@@ -141,7 +141,7 @@ def _codec_pixels(raw_doc, xref: int, filters: list[str]) -> int:
     """Pixels an image's codec allocates by what its own data declares (:func:`.codecs.declared_pixels`)."""
     m = pymupdf.mupdf
     raw = m.fz_buffer_extract_copy(m.pdf_load_raw_stream_number(raw_doc, xref))
-    head = _decoded_prefix(raw, filters[:-1], 2**16) or b""
+    head = decoded_prefix(raw, filters[:-1], 2**16) or b""
     return declared_pixels(filters, head)
 
 
@@ -151,7 +151,7 @@ def _bomb(name: str, mb: int) -> errors.DecompressionBombError:
         f"decompression bomb and was refused.")
 
 
-def _pdf_document(doc: pymupdf.Document):
+def pdf_document(doc: pymupdf.Document):
     """MuPDF's PDF document behind ``doc`` (as pymupdf's own Document methods fetch it)."""
     this = doc.this
     return this if isinstance(this, pymupdf.mupdf.PdfDocument) else pymupdf.mupdf.PdfDocument(this)
@@ -187,12 +187,12 @@ _FILTER_NAMES = {"/Fl": "/FlateDecode", "/AHx": "/ASCIIHexDecode", "/A85": "/ASC
                  "/RL": "/RunLengthDecode", "/LZW": "/LZWDecode"}
 
 
-def _filters(doc: pymupdf.Document, xref: int) -> list[str]:
+def stream_filters(doc: pymupdf.Document, xref: int) -> list[str]:
     """The stream's filter chain in order of application, e.g. ["/ASCIIHexDecode", "/FlateDecode"]."""
-    return _filter_chain(pymupdf.mupdf.pdf_load_object(_pdf_document(doc), xref))
+    return filter_chain(pymupdf.mupdf.pdf_load_object(pdf_document(doc), xref))
 
 
-def _filter_chain(obj) -> list[str]:
+def filter_chain(obj) -> list[str]:
     """The filter chain of a loaded stream object: its /Filter name, or the names of its /Filter
     array, each followed through references as MuPDF follows them when it decodes the stream
     (``/Filter [6 0 R]`` with object 6 ``/FlateDecode`` is a Flate stream), abbreviations spelled out."""
@@ -211,7 +211,7 @@ def _filter_chain(obj) -> list[str]:
     return [_FILTER_NAMES.get(f"/{n}", f"/{n}") for n in map(m.pdf_to_name, found)]
 
 
-def _int_value(obj) -> int | None:
+def int_value(obj) -> int | None:
     """A PDF object's value when it is a non-negative integer, written in place or held by
     reference (``/Width 7 0 R``: MuPDF follows it when it decodes the image), else None."""
     m = pymupdf.mupdf
@@ -239,7 +239,7 @@ def _decoded_size(raw: bytes, filters: list[str], cap: int, raw_doc=None, xref: 
     return total
 
 
-def _decoded_prefix(raw: bytes, filters: list[str], limit: int, raw_doc=None, xref: int = 0) -> bytes | None:
+def decoded_prefix(raw: bytes, filters: list[str], limit: int, raw_doc=None, xref: int = 0) -> bytes | None:
     """The first ``limit`` decoded bytes of a stream; for a filter this module does not decode, those MuPDF
     decodes of stream ``xref`` of ``raw_doc`` (None without them)."""
     chunks = _decode_chain(raw, filters)

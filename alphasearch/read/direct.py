@@ -22,11 +22,11 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import _AVERAGE, _norm, _says, concepts, lexicon
+from .items import AVERAGE, norm_text, line_says, concepts, lexicon
 from .meaning import asked
 from .prose import change_rows
 from .rows import (
-    _CHANGE, _DEFINED, _UNIT_WORD, STRONG_ROW, Direct, Figure, _fmt, _pick, _printed_change, _rows,
+    CHANGE_WORDS, DEFINED, UNIT_WORD, STRONG_ROW, Direct, Figure, fmt, pick, printed_change, table_rows,
     label_terms, org_terms,
 )
 from .tables import period_asked, scale, years_named
@@ -40,7 +40,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     item, or a quarter's column for a year asked), the ``further`` pages (the next ones of the
     ranking) are read too, and a row there that matches a line item of the lexicon well answers
     instead (a row matching only the question's own words, e.g. the company's name, does not).
-    A row or cell that is no figure to state is passed over (``strict`` in :func:`_pick`): a page
+    A row or cell that is no figure to state is passed over (``strict`` in :func:`pick`): a page
     footer, a date, a number the question itself prints. The confidence's figure parts read the
     same answer, so it is looked up once."""
     question = " ".join(question.split())  # a run of spaces made the margin pattern backtrack (15 s for 2,000)
@@ -50,7 +50,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if computed is not None and not (computed.kind == "change" and computed.score < STRONG_ROW):
         return computed
     groups = concepts(question)
-    if groups and _CHANGE.search(question) and "cagr" not in question.lower():
+    if groups and CHANGE_WORDS.search(question) and "cagr" not in question.lower():
         # a change of a line item asked: the one a sentence states (a row matching only the question's own
         # words, "Against a forecast GDP", is too loose a reading of a sentence), unless a table's row
         # names the item better ("Total Pharmaceutical Sales" is a poorer "sales" than "worldwide sales")
@@ -59,13 +59,13 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
             return stated
     if computed is not None:
         return computed
-    rows = _rows(doc, pages[:read])
+    rows = table_rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
     want = asked(question, groups, org_terms(doc), doc, label_terms(doc))
-    found = _pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc),
+    found = pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc),
                   want=want)
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
-        more = [f for _, f in _pick(_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
+        more = [f for _, f in pick(table_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
                                     wanted, period=period_asked(question), strict=True, want=want)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
@@ -79,7 +79,7 @@ def asks_line_item(question: str) -> bool:
     """The question asks for one line item's figure as printed (a row of a table answers it): it
     names a line item of the lexicon and asks for no computation (a ratio, a defined formula,
     "A / B") and no change between periods."""
-    return bool(concepts(question)) and not _operands(question)[0] and not _CHANGE.search(question)
+    return bool(concepts(question)) and not _operands(question)[0] and not CHANGE_WORDS.search(question)
 
 
 def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
@@ -87,7 +87,7 @@ def _stated_change(doc, pages, groups, q_terms, years, period) -> Direct | None:
     sales increased 1.3%"), in the later year asked; None when no sentence names the item well."""
     rows = [(rank, page, r) for rank, page in enumerate(pages) if 1 <= page <= doc.page_count
             for r in change_rows(doc.page(page).text)]
-    found = _pick(rows, groups, q_terms, sorted(years)[-1:], period=period, strict=True)
+    found = pick(rows, groups, q_terms, sorted(years)[-1:], period=period, strict=True)
     if not found:
         return None
     # ties: the clause naming more of the question's own words ("adjusted EPS" before "diluted EPS")
@@ -101,24 +101,24 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
     low = question.lower()
     # 1. a change between two years of one line item (one year named: from the year before; a
     # "% Change" column printed beside it first)
-    if len(years) == 1 and _CHANGE.search(question) and "cagr" not in low:
-        rows = _rows(doc, pages)
-        printed = _printed_change(rows, concepts(question), q_terms, years[0], period_asked(question),
+    if len(years) == 1 and CHANGE_WORDS.search(question) and "cagr" not in low:
+        rows = table_rows(doc, pages)
+        printed = printed_change(rows, concepts(question), q_terms, years[0], period_asked(question),
                                   bool(re.search(r"%|percent|rate|growth|grow|grew", low)))
         if printed is not None:
             return printed
         years = [str(int(years[0]) - 1), years[0]]
-    if len(years) >= 2 and _CHANGE.search(question):
-        rows = _rows(doc, pages)
+    if len(years) >= 2 and CHANGE_WORDS.search(question):
+        rows = table_rows(doc, pages)
         groups = concepts(question)
         a, b = sorted(years[:2])
         period = period_asked(question)  # "the fourth quarter of 2023 compared with 2022": the quarters' columns
-        first = [f for _, f in _pick(rows, groups, q_terms, [a], period=period) if f.period == a]
-        second = [f for _, f in _pick(rows, groups, q_terms, [b], period=period) if f.period == b]
+        first = [f for _, f in pick(rows, groups, q_terms, [a], period=period) if f.period == a]
+        second = [f for _, f in pick(rows, groups, q_terms, [b], period=period) if f.period == b]
         pairs = [(f_a, f_b) for f_b in second for f_a in first if f_a.page == f_b.page and f_a.row == f_b.row]
         # a year printed in another table (a balance sheet shows two years): the same line item, read as well
         pairs += [(f_a, f_b) for f_b in second[:1] for f_a in first[:1] if min(f_a.score, f_b.score) >= STRONG_ROW
-                  and _norm(f_a.label) == _norm(f_b.label) and f_a.unit == f_b.unit]
+                  and norm_text(f_a.label) == norm_text(f_b.label) and f_a.unit == f_b.unit]
         for f_a, f_b in pairs:
             if not f_a.value:
                 continue
@@ -127,10 +127,10 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
             ratio = f_b.value / f_a.value
             if ("cagr" in low or "compound" in low) and ratio > 0 and n_years > 0:  # else no compound rate exists
                 rate = (ratio ** (1 / n_years) - 1) * 100
-                what = f"CAGR {a}–{b}: ({_fmt(f_b.value)} / {_fmt(f_a.value)})^(1/{n_years}) - 1 = {rate:.1f}%"
+                what = f"CAGR {a}–{b}: ({fmt(f_b.value)} / {fmt(f_a.value)})^(1/{n_years}) - 1 = {rate:.1f}%"
             else:
                 pct = diff / abs(f_a.value) * 100
-                what = (f"change {a}→{b}: {_fmt(f_b.value)} - {_operand(f_a.value)} = {_fmt(diff)}"
+                what = (f"change {a}→{b}: {fmt(f_b.value)} - {_operand(f_a.value)} = {fmt(diff)}"
                         f" ({pct:+.1f}%)")
             pages_cited = f"p. {f_b.page}" if f_a.page == f_b.page else f"pp. {f_a.page}, {f_b.page}"
             text = f"{f_b.label}: {what} — {a}: {f_a.amount()}, {b}: {f_b.amount()} ({pages_cited})"
@@ -139,8 +139,8 @@ def _computation(doc, question, pages, years, q_terms) -> Direct | None:
     operands, percent, name = _operands(question)
     if len(operands) < 2:
         return None
-    rows = rows if rows is not None else _rows(doc, pages)
-    if name and any(_norm(name) in _norm(r.label) for _, _, r in rows):
+    rows = rows if rows is not None else table_rows(doc, pages)
+    if name and any(norm_text(name) in norm_text(r.label) for _, _, r in rows):
         return None  # the ratio is printed: the figure lookup reads its row
     span = _YEARS_AVERAGE.search(question)
     if span and len(years) >= 2:  # "the FY2019 - FY2021 3 year average operating margin": one ratio per year
@@ -181,7 +181,7 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     lex = lexicon()
     low = question.lower()
     percent = bool(re.search(r"\b(percent|percentage|in %|as a %)", low))
-    m = _DEFINED.search(question)
+    m = DEFINED.search(question)
     if m:
         operands = _expression(m.group("expr"))
         if len(operands) >= 2:
@@ -195,12 +195,12 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     if asked:  # "EBITDA less capex", "free cash flow minus dividends"
         return asked, percent, ""
     for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
-        if _says(question, name):
+        if line_says(question, name):
             num, den = lex["ratios"][name]
             rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
             return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
     for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
-        if formulas[name] and name not in lex["groups"] and _norm(name) in _norm(question):  # (a group's own rows first)
+        if formulas[name] and name not in lex["groups"] and norm_text(name) in norm_text(question):  # (a group's own rows first)
             return formulas[name], percent, name
     for m in _MARGIN.finditer(question):  # "operating income % margin": a line item over revenue
         a = [g for g in concepts(m.group("a")) if g != "revenue"]
@@ -238,7 +238,7 @@ def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple
             op = ops.get(part.lower(), part)
             continue
         part = part.strip().strip("()[]")  # "(cash from operations - capex)"
-        term = next((t for t in defined or {} if _norm(t) in _norm(part)), None)
+        term = next((t for t in defined or {} if norm_text(t) in norm_text(part)), None)
         if term is not None and k == 0:
             operands.extend(defined[term])
             continue
@@ -246,7 +246,7 @@ def _expression(text: str, defined: dict[str, list] | None = None) -> list[tuple
         if not g:
             return []
         average = bool(re.search(r"\baverage\b", part, re.IGNORECASE))
-        operands.append((op, [(_AVERAGE if average else "") + g[0]]))
+        operands.append((op, [(AVERAGE if average else "") + g[0]]))
     return operands if len(operands) >= 2 else []
 
 
@@ -280,10 +280,10 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
     period = period_asked(low)  # a quarter's ratio from the quarter's columns
     for k, (op, groups) in enumerate(operands):
         group = groups[0]
-        average = group.startswith(_AVERAGE)
-        group = group[len(_AVERAGE):] if average else group
+        average = group.startswith(AVERAGE)
+        group = group[len(AVERAGE):] if average else group
         average = average or (between and "average" in low and op == "/" and k == len(operands) - 1)
-        best = _pick(rows, [group], set(), wanted, period=period)
+        best = pick(rows, [group], set(), wanted, period=period)
         formula = _expression(lexicon().get("formulas", {}).get(group, ""))
         if not best and formula and not average and formula != operands:  # EBITDA printed nowhere: OI + D&A
             sub = _ratio(rows, formula, year, low, percent)
@@ -293,7 +293,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
             figures.extend(sub[1])
             to_base = _rescale(sub[1][0].unit, base) if all(o in ("-", "+") for o, _ in formula[1:]) else 1.0
             values.append(sub[0] * to_base)
-            sub_text = sub[2] if to_base == 1.0 else _fmt(sub[0] * to_base)
+            sub_text = sub[2] if to_base == 1.0 else fmt(sub[0] * to_base)
             shown.append((f" {op} " if op else "") + (f"({sub_text})" if len(operands) > 1 else sub_text))
             continue
         if not best:
@@ -304,13 +304,13 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
         signed = group in lexicon()["signed"]  # a loss stays a loss; an outflow counts as spent
         sign = (lambda v: v * to_base) if signed else (lambda v: abs(v) * to_base)
         value = sign(fig.value)
-        text = _fmt(value)
+        text = fmt(value)
         if average:
             prev = str(int(fig.period or year) - 1) if (fig.period or year).isdigit() else ""
-            other = next((f for _, f in _pick(rows, [group], set(), [prev], period=period) if f.row == fig.row), None)
+            other = next((f for _, f in pick(rows, [group], set(), [prev], period=period) if f.row == fig.row), None)
             if other is not None:
                 value = (sign(fig.value) + sign(other.value)) / 2
-                text = f"avg({_fmt(sign(other.value))}, {_fmt(sign(fig.value))})"
+                text = f"avg({fmt(sign(other.value))}, {fmt(sign(fig.value))})"
                 figures.append(other)
         figures.append(fig)
         values.append(value)
@@ -334,7 +334,7 @@ def _ratio(rows, operands, year: str, low: str, percent: bool, between: bool = F
 
 def _operand(x: float) -> str:
     """A figure written after an operator: a negative one in brackets ("- (-500)")."""
-    return f"({_fmt(x)})" if x < 0 else _fmt(x)
+    return f"({fmt(x)})" if x < 0 else fmt(x)
 
 
 def _rescale(unit: str, base: str) -> float:
@@ -351,7 +351,7 @@ def _shown(result: float, percent: bool | str, figures, operands, decimals: int 
     if all(op in ("-", "+") for op, _ in operands[1:]):
         unit = figures[0].unit
         sign = "-" if result < 0 else ""  # "-$1,561 million", not "$-1,561 million"
-        return f"{sign}{figures[0].currency}{_fmt(abs(result))}" + (f" {_UNIT_WORD[unit]}" if unit in _UNIT_WORD else "")
+        return f"{sign}{figures[0].currency}{fmt(abs(result))}" + (f" {UNIT_WORD[unit]}" if unit in UNIT_WORD else "")
     if percent is True:
         return f"{result * 100:.{1 if decimals is None else decimals}f}%"
     plain = f"{result:,.{2 if decimals is None else decimals}f}"

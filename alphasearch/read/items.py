@@ -20,7 +20,7 @@ def phrase_use(doc: DocumentIndex) -> Callable[[str], int]:
     texts = _normed(tuple(p.text for p in doc.pages))
 
     def used(phrase: str) -> int:
-        p = _norm(phrase)
+        p = norm_text(phrase)
         return sum(p in t for t in texts)
 
     return used
@@ -28,7 +28,7 @@ def phrase_use(doc: DocumentIndex) -> Callable[[str], int]:
 
 @lru_cache(maxsize=8)
 def _normed(texts: tuple[str, ...]) -> tuple[str, ...]:  # the pages of the last few documents asked
-    return tuple(_norm(t) for t in texts)
+    return tuple(norm_text(t) for t in texts)
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +44,7 @@ def _group_phrases() -> tuple[tuple[str, str], ...]:
     out = []
     for group, phrases in lexicon()["groups"].items():
         for phrase in phrases:
-            norm = _norm(phrase)
+            norm = norm_text(phrase)
             out.append((group, norm))
             if len(norm.split()) > 1 and (one := _singulars(norm)) != norm:
                 out.append((group, one))
@@ -56,9 +56,9 @@ def _singulars(norm: str) -> str:
     return " " + " ".join(_singular(w) for w in norm.split()) + " "
 
 
-def _says(text: str, name: str) -> bool:
+def line_says(text: str, name: str) -> bool:
     """``text`` names ``name`` (a lexicon name), case, spacing and a plural aside."""
-    norm, want = _norm(text), _norm(name)
+    norm, want = norm_text(text), norm_text(name)
     return want in norm or _singulars(want) in _singulars(norm)
 
 
@@ -71,7 +71,7 @@ def _singular(word: str) -> str:
     return word
 
 
-def _norm(text: str) -> str:
+def norm_text(text: str) -> str:
     return " " + " ".join(re.sub(r"[^a-z0-9&'/()%]+", " ", text.lower().replace("’", "'")).split()) + " "
 
 
@@ -79,10 +79,10 @@ def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
     name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding")."""
-    norm = _norm(text)
+    norm = norm_text(text)
     lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
     for name in (*lex.get("statements", ()), *lex.get("measures", ())):
-        norm = norm.replace(_norm(name), " " * (len(_norm(name)) - 1) + " ")
+        norm = norm.replace(norm_text(name), " " * (len(norm_text(name)) - 1) + " ")
     found: list[tuple[int, int, str]] = []
     for group, p in _group_phrases():
         at = norm.find(p)
@@ -99,7 +99,7 @@ def concepts(text: str) -> list[str]:
         taken.append((at, end))
         if group not in out:
             out.append(group)
-            held[group] = frozenset(terms(norm[at:end])) - _neutral()
+            held[group] = frozenset(terms(norm[at:end])) - neutral_words()
     return _apart(out, held, set(terms(norm)))
 
 
@@ -110,7 +110,7 @@ def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> 
     for group, phrases in lexicon()["groups"].items():
         if group in out:
             continue
-        for _, need in _group_terms(group)[0]:
+        for _, need in group_terms(group)[0]:
             if len(need) < 2 or not need <= words:
                 continue
             inside = next((g for g in out if held.get(g) and held[g] < need), None)
@@ -132,13 +132,13 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
     first (a filing that says "net sales" is searched for "net sales", not "revenue")."""
     lex = lexicon()
     years = " ".join(years_named(question))
-    norm = _norm(question)
+    norm = norm_text(question)
     asked = set(terms(question))
-    groups = concepts(question) + [g.removeprefix(_AVERAGE) for name, ops in lex["ratios"].items()
-                                   if _says(question, name) for g in ops]
+    groups = concepts(question) + [g.removeprefix(AVERAGE) for name, ops in lex["ratios"].items()
+                                   if line_says(question, name) for g in ops]
 
     def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
-        return _norm(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
+        return norm_text(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked
 
     out: list[str] = []
     seen: set[frozenset[str]] = set()
@@ -164,7 +164,7 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
 
 
 @lru_cache(maxsize=1)
-def _neutral() -> frozenset[str]:
+def neutral_words() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
 
 
@@ -189,15 +189,15 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
     many of the question's words it holds (two suffice). A label whose longest phrase of the
     lexicon belongs to a line item not asked for scores 0."""
-    lab = set(terms(label)) - _neutral()
+    lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0
-    norm = _norm(label)
+    norm = norm_text(label)
     if groups and _names_another_item(norm, tuple(groups)):
         return 0.0  # "Cost of sales" is not "sales", "Deferred revenue" not "revenue"
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
-        phrases, words = _group_terms(group)
+        phrases, words = group_terms(group)
         precision = len(lab & (question_terms | words)) / len(lab)
         for phrase, want in phrases:
             if phrase in norm:
@@ -206,8 +206,8 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
                 recall = len(want & lab) / len(want) * 0.8 if want else 0.0
             best = max(best, recall * precision * LATER_ITEM ** rank)
     if not groups:
-        asked = question_terms - _neutral()
-        own = set(terms(_ASIDE.sub(" ", label))) - _neutral() or lab  # "PaLM-2L + Step-Back (ours)": not "ours"
+        asked = question_terms - neutral_words()
+        own = set(terms(ASIDE.sub(" ", label))) - neutral_words() or lab  # "PaLM-2L + Step-Back (ours)": not "ours"
         if asked:
             hit = len(own & asked)
             best = (hit / len(own)) * min(1.0, hit / min(2, len(asked)))
@@ -215,13 +215,13 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
 
 
 @lru_cache(maxsize=None)
-def _group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
+def group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
     """A lexicon group's phrases, each normalised with the terms a label must hold (the neutral
     words aside, unless that leaves none), and the terms of all its phrases."""
     phrases = lexicon()["groups"][group]
-    return (tuple((_norm(p), frozenset(set(terms(p)) - _neutral() or terms(p))) for p in phrases),
+    return (tuple((norm_text(p), frozenset(set(terms(p)) - neutral_words() or terms(p))) for p in phrases),
             frozenset(t for p in phrases for t in terms(p)))
 
 
-_ASIDE = re.compile(r"\([^()]*\)")
-_AVERAGE = "average "
+ASIDE = re.compile(r"\([^()]*\)")
+AVERAGE = "average "

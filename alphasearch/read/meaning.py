@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import _ASIDE, _group_terms, _neutral, _norm, lexicon
+from .items import ASIDE, group_terms, neutral_words, norm_text, lexicon
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -42,7 +42,7 @@ def _form_words() -> frozenset[str]:
     """Terms that carry a question's form or period, not its topic (``question_words`` of the lexicon), and the
     legal suffixes of a company's name ("Co", "Inc.": ``data/facts.json``)."""
     words = (*lexicon().get("question_words", ()), *facts.patterns()["organisation"]["suffixes"])
-    return frozenset(t for w in words for t in terms(w)) | _neutral()
+    return frozenset(t for w in words for t in terms(w)) | neutral_words()
 
 
 def doc_df(doc: DocumentIndex) -> tuple[int, dict[str, int]]:
@@ -63,7 +63,7 @@ def doc_df(doc: DocumentIndex) -> tuple[int, dict[str, int]]:
 @lru_cache(maxsize=1)
 def _item_terms() -> frozenset[str]:
     """The terms of every line item's names in the lexicon ("debt", "diluted", "inventories")."""
-    return frozenset(t for group in lexicon()["groups"] for t in _group_terms(group)[1])
+    return frozenset(t for group in lexicon()["groups"] for t in group_terms(group)[1])
 
 
 @dataclass(frozen=True)
@@ -102,12 +102,12 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     label's own words (a remark in brackets aside: "(ours)") the question or such a synonym explains."""
     if not want.weights:
         return 0.0, 0.0
-    lab = set(terms(label)) - _neutral()
+    lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0, 0.0
     ctx = set(terms(context))
-    explained, stands_for = _names(want, _norm(label), lab)
-    in_context = _names(want, _norm(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
+    explained, stands_for = _names(want, norm_text(label), lab)
+    in_context = _names(want, norm_text(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
     covered = 0.0
     for t, w in want.weights.items():
         if t in lab or t in stands_for:
@@ -115,7 +115,7 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
         elif t in ctx or t in in_context:
             covered += CONTEXT_WEIGHT * w
     coverage = covered / want.total
-    own = [t for t in set(terms(_ASIDE.sub(" ", label))) - _neutral() if t not in _form_words()] or list(lab)
+    own = [t for t in set(terms(ASIDE.sub(" ", label))) - neutral_words() if t not in _form_words()] or list(lab)
     precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
     return coverage * precision, coverage
 
@@ -126,7 +126,7 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
     explained: set[str] = set()
     stands_for: set[str] = set()
     for group in want.groups:
-        mine = _group_terms(group)[1] & set(want.weights)  # the question's words for this line item
+        mine = group_terms(group)[1] & set(want.weights)  # the question's words for this line item
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
                 if phrase in norm or need <= words]
@@ -147,12 +147,12 @@ def _forms(group: str) -> tuple[tuple[str, frozenset[str], frozenset[str], froze
     """Each name of a lexicon group: (normalised phrase, its terms, the terms of the longest other name it
     holds, the words it adds to that one: "diluted earnings per share" → "earnings per share" + diluted)."""
     return tuple((phrase, need, base, need - base if base else frozenset())
-                 for phrase, need in _group_terms(group)[0] if need for base in [_base_of(group, need)])
+                 for phrase, need in group_terms(group)[0] if need for base in [_base_of(group, need)])
 
 
 @lru_cache(maxsize=None)
 def _base_of(group: str, need: frozenset[str]) -> frozenset[str]:
-    return max((n for _, n in _group_terms(group)[0] if n and n < need), key=len, default=frozenset())
+    return max((n for _, n in group_terms(group)[0] if n and n < need), key=len, default=frozenset())
 
 
 def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:

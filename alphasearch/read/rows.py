@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import _norm, lexicon, row_score
+from .items import norm_text, lexicon, row_score
 from .meaning import Asked, match, row_context
 from .prose import prose_rows
 from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
@@ -23,12 +23,12 @@ _LABELS: dict[str, frozenset[str]] = {}
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
 STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
-_YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
+YEAR_RE = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
+CHANGE_WORDS = re.compile(r"\b(change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|cagr|"
                      r"year[- ]over[- ]year|yoy)\b", re.IGNORECASE)
-_DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula|\bdefine [^.?;:]{1,60}? as)"
+DEFINED = re.compile(r"(?:defined as|calculated as|computed as|is defined as|formula|\bdefine [^.?;:]{1,60}? as)"
                       r"\s*:?\s*(?P<expr>[^?.;]+)", re.IGNORECASE)
-_UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
+UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Figure:
             return f"{self.value:g}%"
         number = self.cell.text.strip("()$€£-−% ")
         sign = "-" if self.value < 0 else ""
-        unit = f" {_UNIT_WORD[self.unit]}" if self.unit in _UNIT_WORD else ""
+        unit = f" {UNIT_WORD[self.unit]}" if self.unit in UNIT_WORD else ""
         return f"{sign}{self.currency}{number}{unit}"
 
     def line(self) -> str:
@@ -88,7 +88,7 @@ class Direct:
                              "unit": f.unit, "currency": f.currency, "page": f.page} for f in self.figures]}
 
 
-def _rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, TableRow]]:
+def table_rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int, TableRow]]:
     """The rows of ``pages`` (rank, page, row); a table continued from the page before keeps its columns
     (:func:`tables.continued`)."""
     out = []
@@ -155,7 +155,7 @@ def period_fit(kind: str, asked: str) -> float:
     return 1.0 if kind in ("", "year") else 0.85
 
 
-def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
+def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
           rank_penalty: float = 0.05, period: str = "", strict: bool = False,
           org: frozenset[str] = frozenset(), want: Asked | None = None) -> list[tuple[float, Figure]]:
     """Candidate figures best first: (score, figure) for each row with a value in a wanted column
@@ -190,7 +190,7 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
                  and not (strict and c.text.strip("()$€£-−%+ ") in q_terms) and (fit := period_fit(kind, period))]
         if not cells:
             continue
-        if row.columns and not any(_YEAR.fullmatch(col) or col == CHANGE for col, _, _ in cells):
+        if row.columns and not any(YEAR_RE.fullmatch(col) or col == CHANGE for col, _, _ in cells):
             # columns named by words ("MMLU Physics"): the one sharing most words with the question
             overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
             col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
@@ -212,22 +212,22 @@ def _pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         s *= fit
         # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
-        unit = "" if any(_norm(u) in _norm(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
+        unit = "" if any(norm_text(u) in norm_text(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         out.append((s - rank_penalty * rank, (round(meant, 6), held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1]))
     return [(score, fig) for score, _, fig in out]
 
 
-def _fmt(x: float, decimals: int = 2) -> str:
+def fmt(x: float, decimals: int = 2) -> str:
     return f"{x:,.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:,.0f}"
 
 
-def _printed_change(rows, groups, q_terms, year: str, period: str, percent: bool) -> Direct | None:
+def printed_change(rows, groups, q_terms, year: str, period: str, percent: bool) -> Direct | None:
     """The change a table prints for ``year`` (the "% Change" or "$ Change" column after the year's
     column, in the same kind of period), from the best matching row; None when none is printed."""
     best = None
-    for score, fig in _pick(rows, groups, q_terms, [year], period=period):
+    for score, fig in pick(rows, groups, q_terms, [year], period=period):
         row = next(r for _, p, r in rows if p == fig.page and r.text == fig.row and (r.caption or r.label) == fig.label)
         at = next((k for k, (c, cell) in enumerate(zip(row.columns, row.cells)) if c == year and cell is fig.cell), None)
         if at is None:

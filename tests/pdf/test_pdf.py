@@ -160,7 +160,7 @@ def test_a_filter_chain_held_by_reference_is_decoded_and_counted():
     one_line(ei.value, "chain.pdf", "more than 256 MB", "decompression bomb")
     doc = pdf.open_pdf(pdf_factory.referenced_filter_bomb_pdf(1))
     try:
-        assert pdf.streams._filters(doc, 5) == ["/ASCIIHexDecode", "/FlateDecode"]
+        assert pdf.streams.stream_filters(doc, 5) == ["/ASCIIHexDecode", "/FlateDecode"]
         assert pdf.streams.check_streams(doc)[5] >= 2**20
     finally:
         doc.close()
