@@ -45,7 +45,7 @@ answer states no figure ("absent"; its carries = no direct answer). Besides carr
 group shows the fallback share (no direct answer) and the wrong share (a figure stated, not the right
 amount): a wrong figure stated is worse than a fallback.
 
-    ALPHASEARCH_DATA_DIR=/tmp/x python benchmarks/figure_robustness.py [--seed 7] [--failures] [--held-out]
+    ALPHASEARCH_DATA_DIR=$(mktemp -d) python benchmarks/figure_robustness.py [--seed 7] [--failures] [--held-out]
 
 Prints the share per trait value and overall, and writes benchmarks/out/figure_robustness.json (``make_results.py`` runs three seeds and keeps them in benchmarks/results/).
 """
