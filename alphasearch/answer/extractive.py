@@ -14,6 +14,7 @@ import numpy as np
 from ..lang.questions import asks, clean_question, wants_number
 from ..lang.text import sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
+from ..read.contents import contents_page
 from ..read.rows import Direct, not_line_item
 from ..read.direct import figure_answer
 from ..read.items import lexicon
@@ -29,6 +30,7 @@ from .confidence import (
 from .ranking import section_of
 
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
+CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
 _NUM = re.compile(r"\d[\d,.]*")
@@ -128,6 +130,7 @@ def extractive_answer(
     candidates: list[tuple[float, float, int, int, str, str]] = []
     for rank, page in enumerate(pages[:read]):
         sents = sentences(doc.page(page).text)
+        navigation = CONTENTS_PENALTY if contents_page(doc.page(page).text) else 0.0
         context = [_table_context(sents, i) for i in range(len(sents))]
         sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]
         for i, s in enumerate(sents):
@@ -140,7 +143,7 @@ def extractive_answer(
             coverage = 0.7 * own + 0.3 * near
             bonus = 0.15 if _has_kind(s + context[i], kind) else 0.0
             bonus -= INSTRUCTION_PENALTY if _instruction(s) else 0.0
-            score = coverage + bonus - rank_penalty * rank
+            score = coverage + bonus - navigation - rank_penalty * rank
             candidates.append((score, coverage, rank, page, s, context[i]))
     if not candidates:
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..lang import domain
 from ..index import facts as doc_facts
+from ..index import periods
 from ..errors import NotFoundError, StoreError
 from ..models import Section
 from ..index.pageindex import PassageIndex, PooledPassages
@@ -195,12 +196,13 @@ class DocumentSignals:
         return self.passages.best(question)
 
     def facts(self, question: str) -> doc_facts.FactMatch:
-        """Which of the facts the question names each document has (:func:`alphasearch.index.facts.match`;
-        remembered per question like the other signals: Phase 1 asks several times)."""
+        """Which of the facts the question names each document has, its period read as a company's filings name
+        theirs (:func:`alphasearch.index.periods.match`; remembered per question like the other signals: Phase 1
+        asks several times)."""
         with self._lock:
             hit = self._facts_cache.get(question)
         if hit is None:
-            hit = doc_facts.match(question, [d.facts for d in self.docs])
+            hit = periods.match(question, [d.facts for d in self.docs])
             with self._lock:
                 if len(self._facts_cache) > 256:
                     self._facts_cache.clear()

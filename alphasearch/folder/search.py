@@ -17,6 +17,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..index import facts as doc_facts
+from ..index import periods
+from . import series
+from ..read.direct import figure_answer
 from ..config import MAX_QUESTION_CHARS, Settings
 from ..errors import AlphaSearchError, FolderGoneError, NotFoundError, SearchStopped
 from ..search.mcts import ranked_frontier, search
@@ -198,11 +201,12 @@ class FolderSearch:
                                             if key in scores]
 
     def search_documents(self, question: str, recs: list[DocumentRecord], iterations: int | None,
-                         seed: int | None, on_step: OnStep | None = None
+                         seed: int | None, on_step: OnStep | None = None, questions: dict[str, str] | None = None
                          ) -> tuple[dict[str, Answer], dict[str, str]]:
         """Phase 2: each document's section tree searched in a bounded thread pool;
         a document still running ``doc_time_limit`` seconds after it started is
-        abandoned (reported in ``skipped``). A search stopped by ``on_step`` stops the question."""
+        abandoned (reported in ``skipped``). A search stopped by ``on_step`` stops the question.
+        ``questions``: document name → the question asked of it instead (a series asks each filing its period)."""
         s = self.settings
         limit = float(s.doc_time_limit)
         answers: dict[str, Answer] = {}
@@ -214,7 +218,8 @@ class FolderSearch:
             with lock:
                 started[rec.record_id] = time.monotonic()
             doc = self.library.load_index(rec)
-            return self.engine.ask_document(doc, question, iterations=iterations, seed=seed, on_step=on_step)
+            asked = (questions or {}).get(rec.name, question)
+            return self.engine.ask_document(doc, asked, iterations=iterations, seed=seed, on_step=on_step)
 
         pool = ThreadPoolExecutor(max_workers=max(1, min(int(s.workers), len(recs))), thread_name_prefix="alphasearch-doc")
         try:
@@ -250,6 +255,20 @@ class FolderSearch:
             pool.shutdown(wait=False, cancel_futures=True)
         return answers, skipped
 
+    def _figure_on(self, by_name: dict[str, DocumentRecord]) -> series.Read:
+        """Reads the figure a question asks off one page of a document of the folder (no search: the page is
+        known), for a series' restated periods."""
+        def read(name: str, question: str, page: int) -> dict[str, Any] | None:
+            try:
+                doc = self.library.load_index(by_name[name])
+            except (AlphaSearchError, KeyError):
+                return None
+            found = figure_answer(doc, question, [page], read=1)
+            if found is None or not found.figures:
+                return None
+            return found.to_dict()["figures"][0]
+        return read
+
     # --- the whole question ------------------------------------------------------------------
     def ask(self, question: str, *, folder: str | None = None, history: Sequence[ChatTurn] | None = None,
             conversation: str | None = None, top_k: int | None = None, iterations: int | None = None,
@@ -280,10 +299,38 @@ class FolderSearch:
         doc_trace, chosen, doc_scores, why, others = self.choose_documents(query, fp, records, k,
                                                                             iterations or s.iterations, rng, on_step)
         t2 = time.perf_counter()
-        chosen_recs = [records[key] for key in chosen]
-        answers, skipped = self.search_documents(query, chosen_recs, iterations, seed, on_step)
-        t3 = time.perf_counter()
-        answer = merge(query, chosen_recs, doc_scores, answers, threshold=s.answer_threshold)
+        facts_of = [(records[d.key].name, d.facts) for d in fp.documents if d.key in records]
+        plan = series.plan(query, facts_of) if s.facts_weight > 0 else None
+        if plan is not None and plan.names:  # a trend: every period's filing answers its own period's figure
+            by_name = {r.name: r for r in records.values()}
+            chosen_recs = [by_name[n] for n in plan.names]
+            asked = {n: series.period_question(plan.words, f) for docs in plan.groups.values() for n, f in docs}
+            answers, skipped = self.search_documents(query, chosen_recs, iterations, seed, on_step, questions=asked)
+            t3 = time.perf_counter()
+            answer = series.answer(query, plan, answers, skipped, read=self._figure_on(by_name))
+            others = []
+        else:
+            fm = periods.match(query, [f for _, f in facts_of]) if s.facts_weight > 0 else None
+            prefer = period_filings(fm, facts_of)
+            chosen_recs = [records[key] for key in chosen]
+            unsearched = sorted(prefer - {r.name for r in chosen_recs})
+            if unsearched and len(prefer) <= k:  # the filing of the period asked is always read
+                by_name = {r.name: r for r in records.values()}
+                chosen_recs += [by_name[n] for n in unsearched]
+            own = {}  # a named quarter, end date or "latest": each filing of that period is asked its own dates
+            if fm is not None and {"quarter", "latest", "ended"} & set(fm.named):
+                own = {n: periods.restate(query, f) for n, f in facts_of if n in prefer and f is not None}
+            answers, skipped = self.search_documents(query, chosen_recs, iterations, seed, on_step, questions=own)
+            t3 = time.perf_counter()
+            single = fm is not None and periods.names_period(query)
+            answer = merge(query, chosen_recs, doc_scores, answers, threshold=s.answer_threshold, prefer=prefer,
+                           single=single)
+            note = "" if fm is None else fm.note or periods.not_held(query, fm, [f for _, f in facts_of])
+            if note and not fm.note and not answer.fallback and answer.doc:
+                note += f" The answer above is read from {answer.doc}, a filing of another period."
+            if note:
+                answer.text += "\n\n" + note
+                answer.extra["period_note"] = note
         names = [r.name for r in chosen_recs]
         also = [{"doc": records[key].name, "label": why[key]["label"]} for key in others]
         if also:
@@ -350,15 +397,29 @@ def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:
     return f"{previous} {question}".strip() if previous else question
 
 
+def period_filings(fm: doc_facts.FactMatch | None, facts_of: Sequence[tuple[str, Any]]) -> frozenset[str]:
+    """The documents that are the period a question names (its year, quarter, end date or "latest" all fit),
+    by name; empty when it names no period."""
+    if fm is None:
+        return frozenset()
+    asked = {"quarter", "latest", "ended"} & set(fm.named) or {"year"} & set(fm.named)  # the most specific
+    if not asked:
+        return frozenset()
+    return frozenset(name for (name, _), got in zip(facts_of, fm.matched) if asked <= set(got))
+
+
 def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float], answers: dict[str, Answer], *,
-          threshold: float = 0.35) -> Answer:
+          threshold: float = 0.35, prefer: frozenset[str] = frozenset(), single: bool = False) -> Answer:
     """One answer from the per-document answers.
 
     Each document gets weight ½·(Phase 1 score / best Phase 1 score) + ½·(its
     answer's confidence); its i-th ranked page scores weight · PAGE_DECAY^i (0.9), and
     ``doc_pages`` lists (document, page) by that score. The text and citations
     come from the best-weighted document with a confident answer, plus any other
-    document whose answer is nearly as confident.
+    document whose answer is nearly as confident. ``prefer``: the filings of the period the
+    question names: one of them answers when it can; a figure read from another filing (a
+    later one's comparative column) comes first only when none can, and then says so. ``single``: the
+    question names one period, so one filing answers it (the others are not quoted beside it).
     """
     best_score = max((doc_scores.get(r.sha256, 0.0) for r in recs), default=0.0) or 1.0
     weights: dict[str, float] = {}
@@ -367,23 +428,25 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
         if a is None:
             continue
         weights[r.name] = 0.5 * doc_scores.get(r.sha256, 0.0) / best_score + 0.5 * a.confidence
-    ranked_pages: list[tuple[float, int, str, int]] = []
-    for order, (name, w) in enumerate(sorted(weights.items(), key=lambda kv: -kv[1])):
+    ranked_pages: list[tuple[bool, float, int, str, int]] = []  # the period's filings first
+    for order, (name, w) in enumerate(sorted(weights.items(), key=lambda kv: (kv[0] not in prefer, -kv[1]))):
         for i, page in enumerate(answers[name].pages):
-            ranked_pages.append((w * PAGE_DECAY ** i, -order, name, page))
-    ranked_pages.sort(key=lambda t: (-t[0], -t[1]))
-    doc_pages = [(name, page) for _, _, name, page in ranked_pages]
+            ranked_pages.append((name not in prefer, w * PAGE_DECAY ** i, -order, name, page))
+    ranked_pages.sort(key=lambda t: (t[0], -t[1], -t[2]))
+    doc_pages = [(name, page) for _, _, _, name, page in ranked_pages]
     usage = Usage()
     for a in answers.values():
         usage.add(a.usage)
     degraded = "; ".join(f"{n}: {a.degraded}" for n, a in answers.items() if a.degraded)
-    good = sorted(((n, a) for n, a in answers.items() if not a.fallback), key=lambda na: -weights[na[0]])
+    good = sorted(((n, a) for n, a in answers.items() if not a.fallback),
+                  key=lambda na: (na[0] not in prefer, -weights[na[0]]))
     if not good:
         conf = max((a.confidence for a in answers.values()), default=0.0)
         return Answer(text=FOLDER_FALLBACK, confidence=conf, fallback=True, citations=[], pages=[],
                       doc_pages=doc_pages, usage=usage, degraded=degraded)
     top_name, top = good[0]
-    parts = [(top_name, top)] + [(n, a) for n, a in good[1:3] if a.confidence >= max(threshold, 0.9 * top.confidence)]
+    parts = [(top_name, top)] + [(n, a) for n, a in good[1:3] if not single
+                                 and a.confidence >= max(threshold, 0.9 * top.confidence)]
     texts, citations, seen = [], [], set()
     for name, a in parts:
         said = _PAGE_REF.sub("", a.text).split()
@@ -393,6 +456,11 @@ def merge(question: str, recs: list[DocumentRecord], doc_scores: dict[str, float
         texts.append(_name_pages(a.text, name))
         citations.extend(c if c.doc else Citation(name, c.section, c.pages, c.snippet, c.doc_id) for c in a.citations)
     extra = {key: top.extra[key] for key in ("confidence_parts", "direct_answer") if key in top.extra}
+    if prefer and top_name not in prefer:
+        other = (f"Not found in the filing of the period asked ({', '.join(sorted(prefer))}); read from "
+                 f"{top_name}.")
+        texts.insert(0, other)
+        extra["period_source"] = other
     if top.extra.get("structured"):  # the chosen document's structured answer, the document named
         extra["structured"] = {**top.extra["structured"], "doc": top_name}
     return Answer(text="\n\n".join(texts), confidence=top.confidence, fallback=False, citations=citations, pages=[],

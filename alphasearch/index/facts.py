@@ -25,7 +25,7 @@ FACTS_VERSION = 3  # bump when the extraction changes: stored facts are then rea
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
-COMPONENT_WEIGHTS = {"org": 1.5, "year": 1.0, "kind": 0.75, "quarter": 0.5}
+COMPONENT_WEIGHTS = {"org": 1.5, "year": 1.0, "kind": 0.75, "quarter": 0.5, "latest": 2.0, "ended": 2.0}
 OTHER_NAME_FIT = 0.75  # year fit of an off-calendar fiscal year asked about by the calendar year it mostly lies in
 
 
@@ -402,6 +402,7 @@ class FactMatch:
     scores: tuple[float, ...]
     named: tuple[str, ...]
     matched: tuple[tuple[str, ...], ...]
+    note: str = ""  # how the question's period was read, when that was a choice (index/periods.py)
 
     @property
     def any(self) -> bool:
@@ -409,11 +410,17 @@ class FactMatch:
 
 
 def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> FactMatch:
-    """Which of the facts the question names each document has. A year fits in grades: the year
-    the document calls its own 1, the other name of an off-calendar fiscal year ``OTHER_NAME_FIT``,
-    a quarterly report for a question naming no quarter ½, a later filing that restates it ½;
-    the year counts when some document holds it, and the best fit there is counts in full."""
+    """Which of the facts the question names each document has (:func:`components`, weighed by
+    ``COMPONENT_WEIGHTS``). The folder search reads periods further (:func:`alphasearch.index.periods.match`)."""
     q = read_question(question) if isinstance(question, str) else question
+    return combine(components(q, docs), len(docs))
+
+
+def components(q: QuestionFacts, docs: Sequence[DocFacts | None]) -> dict[str, list[float]]:
+    """Per fact the question names that some document has, its fit per document in [0, 1]. A year fits
+    in grades: the year the document calls its own 1, the other name of an off-calendar fiscal year
+    ``OTHER_NAME_FIT``, a quarterly report for a question naming no quarter ½, a later filing that
+    restates it ½; the year counts when some document holds it, and the best fit there is counts in full."""
     per: dict[str, list[float]] = {}
     orgs = [1.0 if f is not None and org_named(q, f) else 0.0 for f in docs]
     if any(orgs):
@@ -449,12 +456,17 @@ def match(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> Fac
               for f in docs]
         if any(x == 1.0 for x in qs):
             per["quarter"] = qs
+    return per
+
+
+def combine(per: dict[str, list[float]], n: int, note: str = "") -> FactMatch:
+    """The :class:`FactMatch` of ``n`` documents from the fits of :func:`components`."""
     named = tuple(per)
     total = sum(COMPONENT_WEIGHTS[c] for c in named)
     scores = tuple(sum(COMPONENT_WEIGHTS[c] * per[c][i] for c in named) / total if total else 0.0
-                   for i in range(len(docs)))
-    matched = tuple(tuple(c for c in named if per[c][i] >= 1.0) for i in range(len(docs)))
-    return FactMatch(scores, named, matched)
+                   for i in range(n))
+    matched = tuple(tuple(c for c in named if per[c][i] >= 1.0) for i in range(n))
+    return FactMatch(scores, named, matched, note)
 
 
 def picture_fit(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) -> tuple[float, ...] | None:
@@ -469,5 +481,6 @@ def picture_fit(question: str | QuestionFacts, docs: Sequence[DocFacts | None]) 
     return fit if any(fit) else None
 
 
-__all__ = ["DocFacts", "FactMatch", "QuestionFacts", "FACTS_VERSION", "FIELDS", "extract", "extract_text", "match",
+__all__ = ["DocFacts", "FactMatch", "QuestionFacts", "FACTS_VERSION", "FIELDS", "combine", "components", "extract",
+           "extract_text", "match",
            "org_named", "org_words", "parse_date", "picture_fit", "read_question"]

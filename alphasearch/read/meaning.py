@@ -85,6 +85,9 @@ def asked(question: str, groups: Sequence[str], org: frozenset[str] = frozenset(
     could hold: a lexicon line item's word or one of ``labels`` (unless none is)."""
     keys = [t for t in dict.fromkeys(terms(question))
             if t not in org and t not in _form_words() and not _DIGITS.search(t)]
+    for group in groups:  # a line item named by a name without words of its own ("R&D"): its full name's words
+        if not group_terms(group)[1] & set(keys):
+            keys += [t for t in sorted(group_terms(group)[0][0][1]) if t not in keys]
     if doc is None:
         return Asked({t: 1.0 for t in keys}, tuple(groups))
     # only words a row could hold: a line item's word, or one the document's table labels, headings and titles

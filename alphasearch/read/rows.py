@@ -12,6 +12,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
+from .contents import contents_page
 from .items import norm_text, lexicon, row_score
 from .meaning import Asked, match, row_context
 from .prose import prose_rows
@@ -117,7 +118,10 @@ def org_terms(doc: DocumentIndex) -> frozenset[str]:
 @lru_cache(maxsize=256)
 def page_rows(text: str) -> tuple[TableRow, ...]:
     """The table rows and the rows sentences state of a page's text (read once for the lookups,
-    computations and changes of one question, and for the next questions of the same pages)."""
+    computations and changes of one question, and for the next questions of the same pages); none on a
+    table of contents (:func:`contents.contents_page`)."""
+    if contents_page(text):  # its numbers are page numbers
+        return ()
     rows = parse_rows(text)
     labels = [r.label for r in rows]
     return tuple([replace(r, context=row_context(text, r.line, labels)) for r in rows] + prose_rows(text))
