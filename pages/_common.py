@@ -396,13 +396,17 @@ def ask_streaming(ask: Callable[[Callable[[str], None]], Answer], doing: str = "
 
 
 def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None], *, key: str,
-                  route: str = "") -> None:
+                  route: str = "", series: Callable[[], None] | None = None) -> None:
     """Answer text, its figures, a warning if degraded, and one expander per citation
-    holding the highlighted page. ``route`` is shown as given: pass it through :func:`inert`."""
+    holding the highlighted page. ``route`` is shown as given: pass it through :func:`inert`.
+    ``series``: draws a trend answer's table and chart (pages/_series.py) under its summary lines."""
     if route:
         st.caption(route)
     structured = answer.extra.get("structured") or {}
-    if answer.fallback:
+    if series is not None and not answer.fallback:
+        st.markdown(md_escape(answer.text.split("\n\n")[0]))  # the summary; the table is drawn, not Markdown
+        series()
+    elif answer.fallback:
         st.info(md_escape(answer.text), icon=":material/search_off:")
         looked_at(structured.get("looked_at") or {}, key)
     elif structured.get("direct") or structured.get("key_points"):
@@ -452,7 +456,7 @@ def answer_meta(answer: Answer) -> dict[str, Any]:
             "llm_calls": answer.usage.llm_calls, "cache_hits": answer.usage.cache_hits,
             "nodes_scored": answer.trace.nodes_scored if answer.trace else 0, "degraded": answer.degraded,
             "confidence_parts": answer.extra.get("confidence_parts"), "structured": answer.extra.get("structured"),
-            "sub_queries": answer.extra.get("sub_queries"),
+            "sub_queries": answer.extra.get("sub_queries"), "series": answer.extra.get("series"),
             "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
 
 
@@ -468,6 +472,8 @@ def stored_answer(text: str, meta: dict) -> Answer:
         extra["structured"] = meta["structured"]
     if isinstance(meta.get("sub_queries"), list):
         extra["sub_queries"] = [str(q) for q in meta["sub_queries"]]
+    if isinstance(meta.get("series"), dict):
+        extra["series"] = meta["series"]
     return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
                   citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
                   usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),

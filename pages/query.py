@@ -11,6 +11,7 @@ from alphasearch.errors import AlphaSearchError, NotYoursError
 from alphasearch.models import Citation
 from pages._common import (SearchRecord, engine, inert, md_escape, open_library, percent, remember_search,
                            render_answer, searches, shorten, show_error, stored_answer)
+from pages._series import render_series
 from pages._visitor import new_id, owner
 
 ss = st.session_state
@@ -74,6 +75,14 @@ def pdf_loader(c: Citation):
     return (lambda: path.read_bytes()) if path.exists() else None
 
 
+def series_view(answer, key: str):
+    """Draws a trend answer's table and chart (None for any other answer)."""
+    data = answer.extra.get("series")
+    if not isinstance(data, dict) or not data.get("rows"):
+        return None
+    return lambda: render_series(data, pdf_loader, key)
+
+
 def route_line(meta: dict) -> str:
     if "folder" not in meta:
         return ""
@@ -82,24 +91,27 @@ def route_line(meta: dict) -> str:
     return md_escape(f"Folder: {meta['folder']} ({how}) · documents: {docs}")
 
 
-def show_turns() -> None:
+def show_turns() -> int:
+    """The conversation so far; returns how many turns it holds."""
     try:
         turns = lib.history(conv, limit=200, owner=me)
     except AlphaSearchError as exc:
         show_error(exc, "loading the conversation")
-        return
+        return 0
     for i, turn in enumerate(turns):
         if turn.role == "user":
             with st.chat_message("user"):
                 st.markdown(md_escape(turn.text))
         else:
             with st.chat_message("assistant", avatar=":material/travel_explore:"):
-                render_answer(stored_answer(turn.text, turn.meta), pdf_loader, key=f"query-{i}",
-                              route=route_line(turn.meta))
+                shown = stored_answer(turn.text, turn.meta)
+                render_answer(shown, pdf_loader, key=f"query-{i}", route=route_line(turn.meta),
+                              series=series_view(shown, str(i)))
+    return len(turns)
 
 
 question = st.chat_input("Ask a question about your folders", key="query_question", max_chars=MAX_QUESTION_CHARS)
-show_turns()
+held = show_turns()
 only: list[str] | None = None
 picked = ss.pop("query_pick", None)  # one click on "Ask … instead": the same question, that document alone
 if picked and not question:
@@ -160,6 +172,7 @@ if question:
                     "cache_hits": answer.usage.cache_hits, "nodes_scored": nodes, "degraded": answer.degraded,
                     "confidence_parts": answer.extra.get("confidence_parts"),
                     "structured": answer.extra.get("structured"), "sub_queries": answer.extra.get("sub_queries"),
+                    "series": answer.extra.get("series"),
                     "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
             fid = str(routing.get("folder_id", ""))
             try:
@@ -167,7 +180,11 @@ if question:
                               owner=me)
             except AlphaSearchError as exc:
                 show_error(exc, "saving the conversation")
-            render_answer(stored_answer(answer.text, meta), pdf_loader, key="query-new", route=route_line(meta))
+            shown = stored_answer(answer.text, meta)
+            # the series keyed by the turn it becomes: a click on its chart reruns the page, which then draws it
+            # from the conversation, and the chart keeps the point clicked
+            render_answer(shown, pdf_loader, key="query-new", route=route_line(meta),
+                          series=series_view(shown, str(held + 1)))
             also = answer.extra.get("also_found_in") or []
             if also:
                 st.caption("The question may mean another document too; ask it of one alone:")

@@ -307,7 +307,8 @@ class FolderSearch:
             asked = {n: series.period_question(plan.words, f) for docs in plan.groups.values() for n, f in docs}
             answers, skipped = self.search_documents(query, chosen_recs, iterations, seed, on_step, questions=asked)
             t3 = time.perf_counter()
-            answer = series.answer(query, plan, answers, skipped, read=self._figure_on(by_name))
+            answer = series.answer(query, plan, answers, skipped, read=self._figure_on(by_name),
+                                   ids={r.name: r.sha256 for r in chosen_recs})
             others = []
         else:
             fm = periods.match(query, [f for _, f in facts_of]) if s.facts_weight > 0 else None

@@ -59,10 +59,11 @@ class Row:
     change: float | None = None
     change_pct: float | None = None
     note: str = ""
+    doc_id: str = ""  # the filing's content hash (the app opens its page by it)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("company", "period", "end", "value", "printed", "unit", "doc", "page",
-                                               "change", "change_pct", "note")}
+                                               "change", "change_pct", "note", "doc_id")}
 
 
 @dataclass
@@ -215,11 +216,14 @@ def mark_restated(p: Plan, rs: Sequence[Row], read: Read) -> None:
 
 
 def answer(question: str, p: Plan, answers: dict[str, Answer], skipped: dict[str, str],
-           read: Read | None = None) -> Answer:
+           read: Read | None = None, ids: dict[str, str] | None = None) -> Answer:
     """The folder answer of a trend question: the table, a one-line summary of the first and last figures, the
     citations of every row, ``extra["series"]`` (the rows as data). ``read``: reads a figure off a filing's page
-    (document name, question, page → the figure's dict, or None), to mark restated periods."""
+    (document name, question, page → the figure's dict, or None), to mark restated periods. ``ids``: document
+    name → content hash, carried by the rows and citations."""
     rs = rows(p, answers, skipped)
+    for r in rs:
+        r.doc_id = (ids or {}).get(r.doc, "")
     if read is not None:
         mark_restated(p, rs, read)
     found = [r for r in rs if r.value is not None]
@@ -240,8 +244,8 @@ def answer(question: str, p: Plan, answers: dict[str, Answer], skipped: dict[str
                          f"{first.period} to {last.printed or _num(last.value)} {last.unit} in {last.period} "
                          f"[{first.doc}, p. {first.page}; {last.doc}, p. {last.page}].")
     text = "\n".join(lines) + "\n\n" + table(rs)
-    citations = [Citation(r.doc, r.period, (r.page, r.page), f"{r.period}: {r.printed or _num(r.value)} {r.unit}".strip())
-                 for r in found if r.page]
+    citations = [Citation(r.doc, r.period, (r.page, r.page), f"{r.period}: {r.printed or _num(r.value)} {r.unit}".strip(),
+                          r.doc_id) for r in found if r.page]
     missing = sum(1 for r in rs if r.value is None)
     confidence = round(0.9 * len(found) / max(1, len(found) + missing), 4)
     return Answer(text=text, confidence=confidence, fallback=False, citations=citations, pages=[],
