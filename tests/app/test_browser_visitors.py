@@ -64,7 +64,12 @@ def test_visitors_see_only_their_own_conversations_chats_and_searches(browser, d
         a.get_by_text(QUESTION).first.wait_for(timeout=WAIT)
         go(a, "Tree visualizer", "Tree visualizer")
         wait_idle(a)
-        a.get_by_text(re.compile("Kitchen")).first.wait_for(timeout=WAIT)
+        # both of A's searches were saved for A: the newest (the single PDF's) is shown, the folder's is listed
+        a.get_by_text("What was the total revenue in 2025?").first.wait_for(timeout=WAIT)  # "Question: …"
+        a.get_by_test_id("stSelectbox").first.click()
+        a.get_by_text(re.compile("Saved · Kitchen")).first.wait_for(timeout=WAIT)
+        shot(a, "visitors_a_tree")
+        a.keyboard.press("Escape")
         a.goto(a_single)
         a.get_by_text(re.compile(r"412\.6")).first.wait_for(timeout=WAIT)
 
