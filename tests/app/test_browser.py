@@ -91,6 +91,20 @@ def upload(pg, files: list[tuple[str, bytes]]) -> None:
     wait_idle(pg)
 
 
+def add_folder(pg, name: str, files: list[tuple[str, bytes]]) -> None:
+    """On the Folders screen: a new folder ``name`` holding ``files``, added and indexed."""
+    go(pg, "Folders", "Folders")
+    pg.get_by_role("textbox", name="New folder").fill(name)
+    pg.get_by_role("button", name="Create folder").click()
+    pg.get_by_text(f"Folder “{name}” created.").wait_for(timeout=WAIT)
+    wait_idle(pg)
+    pg.get_by_role("tab", name="Add PDFs").click()
+    upload(pg, files)
+    pg.get_by_role("button").filter(has_text=f"Add {len(files)} files to {name}").click()
+    pg.get_by_text("Last upload").wait_for(timeout=WAIT)
+    wait_idle(pg)
+
+
 def ask(pg, question: str) -> None:
     box = pg.get_by_test_id("stChatInputTextArea")
     box.fill(question)

@@ -7,22 +7,13 @@ import pytest
 
 from app_helpers import topic_pdf
 from pdf_factory import table_pdf
-from test_browser import WAIT, ask, browser, go, page, server, shot, upload, wait_idle  # noqa: F401  (fixtures)
+from test_browser import WAIT, add_folder, ask, browser, go, page, server, shot, wait_idle  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.timeout(300)
 
 
 def test_a_folder_figure_answer_starts_with_the_direct_answer_naming_its_document(page):
-    go(page, "Folders", "Folders")
-    page.get_by_role("textbox", name="New folder").fill("Statements")
-    page.get_by_role("button", name="Create folder").click()
-    page.get_by_text("Folder “Statements” created.").wait_for(timeout=WAIT)
-    wait_idle(page)
-    page.get_by_role("tab", name="Add PDFs").click()
-    upload(page, [("harbor-statement.pdf", table_pdf()), ("hr-0.pdf", topic_pdf("hr", 0))])
-    page.get_by_role("button").filter(has_text="Add 2 files to Statements").click()
-    page.get_by_text("Last upload").wait_for(timeout=WAIT)
-    wait_idle(page)
+    add_folder(page, "Statements", [("harbor-statement.pdf", table_pdf()), ("hr-0.pdf", topic_pdf("hr", 0))])
 
     go(page, "Folder query", "Folder query")
     ask(page, "What were total revenues in 2022?")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import period_filings
-from test_browser import WAIT, ask, browser, go, page, server, shot, upload, wait_idle  # noqa: F401  (fixtures)
+from test_browser import WAIT, add_folder, ask, browser, go, page, server, shot, wait_idle  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.timeout(400)
 
@@ -19,17 +19,7 @@ POINT_XY = """(period) => {
 
 
 def test_a_trend_question_shows_the_table_and_chart_and_a_point_opens_its_page(page):
-    go(page, "Folders", "Folders")
-    page.get_by_role("textbox", name="New folder").fill("Orchard")
-    page.get_by_role("button", name="Create folder").click()
-    page.get_by_text("Folder “Orchard” created.").wait_for(timeout=WAIT)
-    wait_idle(page)
-    page.get_by_role("tab", name="Add PDFs").click()
-    files = {k: v for k, v in period_filings.folder().items() if not k.startswith("orchard-q")}
-    upload(page, list(files.items()))
-    page.get_by_role("button").filter(has_text=f"Add {len(files)} files to Orchard").click()
-    page.get_by_text("Last upload").wait_for(timeout=WAIT)
-    wait_idle(page)
+    add_folder(page, "Orchard", [(k, v) for k, v in period_filings.folder().items() if not k.startswith("orchard-q")])
 
     go(page, "Folder query", "Folder query")
     ask(page, "How have Orchard's net sales changed over time?")
