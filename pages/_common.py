@@ -416,6 +416,8 @@ def render_answer(answer: Answer, pdf_for: Callable[[Citation], PdfLoader | None
             st.markdown(md_escape(also[-1]))
     else:
         st.markdown(md_escape(answer.text))
+    if answer.extra.get("period_note"):  # how a folder question's period was read, where that was a choice
+        st.info(md_escape(answer.extra["period_note"]), icon=":material/event:")
     parts = answer.extra.get("confidence_parts")
     st.caption(answer_stats(answer), help=(
         f"Confidence {percent(answer.confidence)} = {explain_confidence(parts, current_settings().answer_threshold)}." if parts else
@@ -474,6 +476,8 @@ def stored_answer(text: str, meta: dict) -> Answer:
         extra["sub_queries"] = [str(q) for q in meta["sub_queries"]]
     if isinstance(meta.get("series"), dict):
         extra["series"] = meta["series"]
+    if meta.get("period_note"):
+        extra["period_note"] = str(meta["period_note"])
     return Answer(text=text, confidence=float(meta.get("confidence", 0.0)), fallback=bool(meta.get("fallback")),
                   citations=cites, pages=[], seconds=float(meta.get("seconds", 0.0)),
                   usage=Usage(llm_calls=int(meta.get("llm_calls", 0)), cache_hits=int(meta.get("cache_hits", 0))),

@@ -173,6 +173,8 @@ if question:
                     "confidence_parts": answer.extra.get("confidence_parts"),
                     "structured": answer.extra.get("structured"), "sub_queries": answer.extra.get("sub_queries"),
                     "series": answer.extra.get("series"),
+                    "period_note": " ".join(x for x in (answer.extra.get("period_source"),
+                                                        answer.extra.get("period_note")) if x),
                     "citations": [{**c.to_dict(), "doc_id": c.doc_id} for c in answer.citations]}
             fid = str(routing.get("folder_id", ""))
             try:

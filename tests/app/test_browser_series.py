@@ -4,6 +4,8 @@ to its filing and page) and a Plotly chart of it; clicking a point opens the pag
 Screenshots: ``test-artifacts/screenshots/24_trend_table_chart.png``, ``25_trend_point_opened.png``."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import period_filings
@@ -44,3 +46,8 @@ def test_a_trend_question_shows_the_table_and_chart_and_a_point_opens_its_page(p
     image = opened.get_by_role("img", name="Page 4 of orchard-c.pdf with the cited passage highlighted")
     image.wait_for(timeout=WAIT)
     shot(page, "25_trend_point_opened")
+
+    ask(page, "What were Orchard's net sales in FY2021?")  # a year no filing covers: the answer says so
+    note = page.get_by_text(re.compile("No filing in the folder covers 2021"))
+    note.first.wait_for(timeout=WAIT)
+    assert "it holds FY2019, FY2020, FY2022, FY2023" in note.first.inner_text()
