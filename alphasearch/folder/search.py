@@ -399,13 +399,14 @@ def contextual_question(question: str, history: Sequence[ChatTurn]) -> str:
 
 
 def period_filings(fm: doc_facts.FactMatch | None, facts_of: Sequence[tuple[str, Any]]) -> frozenset[str]:
-    """The documents that are the period a question names (its year, quarter, end date or "latest" all fit),
-    by name; empty when it names no period."""
+    """The documents that are the period a question names (its year, quarter, end date or "latest" all fit, and
+    the company when it names one), by name; empty when it names no period."""
     if fm is None:
         return frozenset()
     asked = {"quarter", "latest", "ended"} & set(fm.named) or {"year"} & set(fm.named)  # the most specific
     if not asked:
         return frozenset()
+    asked |= {"org"} & set(fm.named)  # the period of the company named, not another company's
     return frozenset(name for (name, _), got in zip(facts_of, fm.matched) if asked <= set(got))
 
 

@@ -122,3 +122,14 @@ def test_question_periods_are_read_as_analysts_write_them():
     f = DocFacts(org="A", year=2023, quarter=1, period_end="2022-12-31", kind="10-Q")
     assert periods.restate("What were net sales in Q1 2023?", f) == \
         "What were net sales for the three months ended December 31, 2022?"
+
+
+def test_the_filing_of_the_year_asked_is_the_named_companys_not_another_of_that_year():
+    from alphasearch.folder.search import period_filings
+
+    docs = [("bby.pdf", DocFacts(org="Best Buy Co., Inc.", year=2023, period_end="2023-01-28", kind="10-K")),
+            ("orcl.pdf", DocFacts(org="Oracle Corporation", year=2023, period_end="2023-05-31", kind="10-K")),
+            ("bby-old.pdf", DocFacts(org="Best Buy Co., Inc.", year=2022, period_end="2022-01-29", kind="10-K"))]
+    fm = periods.match("How much cash did Best Buy Co., Inc. generate from operating activities in fiscal 2023?",
+                       [f for _, f in docs])
+    assert period_filings(fm, docs) == {"bby.pdf"}
