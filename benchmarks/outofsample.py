@@ -40,6 +40,9 @@ def run_steps(step: Callable, eval_dir: Path, results: Path, more: Path | None, 
         step("the statement battery", [py, "benchmarks/statement_battery.py", "--gold", str(battery)]
              + (["--pdfs", str(pdfs)] if pdfs else []), OUT / "statement_battery.log")
         out["battery"] = OUT / "statement_battery.json"
+        step("the battery's filings as one folder", [py, "benchmarks/filing_periods.py", "--gold", str(battery)]
+             + (["--pdfs", str(pdfs)] if pdfs else []), OUT / "filing_periods.log")
+        out["filings"] = OUT / "filing_periods.json"
     return {k: json.loads(p.read_text()) for k, p in out.items() if p.is_file()}
 
 
@@ -77,6 +80,19 @@ def section(figures: dict, md_table: Callable) -> str:
         lines += [f"`benchmarks/statement_battery.py`: {battery['questions']} plain analyst questions on "
                   f"{battery['documents']} annual reports, gold read off the statements by hand.", "",
                   md_table(["item", "n", "carries", "wrong figure", "no figure"], rows), ""]
+    folder = figures.get("filings")
+    if folder:
+        rows = [[kind, str(folder[kind]["n"]), _f(folder[kind]["first_doc_right"]), _f(folder[kind]["carries"]),
+                 _f(folder[kind]["wrong"])] for kind in ("period", "latest") if kind in folder]
+        t = folder.get("trend")
+        lines += [f"`benchmarks/filing_periods.py`: the battery's {folder['filings']} filings in one folder, asked for a "
+                  "year, for the latest report and for a trend (median "
+                  f"{folder['median_s']} s a question).", "",
+                  md_table(["question", "n", "first document cited right", "carries", "wrong figure"], rows), ""]
+        if t:
+            lines += [f"Trend questions: {t['n']}, answered as a series {_f(t['answered_as_series'])}; of their "
+                      f"{t['periods']} periods the series has the gold figure for {_f(t['periods_right'])}; periods "
+                      f"missing without a row saying so: {t['periods_missing_without_row']}.", ""]
     missing = [name for name, key in (("validation set", "more"), ("wording set", "wordings"),
                                       ("statement battery", "battery")) if key not in figures]
     if missing:
