@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import OUT, offline_engine, write_json  # noqa: E402
-from statement_battery import ASKED, load_gold  # noqa: E402
+from statement_battery import ASKED, battery_paths, load_gold  # noqa: E402
 
 ITEMS = {"revenue": "total revenue", "net_income": "net income", "total_assets": "total assets",
          "operating_cash_flow": "cash from operations"}
@@ -100,11 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default a temporary one)")
     p.add_argument("--out", default=str(OUT / "filing_periods.json"))
     args = p.parse_args(argv)
-    gold_dir = Path(args.gold)
-    pdfs = Path(args.pdfs) if args.pdfs else gold_dir.parent / "filings"
-    if not (gold_dir / "gold.jsonl").is_file() or not pdfs.is_dir():
-        print(f"No statement battery at {gold_dir} (gold.jsonl) with PDFs in {pdfs}; nothing to measure.")
+    found = battery_paths(args.gold, args.pdfs)
+    if found is None:
         return 0
+    gold_dir, pdfs = found
     with tempfile.TemporaryDirectory() as tmp:
         engine = offline_engine(args.data_dir or tmp)
         files = sorted(pdfs.glob("*.pdf"))

@@ -93,6 +93,16 @@ def score(rows: list[dict], questions: dict[str, dict]) -> dict:
             for k, v in sorted(groups.items(), key=lambda kv: kv[0] != "all")}
 
 
+def battery_paths(gold: str, pdfs: str | None) -> tuple[Path, Path] | None:
+    """(gold folder, PDF folder; default GOLD/../filings), or None after saying what is absent."""
+    gold_dir = Path(gold)
+    folder = Path(pdfs) if pdfs else gold_dir.parent / "filings"
+    if not ((gold_dir / "gold.jsonl").is_file() or (gold_dir / "records.txt").is_file()) or not folder.is_dir():
+        print(f"No statement battery at {gold_dir} (gold.jsonl) with PDFs in {folder}; nothing to measure.")
+        return None
+    return gold_dir, folder
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--gold", required=True, help="folder of gold.jsonl")
@@ -101,11 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default benchmarks/out/engine)")
     p.add_argument("--out", default=str(OUT / "statement_battery.json"))
     args = p.parse_args(argv)
-    gold_dir = Path(args.gold)
-    pdfs = Path(args.pdfs) if args.pdfs else gold_dir.parent / "filings"
-    if not ((gold_dir / "gold.jsonl").is_file() or (gold_dir / "records.txt").is_file()) or not pdfs.is_dir():
-        print(f"No statement battery at {gold_dir} (gold.jsonl) with PDFs in {pdfs}; nothing to measure.")
+    found = battery_paths(args.gold, args.pdfs)
+    if found is None:
         return 0
+    gold_dir, pdfs = found
     with tempfile.TemporaryDirectory() as tmp:  # a labelled set: pdfs/ (the filings, in place) + questions.jsonl
         root = Path(tmp)
         (root / "pdfs").symlink_to(pdfs.resolve(), target_is_directory=True)

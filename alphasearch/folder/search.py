@@ -311,7 +311,8 @@ class FolderSearch:
                                    ids={r.name: r.sha256 for r in chosen_recs})
             others = []
         else:
-            fm = periods.match(query, [f for _, f in facts_of]) if s.facts_weight > 0 else None
+            held = FolderProfile(fp.folder_id, fp.name, tuple(d for d in fp.documents if d.key in records))
+            fm = self.signals(held, records).facts(query) if s.facts_weight > 0 else None  # Phase 1's, remembered
             prefer = period_filings(fm, facts_of)
             chosen_recs = [records[key] for key in chosen]
             unsearched = sorted(prefer - {r.name for r in chosen_recs})
