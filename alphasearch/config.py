@@ -80,6 +80,10 @@ class Settings:
     # untrusted PDFs are parsed in worker processes (isolation.py) with these limits per file
     parse_seconds: float = 120.0
     parse_memory_mb: int = 2048
+    # pages without text (scans) and large pictures are read by OCR (Tesseract) while a file is indexed, for at
+    # most ocr_seconds more per file; off: such pages stay without text
+    ocr: bool = True
+    ocr_seconds: float = 300.0
     index_workers: int = 0  # worker processes for indexing several PDFs; 0: one per CPU core
     # the HTTP API (python -m alphasearch serve): clients send "Authorization: Bearer <api_token>";
     # without a token the server binds to the loopback interface only
@@ -105,9 +109,9 @@ class Settings:
             raise ConfigError(f"Unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}.")
         if self.rule not in RULES:
             raise ConfigError(f"Unknown selection rule {self.rule!r}; choose one of {', '.join(RULES)}.")
-        if self.parse_seconds <= 0 or self.parse_memory_mb < 256 or self.index_workers < 0:
-            raise ConfigError("parse_seconds must be positive, parse_memory_mb at least 256 and index_workers "
-                              "0 (one per core) or more.")
+        if self.parse_seconds <= 0 or self.parse_memory_mb < 256 or self.index_workers < 0 or self.ocr_seconds < 0:
+            raise ConfigError("parse_seconds must be positive, parse_memory_mb at least 256, ocr_seconds 0 or more "
+                              "and index_workers 0 (one per core) or more.")
         if self.api_rate_limit < 0 or self.api_jobs < 1 or self.api_wait_seconds < 0 or self.api_max_body_kb < 1:
             raise ConfigError("api_rate_limit must be 0 (no limit) or more, api_jobs and api_max_body_kb at least 1, "
                               "api_wait_seconds 0 or more.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-INDEX_VERSION = 9  # bump when the offline tree changes so cached indexes are rebuilt
+INDEX_VERSION = 10  # bump when the offline tree changes so cached indexes are rebuilt
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,8 @@ class DocumentIndex:
     tree_source: str = ""  # "outline", "headings", "topics", "llm"
     warnings: tuple[str, ...] = ()
     version: int = INDEX_VERSION
+    ocr: str = "off"  # OCR while indexing: "on", "off" (not asked) or "missing" (asked, Tesseract not installed)
+    ocr_pages: tuple[int, ...] = ()  # the pages some of whose text OCR read
 
     def page(self, number: int) -> Page:
         return self.pages[number - 1]
@@ -131,6 +133,8 @@ class DocumentIndex:
             "engine": self.engine,
             "tree_source": self.tree_source,
             "warnings": list(self.warnings),
+            "ocr": self.ocr,
+            "ocr_pages": list(self.ocr_pages),
             "root": self.root.to_dict(),
             "pages": [p.to_dict() for p in self.pages],
         }
@@ -148,6 +152,8 @@ class DocumentIndex:
             tree_source=str(d.get("tree_source", "")),
             warnings=tuple(d.get("warnings", ())),
             version=int(d.get("version", 0)),
+            ocr=str(d.get("ocr", "off")),
+            ocr_pages=tuple(int(p) for p in d.get("ocr_pages", ())),
         )
 
 

@@ -12,6 +12,7 @@ import streamlit as st
 
 from alphasearch.config import ENGINES, MAX_GAP_ROUNDS, RULES, shown_url
 from alphasearch.errors import ConfigError
+from alphasearch.pdf import ocr
 from pages._common import base_settings, current_settings, engine_label, inert, overrides
 
 ss = st.session_state
@@ -53,6 +54,11 @@ with st.form("settings_form", clear_on_submit=True):
                         format_func={"puct": "PUCT (uses priors)", "ucb1": "UCB1"}.get)
     top_k = c7.number_input("Top-K documents (folders)", min_value=1, max_value=max(20, int(s.top_k_docs)),
                             value=max(1, int(s.top_k_docs)), step=1)
+    st.subheader("Documents")
+    ocr_on = st.checkbox("Read scanned pages by OCR", value=bool(s.ocr),
+                         help="Pages without text and large pictures of text are read by Tesseract while a file is "
+                              "indexed (about a second a page). " + ("Tesseract is installed." if ocr.available() else
+                                                                      ocr.MISSING))
     submitted = st.form_submit_button("Apply", type="primary", icon=":material/check:")
 
 if submitted:
@@ -61,7 +67,8 @@ if submitted:
     changes = dict(engine=engine, base_url=base_url.strip(), index_model=index_model.strip() or s.index_model,
                    search_model=search_model.strip() or s.search_model,
                    answer_model=answer_model.strip() or s.answer_model, iterations=int(iterations),
-                   exploration=float(exploration), rule=rule, top_k_docs=int(top_k), gap_rounds=int(gap_rounds))
+                   exploration=float(exploration), rule=rule, top_k_docs=int(top_k), gap_rounds=int(gap_rounds),
+                   ocr=bool(ocr_on))
     own_key = key.strip() or ss.get("session_api_key", "")
     try:  # validate before keeping: an endpoint the server does not allow, or the server's key elsewhere, is refused
         base_settings().replace(**changes, **({"api_key": own_key} if own_key else {}))

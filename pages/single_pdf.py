@@ -162,6 +162,10 @@ with st.container(border=True):
     c2.metric("Sections", f"{doc.section_count():,}")
     c3.metric("Tree from", inert(doc.tree_source or "—"))
     c4.metric("Engine", inert(doc.engine))
+    if doc.ocr_pages:
+        shown = ", ".join(map(str, doc.ocr_pages[:12])) + (" …" if len(doc.ocr_pages) > 12 else "")
+        st.caption(f"Read by OCR: {len(doc.ocr_pages):,} of {doc.page_count:,} pages ({shown}).",
+                   help="Scanned pages and pictures of text, read by Tesseract; turn it off in Settings.")
     for w in doc.warnings:
         st.warning(inert(w), icon=":material/error:")
     with st.expander("Section tree"):

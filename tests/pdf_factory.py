@@ -1070,3 +1070,35 @@ def layout_statement_pdf(headers, rows, *, unit: str = "(In millions, except per
     data = doc.tobytes()
     doc.close()
     return data
+
+
+# --- scans: pages that are pictures of text (OCR) --------------------------------------------------
+def scanned(data: bytes, dpi: int = 150) -> bytes:
+    """``data``'s pages drawn at ``dpi`` and rebuilt as an image-only PDF: a scan, no text layer."""
+    src = pymupdf.open(stream=data, filetype="pdf")
+    out = pymupdf.open()
+    for page in src:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, stream=pix.tobytes("png"))
+    data = out.tobytes(garbage=3, deflate=True)
+    out.close()
+    src.close()
+    return data
+
+
+def picture_of_text_pdf(page_text: str, picture_lines: list[str]) -> bytes:
+    """One page of text with a large picture (a pasted slide) whose words are pixels only."""
+    slide = pymupdf.open()
+    s = slide.new_page(width=480, height=300)
+    for k, line in enumerate(picture_lines):
+        s.insert_text((30, 60 + 36 * k), line, fontsize=22)
+    pix = s.get_pixmap(dpi=200)
+    slide.close()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), page_text, fontsize=12)
+    page.insert_image(pymupdf.Rect(72, 120, 523, 402), stream=pix.tobytes("png"))
+    data = doc.tobytes(garbage=3, deflate=True)
+    doc.close()
+    return data

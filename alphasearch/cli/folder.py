@@ -112,7 +112,11 @@ def cmd_folder_add(args) -> int:
         progress.close()
     lines = [f"{r.status:9} {r.name}" + (f" — {r.reason}" if r.reason else "") + f" ({r.seconds:.1f}s)"
              for r in results]
-    _out(args, [r.to_dict() for r in results], "\n".join(lines) if lines else "no PDF files given")
+    _out(args, [r.to_dict() for r in results], "\n".join(lines) if lines else "no files given")
+    from ..pdf import ocr
+
+    if any(ocr.MISSING in r.warnings for r in results):
+        print(f"note: {ocr.MISSING}", file=sys.stderr)  # once for the batch, not once a file
     return 0 if all(r.status != "rejected" for r in results) else 1
 
 

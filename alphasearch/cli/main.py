@@ -27,6 +27,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     doc = engine.index_file(args.pdf, force=args.force)
     print(f"{doc.name}: {doc.page_count} pages, {doc.section_count()} sections "
           f"(tree from {doc.tree_source}), id {doc.doc_id[:12]}")
+    if doc.ocr_pages:
+        print(f"read by OCR: {len(doc.ocr_pages)} of {doc.page_count} pages")
     if engine.settings.resolved_engine == "openai":
         from ..engines.llm import last_index_usage
 

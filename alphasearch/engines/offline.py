@@ -104,19 +104,22 @@ class OfflineEngine:
         pdf.check_size(data, name, max_file_mb=self.settings.max_file_mb)
         pdf.check_header(data, name)
         doc_id = pdf.content_hash(data)
+        # parsed in a worker process with the settings' time and memory limits (isolation.py)
+        # (a lone document needs no page term counts: those are for a folder's page index)
+        options = replace(isolation.IndexOptions.from_settings(self.settings), page_terms=False)
         if not force:
             cached = self.indexes.get(doc_id)
+            if cached is not None and isolation.ocr_outdated(cached, options):
+                cached = None
             if cached is not None:
                 if cached.name != name:
                     cached = replace(cached, name=name)
                 if progress:
                     progress("loaded from cache", 1.0)
                 return cached
-        # parsed in a worker process with the settings' time and memory limits (isolation.py)
-        # (a lone document needs no page term counts: those are for a folder's page index)
-        options = replace(isolation.IndexOptions.from_settings(self.settings), page_terms=False)
         built = isolation.shared_pool(self.settings).run(
-            isolation.index_pdf, data, name, options, name=name, progress=progress).index
+            isolation.index_pdf, data, name, options, name=name, progress=progress,
+            extra_seconds=options.extra_seconds).index
         self.indexes.put(built)
         return built
 

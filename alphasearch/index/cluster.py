@@ -56,17 +56,19 @@ def index_file(data: bytes, name: str, limits: dict[str, Any]) -> IndexedFile:
     The PDF is parsed by :func:`alphasearch.index.isolation.index_pdf` in a child process of the Ray
     worker with the same time and memory limits as on one machine, so a hostile file fails
     alone (UnsafePDFError, not retried) instead of killing the Ray worker. ``limits``:
-    ``max_pages``, ``warn_pages``, ``max_leaf_pages``, ``parse_seconds``, ``parse_memory_mb``."""
+    ``max_pages``, ``warn_pages``, ``max_leaf_pages``, ``parse_seconds``, ``parse_memory_mb``, ``ocr``,
+    ``ocr_seconds``."""
     from types import SimpleNamespace
 
     from . import isolation
     from .ranker import PageRanker
 
-    options = isolation.IndexOptions(**{k: limits[k] for k in ("max_pages", "warn_pages", "max_leaf_pages")
-                                        if k in limits}, layout=True)
+    options = isolation.IndexOptions(**{k: limits[k] for k in ("max_pages", "warn_pages", "max_leaf_pages", "ocr",
+                                                               "ocr_seconds") if k in limits}, layout=True)
     bounds = SimpleNamespace(parse_seconds=limits.get("parse_seconds", 120.0),
                              parse_memory_mb=limits.get("parse_memory_mb", 2048))
-    indexed = isolation.shared_pool(bounds, size=1).run(isolation.index_pdf, data, name, options, name=name)
+    indexed = isolation.shared_pool(bounds, size=1).run(isolation.index_pdf, data, name, options, name=name,
+                                                        extra_seconds=options.extra_seconds)
     with tempfile.TemporaryDirectory(prefix="alphasearch-ranker-") as tmp:
         root = Path(tmp) / "ranker"
         PageRanker(indexed.index).save(root)

@@ -45,13 +45,16 @@ def build(
     max_leaf_pages: int = 8,
     progress: Progress | None = None,
     search_terms: bool = True,
+    ocr: bool = False,
+    ocr_seconds: float = 300.0,
 ) -> tuple[DocumentIndex, PageTerms]:
     """:func:`build_index`, and the word statistics of the pages it read (each page tokenised once;
     ``search_terms``: with each page's search-term counts, ``PageTerms.search``)."""
     report = progress or (lambda stage, frac: None)
     report("validating", 0.0)
     content = pdf.read_pdf(data, name, max_pages=max_pages, warn_pages=warn_pages,
-                           progress=lambda i, n: report("reading pages", i / n))
+                           progress=lambda i, n: report("reading pages", i / n), ocr=ocr, ocr_seconds=ocr_seconds,
+                           ocr_progress=lambda i, n: report(pdf.ocr.STAGE, i / n))
     report("building the tree", 0.0)
     root, source, pages, stats = section_tree(content, max_leaf_pages=max_leaf_pages, name=name,
                                               search_terms=search_terms)
@@ -71,6 +74,8 @@ def build(
         engine="offline",
         tree_source=source,
         warnings=tuple(warnings),
+        ocr=content.ocr,
+        ocr_pages=tuple(content.ocr_pages),
     )
     return index, stats
 

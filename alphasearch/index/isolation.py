@@ -37,6 +37,7 @@ from typing import Any
 
 from ..errors import AlphaSearchError, UnsafePDFError
 from ..models import DocumentIndex
+from ..pdf.ocr import STAGE as OCR_STAGE  # the progress stage of OCR: the pool then grants the file its OCR time
 from .pageindex import PageTerms
 
 Progress = Callable[[str, float], None]
@@ -45,7 +46,8 @@ STACK_MB = 256  # the thread that parses: MuPDF recurses through outlines and ne
 # per core): with the numeric library's threads a worker held 872 MB of its 1,024 MB address-space limit after a
 # few files, and starting the next file's 256 MB parse thread failed ("can't start new thread", the worker gone)
 # on 1 run in 3 of six files in a row. Two arenas leave it at 676 MB; the numbers computed do not change.
-_WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
+# Tesseract (OCR) runs OpenMP threads: one per worker, for the pool already runs a worker per core.
+_WORKER_ENV = {"MALLOC_ARENA_MAX": "2", "OMP_THREAD_LIMIT": "1"}
 START_SECONDS = 120.0  # a worker's start-up (imports) before its first file; not part of a file's limit
 _GC_THRESHOLDS = (1_000_000, 20, 20)  # the worker's garbage collector: a pass per 1,000,000 more live objects (default 700)
 _POLL = 0.1  # seconds between checks of a running worker (its peak memory, whether it still lives)
@@ -61,12 +63,20 @@ class IndexOptions:
     max_leaf_pages: int = 8
     layout: bool = False  # also read the page layout for the document facts (a folder's documents)
     page_terms: bool = True  # also count each page's search terms (a folder's page index; not a lone document)
+    ocr: bool = True  # read pages without text and large pictures by OCR (pdf/ocr.py)
+    ocr_seconds: float = 300.0  # OCR's time per file, granted on top of the pool's limit once OCR starts
 
     @classmethod
     def from_settings(cls, settings: Any) -> "IndexOptions":
         if settings is None:
             return cls()
-        return cls(settings.max_pages, settings.warn_pages, settings.max_leaf_pages)
+        return cls(settings.max_pages, settings.warn_pages, settings.max_leaf_pages,
+                   ocr=bool(getattr(settings, "ocr", True)), ocr_seconds=float(getattr(settings, "ocr_seconds", 300.0)))
+
+    @property
+    def extra_seconds(self) -> float:
+        """What the pool grants a file once it reports :data:`OCR_STAGE` (0: OCR off)."""
+        return self.ocr_seconds if self.ocr else 0.0
 
 
 @dataclass(frozen=True)
@@ -93,7 +103,7 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
     started = time.perf_counter()
     index, stats = indexer.build(data, name, max_pages=options.max_pages, warn_pages=options.warn_pages,
                                  max_leaf_pages=options.max_leaf_pages, progress=progress,
-                                 search_terms=options.page_terms)
+                                 search_terms=options.page_terms, ocr=options.ocr, ocr_seconds=options.ocr_seconds)
     terms = PageTerms.from_counts(stats.search) if options.page_terms else None
     layout = None
     if options.layout:  # in the same worker job, so a folder's adds read layouts in parallel too
@@ -104,6 +114,16 @@ def index_pdf(data: bytes, name: str, options: IndexOptions = IndexOptions(),
         except AlphaSearchError:
             layout = (0.0, 0.0)  # a hint, never a reason to refuse the file
     return IndexedPdf(index, terms, time.perf_counter() - started, layout=layout)
+
+
+def ocr_outdated(index: DocumentIndex, options: IndexOptions) -> bool:
+    """Whether a stored index was read with another OCR setting than ``options`` ask for: built without OCR
+    (or without Tesseract, now installed) when OCR is on, or holding OCR's text when it is off."""
+    from ..pdf import ocr
+
+    if options.ocr:
+        return index.ocr == "off" or (index.ocr == "missing" and ocr.available())
+    return bool(index.ocr_pages)
 
 
 PREVIEW_SECONDS = 10.0  # one page preview; the 74 eval PDFs' pages render and highlight in at most 0.35 s
@@ -160,16 +180,20 @@ class WorkerPool:
                 self._cond.notify_all()
 
     def run(self, fn: Callable[..., Any], *args: Any, name: str, progress: Progress | None = None,
-            measure: Measure | None = None) -> Any:
+            measure: Measure | None = None, extra_seconds: float = 0.0) -> Any:
         """``fn(*args)`` in a worker (with ``progress=`` relayed here when given); its result, or the
         exception it raised. Raises :class:`UnsafePDFError` naming ``name`` when the worker
-        crashed, ran out of memory or exceeded the time limit (it is then replaced)."""
+        crashed, ran out of memory or exceeded the time limit (it is then replaced). ``extra_seconds``:
+        added to the limit once, when the call reports the stage :data:`OCR_STAGE` (pages read by OCR)."""
         measure = measure if measure is not None else Measure()
         self._local.last = measure
         worker = self._checkout()
         ok = False
+        if extra_seconds and progress is None:
+            progress = _ignore  # the stage that grants the time comes as progress
         try:
-            result = worker.call(fn, args, name=name, progress=progress, seconds=self.seconds, measure=measure)
+            result = worker.call(fn, args, name=name, progress=progress, seconds=self.seconds, measure=measure,
+                                 extra_seconds=extra_seconds)
             ok = True
             return result
         finally:
@@ -304,7 +328,7 @@ class _Worker:
         self.conn.close()
 
     def call(self, fn, args, *, name: str, progress: Progress | None, seconds: float,
-             measure: Measure | None) -> Any:
+             measure: Measure | None, extra_seconds: float = 0.0) -> Any:
         measure = measure if measure is not None else Measure()
         started = time.monotonic()
         peak = 0.0
@@ -334,6 +358,8 @@ class _Worker:
             except (EOFError, OSError):
                 return self._died(measure, started, peak, name)
             if kind == "progress":
+                if extra_seconds and payload[0] == OCR_STAGE:
+                    seconds, extra_seconds = seconds + extra_seconds, 0.0
                 if progress is not None:
                     progress(*payload)
                 continue
@@ -452,6 +478,10 @@ def _serve(fd: int, memory_mb: int, stack_mb: int) -> None:
             except Exception as exc:  # a result or exception that cannot be pickled
                 conn.send(("error", AlphaSearchError(f"The PDF worker could not return its result ({exc})."), peak))
         del box, value
+
+
+def _ignore(stage: str, fraction: float) -> None:
+    pass
 
 
 def _reset_peak() -> None:

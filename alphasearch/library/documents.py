@@ -32,9 +32,9 @@ def default_build(settings: Any) -> BuildIndex:
     def build(data: bytes, name: str, progress: Progress | None = None) -> DocumentIndex:
         from ..index import isolation  # untrusted bytes: parsed in a worker process with the settings' limits
 
-        return isolation.shared_pool(settings).run(isolation.index_pdf, data, name,
-                                                   isolation.IndexOptions.from_settings(settings),
-                                                   name=name, progress=progress).index
+        options = isolation.IndexOptions.from_settings(settings)
+        return isolation.shared_pool(settings).run(isolation.index_pdf, data, name, options, name=name,
+                                                   progress=progress, extra_seconds=options.extra_seconds).index
 
     return build
 
@@ -219,7 +219,8 @@ class DocumentMethods:
             if self.settings is not None:
                 limits = dict(max_pages=self.settings.max_pages, warn_pages=self.settings.warn_pages,
                               max_leaf_pages=self.settings.max_leaf_pages, parse_seconds=self.settings.parse_seconds,
-                              parse_memory_mb=self.settings.parse_memory_mb)
+                              parse_memory_mb=self.settings.parse_memory_mb, ocr=self.settings.ocr,
+                              ocr_seconds=self.settings.ocr_seconds)
             built: dict[str, Any] = {}
             for sha, res in index_on_cluster(todo, address=cluster, workers=workers, limits=limits,
                                              progress=report).items():
@@ -245,7 +246,8 @@ class DocumentMethods:
         # Largest files first (their size stands in for their work): a big file started last would
         # leave one worker busy while the others idle at the end of the batch.
         biggest_first = sorted(todo.items(), key=lambda kv: len(kv[1][1]), reverse=True)
-        futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name)
+        futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name,
+                                       extra_seconds=options.extra_seconds)
                    for sha, (name, data) in biggest_first}
         return futures, threads
 

@@ -9,7 +9,7 @@ from the module that defines them. Hands :class:`PdfContent` (pages of text and 
 """
 from __future__ import annotations
 
-from . import budget, document, render, streams, write
+from . import budget, document, ocr, render, streams, write
 from .document import (
     MAX_OUTLINE_DEPTH, MAX_OUTLINE_ENTRIES, MAX_PAGE_CHARS, Line, PageContent, PdfContent, check_header,
     check_outline_depth, check_size, content_hash, load_bytes, open_pdf, page_count, page_layout, read_pdf,
@@ -17,7 +17,7 @@ from .document import (
 from .render import MAX_RENDER_MEGAPIXELS, MAX_RENDER_PIXELS, render_page_png, snippet_rects
 from .write import TextBlock, encrypt_pdf, write_pdf
 
-__all__ = ["budget", "document", "render", "streams", "write", "MAX_OUTLINE_DEPTH", "MAX_OUTLINE_ENTRIES",
+__all__ = ["budget", "document", "ocr", "render", "streams", "write", "MAX_OUTLINE_DEPTH", "MAX_OUTLINE_ENTRIES",
            "MAX_PAGE_CHARS", "Line", "PageContent", "PdfContent", "check_header", "check_outline_depth", "check_size",
            "content_hash", "load_bytes", "open_pdf", "page_count", "page_layout", "read_pdf", "MAX_RENDER_MEGAPIXELS",
            "MAX_RENDER_PIXELS", "render_page_png", "snippet_rects", "TextBlock", "encrypt_pdf", "write_pdf"]

@@ -11,6 +11,7 @@ import hashlib
 import html
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ for _optional in ("pymupdf.layout", "pymupdf4llm"):
 import pymupdf  # noqa: E402
 
 from .. import errors  # noqa: E402
-from . import budget, streams  # noqa: E402  (read at call time: tests lower their limits)
+from . import budget, ocr as ocr_reader, streams  # noqa: E402  (read at call time: tests lower their limits)
 
 pymupdf.no_recommend_layout()
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -69,6 +70,7 @@ class PageContent:
     text: str
     lines: list[Line] = field(default_factory=list)
     pictures: int = 0  # the pictures of its own the page holds (:func:`_pictures`)
+    ocr: bool = False  # some of its text was read by OCR (a scanned page, or a picture's text)
 
 
 @dataclass
@@ -79,6 +81,11 @@ class PdfContent:
     toc: list[tuple[int, str, int]]  # (level, title, 1-based page); invalid entries dropped
     title: str = ""
     warnings: list[str] = field(default_factory=list)
+    ocr: str = "off"  # "on": pages without text were read by OCR; "missing": they were not (no Tesseract)
+
+    @property
+    def ocr_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.ocr]
 
 
 def content_hash(data: bytes) -> str:
@@ -145,10 +152,15 @@ def read_pdf(
     max_pages: int = 5000,
     warn_pages: int = 1000,
     progress: Callable[[int, int], None] | None = None,
+    ocr: bool = False,
+    ocr_seconds: float = 300.0,
+    ocr_progress: Callable[[int, int], None] | None = None,
 ) -> PdfContent:
     """Text lines (with font size and bold flag) of every page, plus the outline.
 
-    A page that cannot be read is kept with empty text and a warning.
+    A page that cannot be read is kept with empty text and a warning. ``ocr``: pages without text, and the
+    large pictures of pages with text, are read by OCR (:mod:`.ocr`) for at most ``ocr_seconds`` in all
+    (``ocr_progress(i, n)`` after each); when Tesseract is missing the content says so (``PdfContent.ocr``).
     """
     doc = open_pdf(data, name, max_pages=max_pages)
     warnings: list[str] = []
@@ -197,8 +209,12 @@ def read_pdf(
                 images.append([])
             if progress:
                 progress(i + 1, n)
-        for page, count in zip(pages, _pictures(images)):
-            page.pictures = count
+        owned = _pictures(images)
+        for page, xrefs in zip(pages, owned):
+            page.pictures = len(xrefs)
+        ocr_state = "off"
+        if ocr:
+            ocr_state = _read_by_ocr(doc, pages, owned, verdicts, ocr_seconds, warnings, ocr_progress)
         if skipped:
             warnings.append(f"Page {skipped[0]} could not be read and was skipped." if len(skipped) == 1 else
                             f"{len(skipped)} pages could not be read and were skipped: {_page_list(skipped)}.")
@@ -222,7 +238,7 @@ def read_pdf(
             title = ""
     finally:
         doc.close()
-    return PdfContent(digest, n, pages, toc, title, warnings)
+    return PdfContent(digest, n, pages, toc, title, warnings, ocr_state)
 
 
 def _check_pages(pages_budget: budget._PageBudget, n: int, name: str) -> list[tuple[str | None, str]]:
@@ -479,13 +495,77 @@ def _scan_images(resources, found: list[tuple[int, int]], tracer: list[int]) -> 
         m.pdf_unmark_obj(resources)
 
 
-def _pictures(images: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
-    """For each page, how many pictures of its own it holds: images of at least
+def _pictures(images: Sequence[Sequence[tuple[int, int]]]) -> list[list[int]]:
+    """For each page, the pictures of its own it holds (xrefs): images of at least
     ``PICTURE_MIN_PIXELS`` that at most ``PICTURE_MAX_SHARE`` of the pages (or two) hold, so a
     logo or background repeated on every page is no picture."""
     uses = Counter(x for page in images for x in {x for x, _ in page})
     most = max(2.0, PICTURE_MAX_SHARE * len(images))
-    return [len({x for x, pixels in page if pixels >= PICTURE_MIN_PIXELS and uses[x] <= most}) for page in images]
+    return [sorted({x for x, pixels in page if pixels >= PICTURE_MIN_PIXELS and uses[x] <= most}) for page in images]
+
+
+def _read_by_ocr(doc: pymupdf.Document, pages: list[PageContent], owned: list[list[int]],
+                 verdicts: list[tuple[str | None, str]], seconds: float, warnings: list[str],
+                 progress: Callable[[int, int], None] | None) -> str:
+    """OCR's text for the pages without text and the large pictures of pages with text (:mod:`.ocr`),
+    within ``seconds``; "on", or "missing" when Tesseract is not installed. A scanned page's own image
+    is the page, not a picture of it: its ``pictures`` count drops to 0."""
+    scans = [p for p in pages if len(p.text.strip()) < ocr_reader.MIN_TEXT_CHARS
+             and verdicts[p.number - 1][0] not in (None, "skipped")]
+    pictured = [p for p in pages if p not in scans and owned[p.number - 1]
+                and verdicts[p.number - 1][0] not in (None, "skipped")]
+    if not scans and not pictured:
+        return "on"
+    if not ocr_reader.available():
+        if scans:
+            warnings.append(ocr_reader.MISSING)
+        return "missing"
+    started = time.perf_counter()
+    late: list[int] = []
+    failed: list[int] = []
+    for k, page in enumerate(scans + pictured):
+        if time.perf_counter() - started > seconds:
+            late.append(page.number)
+            continue
+        with _PAGE_LOCK:
+            try:
+                lines = _ocr_lines(doc[page.number - 1], page, owned[page.number - 1], whole=page in scans)
+            except Exception:
+                failed.append(page.number)
+                lines = []
+        if lines:
+            page.lines = list(page.lines) + lines if page not in scans else lines
+            page.lines, _ = _cap_lines(page.lines, MAX_PAGE_CHARS)
+            page.text = "\n".join(map(_TEXT_OF, page.lines))
+            page.ocr = True
+        if page in scans:
+            page.pictures = 0
+        if progress:
+            progress(k + 1, len(scans) + len(pictured))
+    if late:
+        warnings.append(f"OCR stopped after {seconds:.0f} s; {len(late)} page(s) with scanned text were not read: "
+                        f"{_page_list(late)}.")
+    if failed:
+        warnings.append(f"OCR could not read {len(failed)} page(s): {_page_list(failed)}.")
+    return "on"
+
+
+def _ocr_lines(page: pymupdf.Page, content: PageContent, xrefs: list[int], *, whole: bool) -> list[Line]:
+    """The lines OCR reads on the whole page (``whole``) or in its large pictures (only lines bringing
+    words the page's text lacks), sized by :func:`ocr.line_sizes`; OCR knows no bold."""
+    clips = [None] if whole else ocr_reader.picture_clips(page, xrefs)
+    out: list[Line] = []
+    for clip in clips:
+        made = ocr_reader.page_words(page, clip)
+        if made is None:
+            return []
+        try:
+            lines = ocr_reader.line_sizes(made[0].get_text("dict", flags=_TEXT_FLAGS)["blocks"])
+        finally:
+            made.close()
+        out += [_new_line((_clean(text), size, False)) for text, size in lines
+                if whole or ocr_reader.new_words(text, content.text)]
+    return out
 
 
 def _span_style(style: str) -> tuple[float, float, bool]:

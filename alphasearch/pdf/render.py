@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 import pymupdf  # noqa: E402
 from .. import errors  # noqa: E402
-from . import budget, streams  # noqa: E402  (read at call time: tests lower their limits)
+from . import budget, ocr, streams  # noqa: E402  (read at call time: tests lower their limits)
 from .document import content_hash, open_pdf
 MAX_RENDER_PIXELS = 4_000_000  # a page of absurd dimensions is rendered scaled down
 MAX_RENDER_MEGAPIXELS = 400  # images a page to render holds (MuPDF decodes each at its own size: ~0.6 s per 225)
@@ -46,6 +46,20 @@ def _find(pg: pymupdf.Page, snippet: str) -> list[pymupdf.Rect]:
     return found
 
 
+def _found_by_ocr(pg: pymupdf.Page, passages: Sequence[str]) -> list[pymupdf.Rect]:
+    """Where the passages sit on a scanned page (no text layer), by OCR of the page as indexing read it."""
+    if len(pg.get_text().strip()) >= ocr.MIN_TEXT_CHARS or not ocr.available():
+        return []
+    made = ocr.page_words(pg)
+    if made is None:
+        return []
+    try:
+        scale = pg.rect.width / max(made[0].rect.width, 1e-6)  # 1: OCR's page has the page's size
+        return [r * scale for passage in passages if passage for r in _find(made[0], passage)]
+    finally:
+        made.close()
+
+
 def _bounded_page(doc: pymupdf.Document, data: bytes, page: int) -> pymupdf.Page:
     """1-based ``page`` of ``doc`` (opened from ``data``) once the page budget has passed it (cut to its
     limit if need be): the app renders and searches stored pages outside the worker, so a page skipped
@@ -75,7 +89,7 @@ def render_page_png(data: bytes, page: int, *, zoom: float = 1.5, highlight: str
         pix = pg.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
         passages = [highlight] if isinstance(highlight, str) else list(highlight)
         if any(passages):
-            rects = [r for passage in passages if passage for r in _find(pg, passage)]
+            rects = [r for passage in passages if passage for r in _find(pg, passage)] or _found_by_ocr(pg, passages)
             if rects:
                 # Paint the highlight on the pixmap so the PDF itself is untouched.
                 shape_doc = pymupdf.open()
