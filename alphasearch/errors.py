@@ -64,6 +64,15 @@ class OutlineTooDeepError(PDFError):
     """Bookmarks nested so deep that opening the file could crash the PDF reader."""
 
 
+class UnsupportedFormatError(PDFError):
+    """The file's type is not one AlphaSearch reads (``pdf.convert.ACCEPTED`` lists those it does)."""
+
+
+class UnsafeFileError(PDFError):
+    """The file declares what no real document of its type needs and a parser can be attacked with
+    (an XML entity, an external DTD)."""
+
+
 class UnsafePDFError(PDFError):
     """Reading the file crashed the PDF reader, ran it out of memory or took too long (it ran in
     a worker process, so nothing else was affected)."""

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .index import indexer
+from .index import indexer, isolation
 from . import pdf
 from .config import Settings, check_question
 from .engines.offline import DocEngine, DocTools, OfflineEngine, OnText, timed
@@ -52,8 +52,14 @@ class Engine:
     # --- indexing -----------------------------------------------------------------
     def index_bytes(self, data: bytes, name: str, *, progress: Progress | None = None,
                     force: bool = False) -> DocumentIndex:
-        """Index PDF bytes with this engine, or load the stored index of identical bytes."""
-        return self.backend.index(data, name, progress=progress, force=force)
+        """Index a document's bytes with this engine, or load the stored index of identical bytes (another
+        accepted format is converted to PDF first: :meth:`as_pdf`)."""
+        return self.backend.index(self.as_pdf(data, name, progress=progress), name, progress=progress, force=force)
+
+    def as_pdf(self, data: bytes, name: str, *, progress: Progress | None = None) -> bytes:
+        """The PDF bytes a document is indexed and shown as: a PDF's own; a Word, PowerPoint, HTML, Markdown,
+        text, e-book, XPS, SVG or image file converted in a worker (:func:`isolation.as_pdf`)."""
+        return isolation.as_pdf(data, name, self.settings, progress)
 
     def index_file(self, path: Path | str, *, progress: Progress | None = None, force: bool = False) -> DocumentIndex:
         data = pdf.load_bytes(path, max_file_mb=self.settings.max_file_mb)

@@ -141,17 +141,17 @@ class Trees:
 
 
 # --- answers on a labelled set of pdfs/ + questions.jsonl: the figures the out-of-sample benchmarks share ---
-def offline_engine(data_dir: str | Path | None = None):
+def offline_engine(data_dir: str | Path | None = None, *, ocr: bool = True):
     """The offline engine, its indexes kept in ``data_dir`` (default ``benchmarks/out/engine``: indexes
-    built once are reused by the next run)."""
+    built once are reused by the next run); ``ocr``: scanned pages and pictures of text read by OCR."""
     from alphasearch.config import Settings
     from alphasearch.pipeline import Engine
 
-    return Engine(Settings(data_dir=Path(data_dir) if data_dir else OUT / "engine", engine="offline"))
+    return Engine(Settings(data_dir=Path(data_dir) if data_dir else OUT / "engine", engine="offline", ocr=ocr))
 
 
 def run_rows(eval_dir: Path, out: Path, *, questions: Path | None = None, limit: int | None = None,
-             data_dir: str | Path | None = None) -> list[dict]:
+             data_dir: str | Path | None = None, ocr: bool = True) -> list[dict]:
     """The default search (``mcts_puct``) on every question of a labelled set (``questions``: another file
     of questions on its PDFs), one row per question (:class:`alphasearch.evaluation.runner.Row` as a dict),
     written to ``out`` as they come."""
@@ -163,7 +163,7 @@ def run_rows(eval_dir: Path, out: Path, *, questions: Path | None = None, limit:
             fh.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
             fh.flush()
 
-        rows = runner.run(eval_dir, offline_engine(data_dir), methods=["mcts_puct"], limit=limit,
+        rows = runner.run(eval_dir, offline_engine(data_dir, ocr=ocr), methods=["mcts_puct"], limit=limit,
                           questions_file=questions, on_row=keep, progress=lambda m: print(m, file=sys.stderr))
     return [r.to_dict() for r in rows]
 

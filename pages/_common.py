@@ -21,6 +21,7 @@ from typing import Any
 
 import streamlit as st
 
+from alphasearch.pdf.convert import ACCEPTED
 from alphasearch.search import mcts
 from alphasearch.answer.confidence import explain_confidence
 from alphasearch.config import Settings, shown_url
@@ -225,6 +226,9 @@ def open_library():
     except AlphaSearchError as exc:
         show_error(exc, "opening the library")
         st.stop()
+
+
+UPLOAD_TYPES = [suffix.lstrip(".") for suffix in ACCEPTED]  # the upload widgets take what the engine converts
 
 
 def check_upload_size(data: bytes, name: str, settings: Settings) -> None:

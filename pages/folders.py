@@ -8,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
+from alphasearch.pdf.convert import accepted_sentence
 from pages._common import (ScriptThreadProgress, current_settings, doc_facts, inert, md_escape, open_library,
-                           release_upload, show_error)
+                           release_upload, show_error, UPLOAD_TYPES)
 
 EDITABLE = {"organisation": "org", "kind": "kind", "year": "year", "quarter": "quarter", "title": "title"}
 
@@ -154,10 +155,10 @@ with tab_docs:
 # --- add ----------------------------------------------------------------------------------------------------
 def add_tab() -> None:
     s = current_settings()
-    files = st.file_uploader("PDF files", type=["pdf"], accept_multiple_files=True,
+    files = st.file_uploader("PDF files", type=UPLOAD_TYPES, accept_multiple_files=True,
                              key=f"folders_upload_{ss['folders_uploader']}",
                              help=f"Up to {s.max_file_mb} MB and {s.max_pages:,} pages each. Same name and bytes: "
-                                  "skipped; same name, new bytes: replaced.")
+                                  f"skipped; same name, new bytes: replaced. {accepted_sentence()}")
     if files and st.button(f"Add {len(files)} file{'s' if len(files) != 1 else ''} to {inert(folder.name)}",
                            type="primary", icon=":material/library_add:", key="folders_add"):
         with st.status(f"Adding {len(files)} file(s) to {inert(folder.name)}…", expanded=True) as status:

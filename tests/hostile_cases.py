@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import filter_bombs
+import format_factory
 import pdf_factory
 from alphasearch import errors
 
@@ -25,6 +26,11 @@ class HostileCase:
     settings: dict = field(default_factory=dict)  # Settings overrides (also passed as ALPHASEARCH_* to the CLI)
     question: str = "What is this document about?"
     warning: str = ""  # a fragment one of the index's warnings must contain
+    suffix: str = ".pdf"  # the file's type as its name says (the other formats are converted to PDF first)
+
+    @property
+    def filename(self) -> str:
+        return "upload" + self.suffix
 
 
 def _png() -> bytes:
@@ -135,6 +141,21 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("devicen-28", "text in a DeviceN colour space of 28 colorants, its tint transform a sampled function "
                 "(2**28 samples read per colour; 1.2 KB; 3.4 s before)",
                 lambda: pdf_factory.function_pdf("devicen", 28, uses=2), None, warning="functions beyond the limits"),
+    # the other formats (issue 36): each converted in a worker, nothing fetched, nothing expanded
+    HostileCase("docx-zip-bomb", "a Word file whose document.xml unpacks to 300 MB of zeros (0.3 MB packed)",
+                format_factory.docx_bomb, errors.DecompressionBombError, "200 MB", suffix=".docx"),
+    HostileCase("docx-billion-laughs", "a Word file whose document.xml declares the billion laughs (XML entities)",
+                format_factory.laughs_docx, errors.UnsafeFileError, "entities", suffix=".docx"),
+    HostileCase("svg-external-entity", "an SVG whose text is an external entity reading /etc/passwd",
+                format_factory.entity_svg, errors.UnsafeFileError, "entit", suffix=".svg"),
+    HostileCase("xps-entity", "an XPS whose page declares an XML entity", format_factory.entity_xps,
+                errors.UnsafeFileError, "entit", suffix=".xps"),
+    HostileCase("html-remote", "a web page whose stylesheet, script, images and frame point at a server",
+                format_factory.remote_html, None, suffix=".html", question="How did prices move?"),
+    HostileCase("png-30000", "a PNG of 30,000 x 30,000 pixels (0.1 MB)", format_factory.huge_png,
+                errors.DecompressionBombError, "30,000 x 30,000", suffix=".png"),
+    HostileCase("xlsx", "a spreadsheet (a type AlphaSearch does not read)", lambda: b"PK\x03\x04" + bytes(200),
+                errors.UnsupportedFormatError, "AlphaSearch reads PDF, Word (.docx)", suffix=".xlsx"),
     HostileCase("inline-images", "10 inline images (BI ... ID ... EI) each declaring 10,000 x 10,000 RGB pixels of "
                 "1 KB of Flate data, decoded as MuPDF reads the page (7 KB; 1.3 s and 450 MB before)",
                 pdf_factory.inline_images_pdf, None, warning="inline images"),

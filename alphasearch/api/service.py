@@ -33,7 +33,9 @@ class Service:
 
     # --- uploaded documents -------------------------------------------------------------------
     def index_upload(self, data: bytes, name: str, progress: Progress | None = None) -> DocumentIndex:
-        """Index uploaded bytes (parsed in a worker process with the app's limits) and keep them."""
+        """Index uploaded bytes (another format converted to PDF, then parsed, in worker processes with the
+        app's limits) and keep the PDF."""
+        data = self.engine.as_pdf(data, name, progress=progress)
         doc = self.engine.index_bytes(data, name, progress=progress)
         self.engine.uploads.put(data, name)
         self._remember(doc)

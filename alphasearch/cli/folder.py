@@ -88,7 +88,9 @@ def _pdf_paths(items: list[str]) -> list[Path]:
     for item in items:
         p = Path(item)
         if p.is_dir():
-            paths.extend(sorted(x for x in p.iterdir() if x.is_file() and x.suffix.lower() == ".pdf"))
+            from ..pdf.convert import ACCEPTED
+
+            paths.extend(sorted(x for x in p.iterdir() if x.is_file() and x.suffix.lower() in ACCEPTED))
         else:
             paths.append(p)
     return paths

@@ -173,8 +173,11 @@ def trusted_outline(content: pdf.PdfContent) -> list[Entry]:
     """The outline's entries when they look right, else [].
 
     Trust needs enough entries, pages mostly in order, and titles mostly found
-    in the text of their page (or the next one)."""
+    in the text of their page (or the next one); the outline of a document AlphaSearch converted from another
+    format is its headings or slides, trusted from one entry on."""
     toc = [Entry(lvl, title, page) for lvl, title, page in content.toc]
+    if content.converted and toc:
+        return [Entry(min(e.level, 4), e.title, e.page) for e in toc]
     if len(toc) < _MIN_OUTLINE or len(toc) > 4 * content.page_count + 20:
         return []
     in_order = sum(1 for a, b in zip(toc, toc[1:]) if b.page >= a.page) / max(1, len(toc) - 1)

@@ -64,8 +64,9 @@ def vocabulary(index: DocumentIndex) -> str:
 LAYOUT_UPGRADE_SECONDS = 3.0  # a facts() call reads stored PDFs' missing page layouts for this long at most
 
 # share of one file's progress bar per indexer stage
-STAGES = {"validating": (0.0, 0.05), "reading pages": (0.05, 0.8), "building the tree": (0.8, 0.9),
-           "summaries": (0.9, 1.0), "unchanged": (1.0, 1.0), "index reused": (1.0, 1.0)}
+STAGES = {"converting": (0.0, 0.05), "validating": (0.0, 0.05), "reading pages": (0.05, 0.6),
+          "reading scanned pages (OCR)": (0.6, 0.8), "building the tree": (0.8, 0.9),
+          "summaries": (0.9, 1.0), "unchanged": (1.0, 1.0), "index reused": (1.0, 1.0)}
 
 
 class DocumentMethods:
@@ -280,6 +281,9 @@ class DocumentMethods:
                     f"{name} is {len(data) / 2**20:.0f} MB; the limit is {self.max_file_mb} MB.")
         else:
             data = pdf.load_bytes(source, max_file_mb=self.max_file_mb)
+        from ..index import isolation
+
+        data = isolation.as_pdf(data, name, self.settings)  # another format: converted to PDF in a worker
         pdf.check_header(data, name)  # empty or not a PDF: said at once, without starting a worker
         return data
 

@@ -30,7 +30,7 @@ for _optional in ("pymupdf.layout", "pymupdf4llm"):
 import pymupdf  # noqa: E402
 
 from .. import errors  # noqa: E402
-from . import budget, ocr as ocr_reader, streams  # noqa: E402  (read at call time: tests lower their limits)
+from . import budget, convert, ocr as ocr_reader, streams  # noqa: E402  (read at call time: tests lower their limits)
 
 pymupdf.no_recommend_layout()
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -82,6 +82,7 @@ class PdfContent:
     title: str = ""
     warnings: list[str] = field(default_factory=list)
     ocr: str = "off"  # "on": pages without text were read by OCR; "missing": they were not (no Tesseract)
+    converted: bool = False  # made by AlphaSearch from another format (:mod:`.convert`): its outline is the headings
 
     @property
     def ocr_pages(self) -> list[int]:
@@ -99,14 +100,14 @@ def check_size(data: bytes, name: str = "document.pdf", *, max_file_mb: int = 50
 
 
 def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
-    """Read a PDF file after checking path, extension and size."""
+    """Read a document's file after checking path, type (:data:`.convert.ACCEPTED`) and size."""
     p = Path(path)
     if not p.exists():
         raise errors.FileMissingError(f"No file at {p}.")
     if not p.is_file():
         raise errors.NotAFileError(f"{p} is not a file.")
-    if p.suffix.lower() != ".pdf":
-        raise errors.WrongExtensionError(f"{p.name} is not a .pdf file.")
+    if p.suffix.lower() not in convert.ACCEPTED:
+        raise errors.WrongExtensionError(f"{p.name} is not a type AlphaSearch reads. {convert.accepted_sentence()}")
     size = p.stat().st_size
     if size > max_file_mb * 1024 * 1024:
         raise errors.FileTooLargeError(f"{p.name} is {size / 2**20:.1f} MB; the limit is {max_file_mb} MB.")
@@ -234,11 +235,12 @@ def read_pdf(
         toc = _outline(doc, n, warnings)
         try:
             title = _clean(str((doc.metadata or {}).get("title") or "")).strip()
+            converted = (doc.metadata or {}).get("producer") == convert.CONVERTED_BY
         except Exception:
-            title = ""
+            title, converted = "", False
     finally:
         doc.close()
-    return PdfContent(digest, n, pages, toc, title, warnings, ocr_state)
+    return PdfContent(digest, n, pages, toc, title, warnings, ocr_state, converted)
 
 
 def _check_pages(pages_budget: budget._PageBudget, n: int, name: str) -> list[tuple[str | None, str]]:

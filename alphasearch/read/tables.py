@@ -119,7 +119,7 @@ def parse_number(token: str) -> Cell | None:
     if t in _DASH:
         return Cell(t, None)
     m = _VALUE.match(t)
-    if not m and t[:1] in "$€£" and (inner := parse_number(t[1:])) is not None and inner.value is not None:
+    if not m and t[:1] and t[:1] in "$€£" and (inner := parse_number(t[1:])) is not None and inner.value is not None:
         return Cell(t, inner.value, inner.percent)  # "$(1,204)"
     if not m and t.startswith("(") and t.endswith(")%") and (inner := parse_number(t[:-1])) is not None:
         return Cell(t, inner.value, True) if inner.value is not None else None  # "(4.4)%"

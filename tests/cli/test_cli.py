@@ -178,9 +178,9 @@ def test_data_dir_from_environment(sample_file, tmp_path):
 def test_not_a_file_and_wrong_extension_are_one_line(tmp_path, data_dir, capsys, sample_pdf):
     folder = tmp_path / "folder.pdf"
     folder.mkdir()
-    text = tmp_path / "notes.txt"
+    text = tmp_path / "notes.xlsx"
     text.write_bytes(sample_pdf)
-    for path, words in ((folder, "is not a file"), (text, "is not a .pdf file")):
+    for path, words in ((folder, "is not a file"), (text, "is not a type AlphaSearch reads")):
         assert cli.main(["--data-dir", str(data_dir), "query", str(path), "anything?"]) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and err.startswith("error: ") and words in err

@@ -49,6 +49,19 @@ def test_a_worker_is_started_once_and_reused(pool):
     assert pool.run(os.getpid, name="b.pdf") == first
 
 
+def test_a_worker_holding_too_much_memory_after_a_file_is_replaced(monkeypatch):
+    """OCR leaves memory behind in a worker: one holding more than RECYCLE_SHARE of its limit is not reused."""
+    p = isolation.WorkerPool(1, seconds=20, memory_mb=1024)
+    try:
+        first = p.run(os.getpid, name="a.pdf")
+        monkeypatch.setattr(isolation, "RECYCLE_SHARE", 0.0)  # any worker holds more than nothing
+        assert p.run(os.getpid, name="b.pdf") == first  # checked in after this file: replaced
+        third = p.run(os.getpid, name="c.pdf")
+        assert third != first and p.run(os.getpid, name="d.pdf") != third
+    finally:
+        p.close()
+
+
 def test_a_crash_is_one_error_and_the_pool_keeps_serving(pool):
     before = pool.run(os.getpid, name="a.pdf")
     measure = isolation.Measure()

@@ -58,10 +58,10 @@ def test_engine_rejects(case: HostileCase, library):
     before = files_under(root)
     engine = Engine(Settings(data_dir=root, engine="offline", **case.settings))
     with pytest.raises(case.error) as ei:
-        engine.index_bytes(case.build(), "upload.pdf")
+        engine.index_bytes(case.build(), case.filename)
     assert type(ei.value) is case.error and isinstance(ei.value, errors.PDFError)
     msg = str(ei.value)
-    assert "\n" not in msg and msg.endswith(".") and "upload.pdf" in msg and case.message in msg
+    assert "\n" not in msg and msg.endswith(".") and case.filename in msg and case.message in msg
     assert files_under(root) == before  # a rejected upload writes nothing
     _check_library_intact(root, keep, before)
 
@@ -72,8 +72,8 @@ def test_engine_accepts_and_answers_safely(case: HostileCase, library):
     before = files_under(root)
     engine = Engine(Settings(data_dir=root, engine="offline", **case.settings))
     data = case.build()
-    doc = engine.index_bytes(data, "upload.pdf")
-    assert doc.page_count == pdf.page_count(data)
+    doc = engine.index_bytes(data, case.filename)
+    assert doc.page_count == pdf.page_count(engine.as_pdf(data, case.filename))
     covered = sorted(p for leaf in doc.root.leaves() for p in leaf.page_numbers)
     assert covered == list(range(1, doc.page_count + 1))
     if case.warning:
@@ -168,7 +168,7 @@ def test_folder_add_rejects_or_accepts_and_keeps_the_library(case: HostileCase, 
 
     root = folder_library
     lib = Library(root, settings=Settings(data_dir=root, engine="offline", **case.settings))
-    name = f"{case.id}.pdf"
+    name = f"{case.id}{case.suffix}"
     result = lib.add("Reports", name, case.build())
     if case.error is None:
         assert result.ok, result.reason
@@ -194,7 +194,7 @@ def cli_runs(tmp_path_factory) -> dict[tuple[str, str], Measured]:
     data_dir = root / "data"
     jobs = []
     for case in CASES:
-        path = root / case.id / "upload.pdf"
+        path = root / case.id / case.filename
         path.parent.mkdir()
         path.write_bytes(case.build())
         env = {f"ALPHASEARCH_{k.upper()}": str(v) for k, v in case.settings.items()}
@@ -211,9 +211,9 @@ def cli_runs(tmp_path_factory) -> dict[tuple[str, str], Measured]:
 @pytest.mark.parametrize("case", REJECTED, ids=lambda c: c.id)
 def test_cli_index_rejects_with_one_line(case: HostileCase, cli_runs):
     run = cli_runs[(case.id, "index")]
-    line = assert_clean_failure(run, "upload.pdf", case.message)
+    line = assert_clean_failure(run, case.filename, case.message)
     assert run.returncode == 2 and run.stdout == ""
-    assert line.startswith("error: upload.pdf")
+    assert line.startswith(f"error: {case.filename}")
     assert run.peak_mb < CLI_PEAK_MB_LIMIT
 
 
@@ -223,13 +223,13 @@ def test_cli_query_rejects_with_one_line(case: HostileCase, tmp_path, data_dir, 
 
     for key, value in case.settings.items():
         monkeypatch.setenv(f"ALPHASEARCH_{key.upper()}", str(value))
-    path = tmp_path / "upload.pdf"
+    path = tmp_path / case.filename
     path.write_bytes(case.build())
     code = cli.main(["--data-dir", str(data_dir), "query", str(path), "What is this?", "--json"])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: upload.pdf") and case.message in lines[0]
+    assert len(lines) == 1 and lines[0].startswith(f"error: {case.filename}") and case.message in lines[0]
     assert not (data_dir / "indexes").exists() or not any((data_dir / "indexes").iterdir())
 
 
@@ -237,7 +237,7 @@ def test_cli_query_rejects_with_one_line(case: HostileCase, tmp_path, data_dir, 
 def test_cli_accepts(case: HostileCase, cli_runs):
     index = cli_runs[(case.id, "index")]
     assert index.returncode == 0 and "Traceback" not in index.stderr, index.stderr
-    assert index.stdout.startswith("upload.pdf: ")
+    assert index.stdout.startswith(f"{case.filename}: ")
     if case.warning:
         assert case.warning in index.stderr
     query = cli_runs[(case.id, "query")]

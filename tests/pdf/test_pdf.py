@@ -46,7 +46,7 @@ def test_directory_is_not_a_file(tmp_path):
     one_line(ei.value, "looks-like.pdf", "not a file")
 
 
-@pytest.mark.parametrize("name", ["report.txt", "report.pdf.exe", "report"])
+@pytest.mark.parametrize("name", ["report.xlsx", "report.pdf.exe", "report"])
 def test_wrong_extension(tmp_path, outline_pdf, name):
     path = tmp_path / name
     path.write_bytes(outline_pdf)

@@ -12,7 +12,7 @@ README = (ROOT / "README.md").read_text("utf-8")
 STDLIB = set(sys.stdlib_module_names)
 # import name -> distribution name, where they differ
 DIST = {"pymupdf": "pymupdf", "PIL": "pillow", "Stemmer": "PyStemmer", "streamlit_agraph": "streamlit-agraph",
-        "pytest_timeout": "pytest-timeout"}
+        "pytest_timeout": "pytest-timeout", "pptx": "python-pptx", "markdown_it": "markdown-it-py", "docx": "python-docx"}
 
 
 def _bash_blocks(text: str) -> list[str]:

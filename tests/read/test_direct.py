@@ -24,6 +24,11 @@ def doc(engine, table_bytes):
     return engine.index_bytes(table_bytes, "harbor.pdf")
 
 
+def test_a_currency_sign_alone_is_no_number():
+    """OCR reads a table's currency column as a lone "$" (or "$$"): no number, and no endless recursion."""
+    assert parse_number("$") is None and parse_number("$$$") is None and parse_number("") is None
+
+
 def test_parse_number_reads_negatives_dashes_and_percentages():
     assert parse_number("(1,577)").value == -1577
     assert parse_number("$(1,204)").value == -1204
