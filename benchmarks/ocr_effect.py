@@ -4,6 +4,7 @@ set's questions about figures, charts, slides and layout with OCR on next to off
     python benchmarks/ocr_effect.py                     # both parts; ../shared/eval and ../shared/eval-more
     python benchmarks/ocr_effect.py --part scans        # only the scanned copies
     python benchmarks/ocr_effect.py --part eval-more --eval-more PATH
+    python benchmarks/ocr_effect.py --table-from benchmarks/out/ocr_effect.json   # the kept table of a run's figures
 
 Scans: each page of ``SCAN_DOCS`` (10 documents of ../shared/eval, 5 financial) drawn at ``--dpi`` (150) in grey and
 rebuilt as an image-only PDF (in benchmarks/out/, never in the repository: the set's licence), then indexed
@@ -34,6 +35,8 @@ from common import (  # noqa: E402
     write_json,
 )
 from eval_more import DEFAULT_MORE, group_of  # noqa: E402
+
+COMMITTED = Path(__file__).resolve().parent / "results"  # small outputs kept in the repository
 
 SCAN_DOCS = (  # smallest documents with the most questions, five of them financial
     "ULTABEAUTY_2023Q4_EARNINGS.pdf", "AMCOR_2023Q4_EARNINGS.pdf", "BESTBUY_2024Q2_10Q.pdf",
@@ -171,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dpi", type=int, default=150, help="dots per inch of the scans (150-200)")
     p.add_argument("--out", default=str(OUT / "ocr_effect.json"))
     p.add_argument("--reuse", action="store_true", help="reuse the indexes and indexing measures of an earlier run")
+    p.add_argument("--table-from", default=None, help="only write the kept figures and table from this --out file")
     args = p.parse_args(argv)
+    if args.table_from:
+        return keep(json.loads(Path(args.table_from).read_text()))
     from alphasearch.pdf import ocr
 
     if not ocr.available():
@@ -202,7 +208,48 @@ def main(argv: list[str] | None = None) -> int:
                 for name, g in r["groups"].items():
                     print("  " + shares_line(name, g))
     write_json(args.out, result)
+    return keep(result)
+
+
+def keep(result: dict) -> int:
+    """Each part's latest figures into benchmarks/results/ocr_effect.json and the table RESULTS.md shows."""
+    committed = COMMITTED / "ocr_effect.json"
+    kept = json.loads(committed.read_text()) if committed.is_file() else {}
+    kept.update({k: v for k, v in result.items() if k in ("scans", "eval_more")}, machine=result["machine"])
+    write_json(committed, kept)
+    (COMMITTED / "ocr_effect.md").write_text(markdown(kept), encoding="utf-8")
     return 0
+
+
+def markdown(kept: dict) -> str:
+    """The section of RESULTS.md: scans next to their originals, eval-more with OCR off and on."""
+    out = ["# Scanned pages and OCR (`benchmarks/ocr_effect.py`)", ""]
+    s = kept.get("scans")
+    if s:
+        out += [f"{s['documents']} documents of ../shared/eval (5 financial), each page drawn at {s['dpi']} dpi in grey "
+                f"and rebuilt as an image-only PDF; {s['questions']} questions, the default search. \"carries\" and "
+                f"\"wrong\": of the {s['original']['printed']} questions whose gold figure is printed on an evidence "
+                "page of the original, the direct answer carries it / states another figure.", "",
+                "| | hit@1 | hit@3 | carries | wrong | peak MB (worker) |", "|---|---|---|---|---|---|"]
+        for kind in ("original", "scan"):
+            r = s[kind]
+            out.append(f"| {kind} | {r['hit1']} | {r['hit3']} | {r['carries']} | {r['wrong']} | {s['peak_mb'][kind]} |")
+        out += ["", f"OCR: {s['ocr_seconds_per_page']} s per page (median over the documents of the scan's indexing "
+                "time less the original's, per page; on a 2-core machine shared with other runs).", ""]
+    m = kept.get("eval_more")
+    if m:
+        out += [f"../shared/eval-more ({m['documents']} documents), every document indexed with OCR off and on; the "
+                "default search on every question. \"other\": questions about figures, charts, slides and layout.", "",
+                "| group | OCR | n | hit@1 | hit@3 | carries | wrong | fallback |", "|---|---|---|---|---|---|---|---|"]
+        for group in m["ocr_off"]["groups"]:
+            for label in ("ocr_off", "ocr_on"):
+                g = m[label]["groups"][group]
+                out.append(f"| {group} | {label[4:]} | {g['n']} | {g['hit1']} | {g['hit3']} | {g['carries']} | "
+                           f"{g['wrong']} | {g['fallback']} |")
+        out += ["", "Indexing: " + "; ".join(f"OCR {label[4:]} {m[label]['seconds_per_page']} s per page, "
+                                            f"{m[label]['ocr_pages']} pages read by OCR" for label in ("ocr_off", "ocr_on")),
+                ""]
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def hostile_files() -> list[dict]:
             pool.last_measure()
             started = time.perf_counter()
             try:
-                doc = engine.index_bytes(raw, "upload.pdf")
+                doc = engine.index_bytes(raw, case.filename)
                 answer = engine.ask_document(doc, case.question)
                 row["api"] = (f"accepted: {doc.page_count} page(s), tree from {doc.tree_source}; "
                               f"{'fallback' if answer.fallback else 'answered'}")
@@ -125,7 +125,7 @@ def hostile_files() -> list[dict]:
             except Exception:
                 row["answered_after"] = False
             # command line
-            path = tmp / "files" / case.id / "upload.pdf"
+            path = tmp / "files" / case.id / case.filename
             path.parent.mkdir(parents=True)
             path.write_bytes(raw)
             env = {f"ALPHASEARCH_{k.upper()}": str(v) for k, v in case.settings.items()}
@@ -135,7 +135,7 @@ def hostile_files() -> list[dict]:
             row["cli_seconds"] = max(idx.seconds, qry.seconds)
             row["cli_peak_mb"] = max(idx.peak_mb, qry.peak_mb)
             # folder library
-            res = Library(data, settings=settings).add("Reports", f"{case.id}.pdf", raw)
+            res = Library(data, settings=settings).add("Reports", f"{case.id}{case.suffix}", raw)
             row["folder"] = res.status + (f": {res.reason}" if res.reason else "")
             # nothing lost
             check = Library(data, settings=Settings(data_dir=data, engine="offline"))
