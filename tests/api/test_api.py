@@ -69,6 +69,25 @@ def test_upload_then_query_then_the_cited_page_as_png(client, sample_id):
     assert_error(client.get(f"/v1/documents/{sample_id}/pages/99.png"), 404, "no page 99")
 
 
+def test_a_slide_deck_is_uploaded_asked_and_its_slide_drawn(client):
+    """Another format through HTTP: converted to PDF, asked, the cited slide drawn; an unread type is one line."""
+    import format_factory
+
+    deck = format_factory.pptx_bytes()
+    r = client.post("/v1/documents", files={"file": ("deck.pptx", deck, "application/octet-stream")})
+    assert r.status_code == 201, r.text
+    doc = r.json()
+    assert doc["name"] == "deck.pptx" and doc["pages"] == 3
+    answer = client.post(f"/v1/documents/{doc['id']}/query",
+                         json={"question": "What is the sales growth guidance for 2025?"}).json()
+    cite = answer["citations"][0]
+    assert "7%" in answer["answer"] and cite["section"] == "Slide 3: Outlook" and cite["pages"][0] == 3
+    png = client.get(f"/v1/documents/{doc['id']}/pages/3.png")
+    assert png.headers["content-type"] == "image/png" and Image.open(io.BytesIO(png.content)).size[0] > 500
+    sheet = {"file": ("book.xlsx", b"PK\x03\x04" + bytes(64), "application/octet-stream")}
+    assert_error(client.post("/v1/documents", files=sheet), 422, "book.xlsx is not a type AlphaSearch reads")
+
+
 def test_delete_forgets_the_document(client, make_pdf):
     r = client.post("/v1/documents", files={"file": ("memo.pdf", make_pdf(["A memo about parking."]), "application/pdf")})
     doc = r.json()["id"]
