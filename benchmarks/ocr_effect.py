@@ -160,7 +160,8 @@ def eval_more(more_dir: Path, work: Path, reuse: bool = False) -> dict:
             if part:
                 groups[name] = answer_shares(part, questions)
         result[label] = {"groups": groups, "pages": sum(d["pages"] for d in done),
-                         "seconds_per_page": round(sum(d["seconds"] for d in done) / max(1, sum(d["pages"] for d in done)), 3),
+                         "seconds_per_page": round(sum(d["seconds"] for d in done)
+                                                   / max(1, sum(d["pages"] for d in done)), 3),
                          "ocr_pages": sum(d["ocr_pages"] for d in done),
                          "peak_mb": max((d.get("peak_mb") or 0) for d in done) if done else None}
     return result
@@ -226,7 +227,8 @@ def markdown(kept: dict) -> str:
     out = ["# Scanned pages and OCR (`benchmarks/ocr_effect.py`)", ""]
     s = kept.get("scans")
     if s:
-        out += [f"{s['documents']} documents of ../shared/eval (5 financial), each page drawn at {s['dpi']} dpi in grey "
+        out += [f"{s['documents']} documents of ../shared/eval (5 financial), each page drawn at {s['dpi']} dpi "
+                "in grey "
                 f"and rebuilt as an image-only PDF; {s['questions']} questions, the default search. \"carries\" and "
                 f"\"wrong\": of the {s['original']['printed']} questions whose gold figure is printed on an evidence "
                 "page of the original, the direct answer carries it / states another figure.", "",
@@ -247,7 +249,8 @@ def markdown(kept: dict) -> str:
                 out.append(f"| {group} | {label[4:]} | {g['n']} | {g['hit1']} | {g['hit3']} | {g['carries']} | "
                            f"{g['wrong']} | {g['fallback']} |")
         out += ["", "Indexing: " + "; ".join(f"OCR {label[4:]} {m[label]['seconds_per_page']} s per page, "
-                                            f"{m[label]['ocr_pages']} pages read by OCR" for label in ("ocr_off", "ocr_on")),
+                                            f"{m[label]['ocr_pages']} pages read by OCR"
+                                            for label in ("ocr_off", "ocr_on")),
                 ""]
     return "\n".join(out)
 
