@@ -16,6 +16,7 @@ PROBLEM_TEXT = {
     "index_unreadable": "its index cannot be read.",
     "index_stale": "its index belongs to other content (stale hash).",
     "index_old_version": "its index was built by an older version of AlphaSearch.",
+    "index_ocr_outdated": "its index was read with another OCR setting (or before Tesseract was installed).",
 }
 
 
@@ -84,9 +85,14 @@ class HealthMethods:
         if doc_id != sha:
             return "index_stale"
         try:
-            DocumentIndex.from_dict(raw)
+            index = DocumentIndex.from_dict(raw)
         except (KeyError, TypeError, ValueError, IndexError):
             return "index_unreadable"
+        if getattr(self, "settings", None) is not None:
+            from ..index import isolation
+
+            if isolation.ocr_outdated(index, isolation.IndexOptions.from_settings(self.settings)):
+                return "index_ocr_outdated"
         return None
 
     def repair(self) -> RepairReport:
@@ -109,7 +115,8 @@ class HealthMethods:
                 self._drop_trace(rec.folder_id)
                 self._purge_unreferenced(rec.sha256)
                 actions.append(f"removed {issue.document} from {issue.folder}: its PDF is gone or damaged; add it again.")
-            elif issue.kind in ("index_missing", "index_unreadable", "index_stale", "index_old_version"):
+            elif issue.kind in ("index_missing", "index_unreadable", "index_stale", "index_old_version",
+                                "index_ocr_outdated"):
                 try:
                     rec = self.document(issue.folder, issue.document)
                 except NotFoundError:

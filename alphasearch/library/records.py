@@ -89,6 +89,7 @@ class ChatTurn:
 
 
 ISSUE_KINDS = ("pdf_missing", "index_missing", "index_unreadable", "index_stale", "index_old_version",
+               "index_ocr_outdated",
                "pdf_changed", "row_without_files", "orphan_file", "temp_file", "orphan_trace")
 
 

@@ -511,11 +511,12 @@ def _read_by_ocr(doc: pymupdf.Document, pages: list[PageContent], owned: list[li
                  progress: Callable[[int, int], None] | None) -> str:
     """OCR's text for the pages without text and the large pictures of pages with text (:mod:`.ocr`),
     within ``seconds``; "on", or "missing" when Tesseract is not installed. A scanned page's own image
-    is the page, not a picture of it: its ``pictures`` count drops to 0."""
-    scans = [p for p in pages if len(p.text.strip()) < ocr_reader.MIN_TEXT_CHARS
-             and verdicts[p.number - 1][0] not in (None, "skipped")]
-    pictured = [p for p in pages if p not in scans and owned[p.number - 1]
-                and verdicts[p.number - 1][0] not in (None, "skipped")]
+    is the page, not a picture of it: its ``pictures`` count drops to 0. A nearly empty page keeps its own
+    lines ("Part II" on a divider page), OCR's new ones after them."""
+    readable = [p for p in pages if verdicts[p.number - 1][0] not in (None, "skipped")]
+    whole = {p.number for p in readable if len(p.text.strip()) < ocr_reader.MIN_TEXT_CHARS}
+    scans = [p for p in readable if p.number in whole]
+    pictured = [p for p in readable if p.number not in whole and owned[p.number - 1]]
     if not scans and not pictured:
         return "on"
     if not ocr_reader.available():
@@ -525,22 +526,24 @@ def _read_by_ocr(doc: pymupdf.Document, pages: list[PageContent], owned: list[li
     started = time.perf_counter()
     late: list[int] = []
     failed: list[int] = []
+    if progress:
+        progress(0, len(scans) + len(pictured))  # before the first page: the pool grants OCR's time now
     for k, page in enumerate(scans + pictured):
         if time.perf_counter() - started > seconds:
             late.append(page.number)
             continue
         with _PAGE_LOCK:
             try:
-                lines = _ocr_lines(doc[page.number - 1], page, owned[page.number - 1], whole=page in scans)
+                lines = _ocr_lines(doc[page.number - 1], page, owned[page.number - 1], whole=page.number in whole)
             except Exception:
                 failed.append(page.number)
                 lines = []
         if lines:
-            page.lines = list(page.lines) + lines if page not in scans else lines
+            page.lines = list(page.lines) + lines
             page.lines, _ = _cap_lines(page.lines, MAX_PAGE_CHARS)
             page.text = "\n".join(map(_TEXT_OF, page.lines))
             page.ocr = True
-        if page in scans:
+        if page.number in whole:
             page.pictures = 0
         if progress:
             progress(k + 1, len(scans) + len(pictured))
@@ -566,7 +569,7 @@ def _ocr_lines(page: pymupdf.Page, content: PageContent, xrefs: list[int], *, wh
         finally:
             made.close()
         out += [_new_line((_clean(text), size, False)) for text, size in lines
-                if whole or ocr_reader.new_words(text, content.text)]
+                if (whole and not content.text.strip()) or ocr_reader.new_words(text, content.text)]
     return out
 
 

@@ -47,15 +47,23 @@ def _find(pg: pymupdf.Page, snippet: str) -> list[pymupdf.Rect]:
 
 
 def _found_by_ocr(pg: pymupdf.Page, passages: Sequence[str]) -> list[pymupdf.Rect]:
-    """Where the passages sit on a scanned page (no text layer), by OCR of the page as indexing read it."""
-    if len(pg.get_text().strip()) >= ocr.MIN_TEXT_CHARS or not ocr.available():
+    """Where the passages sit on a scanned page (no text layer), by OCR of the page as indexing read it; none
+    when OCR fails (the page is then shown without its highlight)."""
+    try:
+        if len(pg.get_text().strip()) >= ocr.MIN_TEXT_CHARS or not ocr.available():
+            return []
+        made = ocr.page_words(pg)
+    except Exception:
         return []
-    made = ocr.page_words(pg)
     if made is None:
         return []
     try:
+        # OCR read the page as it is shown (rotated); a highlight is placed in the page's own coordinates
         scale = pg.rect.width / max(made[0].rect.width, 1e-6)  # 1: OCR's page has the page's size
-        return [r * scale for passage in passages if passage for r in _find(made[0], passage)]
+        return [r * scale * pg.derotation_matrix
+                for passage in passages if passage for r in _find(made[0], passage)]
+    except Exception:
+        return []
     finally:
         made.close()
 

@@ -264,3 +264,19 @@ def test_multi_frame_tiff_frames_are_each_checked():
     assert sanitize.tiff_frames(out.getvalue(), 10) == [(60, 40), (80, 50)]
     assert convert.to_pdf(out.getvalue(), "fax.tiff").pages == 2
     refused(errors.TooManyPagesError, out.getvalue(), "fax.tif", max_pages=1)
+
+
+def test_the_review_s_ways_round_the_checks_are_closed():
+    """White space before an entity, a TIFF frame listing 65,535 tags, unclosed FB2 pictures, a PNM bomb."""
+    hidden = with_member(docx_bytes(), "word/document.xml", b" " * 2000 + LAUGHS.encode())
+    refused(errors.UnsafeFileError, hidden, "spaced.docx", "entities")
+    tiff = b"II*\0" + (8).to_bytes(4, "little") + (65535).to_bytes(2, "little") + bytes(12 * 65535 + 4)
+    refused(errors.CorruptPDFError, tiff, "tags.tif", seconds=2.0)
+    start = time.monotonic()
+    with pytest.raises(errors.AlphaSearchError):
+        convert.to_pdf(FB2.replace(b"</FictionBook>", b"<binary>AAAA" * 20_000 + b"</FictionBook>"), "open.fb2")
+    assert time.monotonic() - start < 5
+    pnm = b"P4\n10200 10200\n" + bytes(10200 // 8 * 10200)  # 104 megapixels of 1-bit PNM, 13 MB
+    svg = SVG.replace(b"</svg>", b'<image href="data:image/x-portable-bitmap;base64,' + base64.b64encode(pnm)
+                      + b'"/></svg>')
+    refused(errors.DecompressionBombError, svg, "chart.svg", "10,200 x 10,200")

@@ -106,3 +106,16 @@ def test_without_tesseract_scans_are_skipped_with_one_sentence(tmp_path, scan):
     lines = out.stdout.splitlines()
     assert lines[0] == "missing"
     assert lines.count(ocr.MISSING) == 1 and "apt-get install tesseract-ocr" in ocr.MISSING
+
+
+def test_a_folder_document_read_without_ocr_is_repaired_when_ocr_is_on(tmp_path, scan):
+    from alphasearch.library import Library
+
+    off = Library(tmp_path, settings=Settings(data_dir=tmp_path, engine="offline", ocr=False))
+    off.create_folder("Scans")
+    assert off.add("Scans", "scan.pdf", scan).status == "indexed"
+    assert not off.load_index(off.document("Scans", "scan.pdf")).ocr_pages and off.health().ok
+    on = Library(tmp_path, settings=Settings(data_dir=tmp_path, engine="offline"))
+    assert [i.kind for i in on.health().issues] == ["index_ocr_outdated"]
+    on.repair()
+    assert on.load_index(on.document("Scans", "scan.pdf")).ocr_pages and on.health().ok

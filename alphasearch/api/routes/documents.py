@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 
 from ...config import check_question
 from ...library.names import sha256_of
+from ...pdf import convert
 from ..access import check_access
 from ..schemas import Question
 from ..service import Service, card
@@ -27,11 +28,13 @@ def service(request: Request) -> Service:
 @router.post("", status_code=201, responses={202: {"description": "still indexing: poll the job"}})
 async def upload(request: Request, file: UploadFile = File(...)) -> JSONResponse:
     """Upload one PDF (multipart field ``file``). 201 ``{"id", "name", "pages", "job"}`` when indexed within
-    ``api_wait_seconds``, else 202 with ``pages`` null: poll ``GET /v1/jobs/{job}``."""
+    ``api_wait_seconds``, else 202 with ``pages`` null (and ``id`` null for a file converted to PDF, whose id is
+    its PDF's): poll ``GET /v1/jobs/{job}``."""
     svc = service(request)
     name, data = await read_upload(file, svc.settings.max_file_mb)
     job = svc.jobs.submit("document", lambda progress: _summary(svc.index_upload(data, name, progress)))
-    doc_id = await run_in_threadpool(sha256_of, data)
+    # another format's id is its converted PDF's, known when the job ends: the job's result carries it
+    doc_id = await run_in_threadpool(sha256_of, data) if convert.is_pdf(name, data) else None
     if not await run_in_threadpool(job.wait, svc.settings.api_wait_seconds):
         return JSONResponse({"id": doc_id, "name": name, "pages": None, "job": job.id}, status_code=202)
     if job.exception is not None:
