@@ -112,6 +112,8 @@ class LLMEngine:
         tag = index_tag(s)
         if not force:
             cached = self.offline.indexes.get(offline.doc_id, tag)
+            if cached is not None and (cached.ocr, cached.ocr_pages) != (offline.ocr, offline.ocr_pages):
+                cached = None  # built on pages OCR read otherwise (the setting changed): built again
             if cached is not None:
                 with self._lock:
                     self._notes.pop(offline.doc_id, None)
