@@ -57,7 +57,7 @@ with st.form("settings_form", clear_on_submit=True):
     st.subheader("Documents")
     ocr_on = st.checkbox("Read scanned pages by OCR", value=bool(s.ocr),
                          help="Pages without text and large pictures of text are read by Tesseract while a file is "
-                              "indexed (about a second a page). " + ("Tesseract is installed." if ocr.available() else
+                              "indexed (a few seconds a page). " + ("Tesseract is installed." if ocr.available() else
                                                                       ocr.MISSING))
     submitted = st.form_submit_button("Apply", type="primary", icon=":material/check:")
 
