@@ -155,7 +155,8 @@ CASES: tuple[HostileCase, ...] = (
     HostileCase("png-30000", "a PNG of 30,000 x 30,000 pixels (0.1 MB)", format_factory.huge_png,
                 errors.DecompressionBombError, "30,000 x 30,000", suffix=".png"),
     HostileCase("xlsx", "a spreadsheet (a type AlphaSearch does not read)", lambda: b"PK\x03\x04" + bytes(200),
-                errors.UnsupportedFormatError, "AlphaSearch reads PDF, Word (.docx)", suffix=".xlsx"),
+                errors.UnsupportedFormatError, "not a type AlphaSearch reads; it reads PDF, Word (.docx)",
+                suffix=".xlsx"),
     HostileCase("inline-images", "10 inline images (BI ... ID ... EI) each declaring 10,000 x 10,000 RGB pixels of "
                 "1 KB of Flate data, decoded as MuPDF reads the page (7 KB; 1.3 s and 450 MB before)",
                 pdf_factory.inline_images_pdf, None, warning="inline images"),

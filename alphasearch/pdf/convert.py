@@ -78,13 +78,23 @@ class Converted:
 
 def accepted_sentence() -> str:
     """One sentence naming the accepted types, in the order of ``data/formats.json``."""
+    return f"AlphaSearch reads {accepted_types()}."
+
+
+def refused_type(name: str) -> str:
+    """The one sentence that refuses file ``name`` for its type, naming the accepted ones."""
+    return f"{name} is not a type AlphaSearch reads; it reads {accepted_types()}."
+
+
+def accepted_types() -> str:
+    """The accepted types as a list in words ("PDF, Word (.docx), … and images (PNG, …)")."""
     labels: dict[str, list[str]] = {}
     for entry in _formats().values():
         kind_labels = labels.setdefault(entry["kind"], [])
         if entry["label"] not in kind_labels:
             kind_labels.append(entry["label"])
     names = [ls[0] if len(ls) == 1 else f"{kind}s ({', '.join(ls)})" for kind, ls in labels.items()]
-    return f"AlphaSearch reads {', '.join(names[:-1])} and {names[-1]}."
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _suffix(name: str) -> str:
@@ -96,7 +106,7 @@ def check_type(name: str) -> str:
     is not one AlphaSearch reads."""
     kind = ACCEPTED.get(_suffix(name))
     if kind is None:
-        raise errors.UnsupportedFormatError(f"{name} is not a type AlphaSearch reads. " + accepted_sentence())
+        raise errors.UnsupportedFormatError(refused_type(name))
     return kind
 
 

@@ -107,7 +107,7 @@ def load_bytes(path: Path | str, *, max_file_mb: int = 500) -> bytes:
     if not p.is_file():
         raise errors.NotAFileError(f"{p} is not a file.")
     if p.suffix.lower() not in convert.ACCEPTED:
-        raise errors.WrongExtensionError(f"{p.name} is not a type AlphaSearch reads. {convert.accepted_sentence()}")
+        raise errors.WrongExtensionError(convert.refused_type(p.name))
     size = p.stat().st_size
     if size > max_file_mb * 1024 * 1024:
         raise errors.FileTooLargeError(f"{p.name} is {size / 2**20:.1f} MB; the limit is {max_file_mb} MB.")

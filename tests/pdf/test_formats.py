@@ -66,7 +66,8 @@ def test_accepted_types_come_from_the_data_file():
 def test_unsupported_types_name_the_accepted_ones(name):
     with pytest.raises(errors.UnsupportedFormatError) as caught:
         convert.check_type(name)
-    assert str(caught.value) == f"{name} is not a type AlphaSearch reads. {SENTENCE}"
+    listed = SENTENCE.removeprefix("AlphaSearch reads ")
+    assert str(caught.value) == f"{name} is not a type AlphaSearch reads; it reads {listed}"
     with pytest.raises(errors.UnsupportedFormatError):
         convert.to_pdf(b"data", name)
 
