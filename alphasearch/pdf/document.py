@@ -569,7 +569,8 @@ def _ocr_lines(page: pymupdf.Page, content: PageContent, xrefs: list[int], *, wh
         finally:
             made.close()
         out += [_new_line((_clean(text), size, False)) for text, size in lines
-                if (whole and not content.text.strip()) or ocr_reader.new_words(text, content.text)]
+                if (whole and not content.text.strip() and ocr_reader.printed_text(text))
+                or ocr_reader.new_words(text, content.text)]
     return out
 
 

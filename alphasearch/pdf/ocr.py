@@ -101,6 +101,13 @@ def line_sizes(blocks: list[dict]) -> list[tuple[str, float]]:
             for text, size in sizes]
 
 
+def printed_text(ocr_text: str) -> bool:
+    """Whether a line OCR read on a scanned page is text, not a drawing read as letters (a circle as "OO",
+    a rule as "|"): a word of three letters or digits, or a number."""
+    words = [w for w in map(_bare, ocr_text.split()) if w]
+    return any(len(w) >= 3 or w.isdigit() for w in words)
+
+
 def new_words(ocr_text: str, page_text: str) -> bool:
     """Whether an OCR line read in a picture is text, not a photo's texture read as letters ("ee A | i":
     most of its characters letters or digits, one word of three), and brings words the page's text does

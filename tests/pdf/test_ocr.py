@@ -48,6 +48,13 @@ def test_a_scan_has_no_text_until_ocr_reads_it(scan):
     assert not on.warnings
 
 
+def test_drawings_are_not_read_as_letters():
+    """A page of shapes only (a rectangle, a circle OCR reads as "OO") stays without text, and says so."""
+    content = pdf.read_pdf(pdf_factory.image_only_pdf(2), "shapes.pdf", ocr=True)
+    assert [p.text for p in content.pages] == ["", ""] and content.ocr_pages == []
+    assert ocr.printed_text("Revenue 12") and ocr.printed_text("42") and not ocr.printed_text("OO |")
+
+
 def test_scanned_headings_are_larger_than_their_body(scan):
     on = pdf.read_pdf(scan, "scan.pdf", ocr=True)
     sizes = {line.text: line.size for p in on.pages for line in p.lines}
