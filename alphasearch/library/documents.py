@@ -319,7 +319,7 @@ class DocumentMethods:
             if not pdf_file.exists() or pdf_file.stat().st_size != len(data):
                 atomic_write_bytes(pdf_file, data)
             index = self.indexes.get(sha)
-            if index is None or index.doc_id != sha or self._index_problem(sha) == "index_ocr_outdated":
+            if index is None or index.doc_id != sha or self._ocr_outdated(index):
                 index = prebuilt if isinstance(prebuilt, DocumentIndex) else self.build(data, name, progress)
                 if index.doc_id != sha:
                     index = replace(index, doc_id=sha)
@@ -498,7 +498,7 @@ class DocumentMethods:
             lock = self._rebuild_locks.setdefault(rec.sha256, threading.Lock())
         with lock:
             index = self.indexes.get(rec.sha256)  # another thread may have just rebuilt it
-            if index is not None and index.doc_id == rec.sha256 and self._index_problem(rec.sha256) is None:
+            if index is not None and index.doc_id == rec.sha256 and not self._ocr_outdated(index):
                 return index
             try:
                 data = self.pdf_path(rec.sha256).read_bytes()

@@ -88,12 +88,15 @@ class HealthMethods:
             index = DocumentIndex.from_dict(raw)
         except (KeyError, TypeError, ValueError, IndexError):
             return "index_unreadable"
-        if getattr(self, "settings", None) is not None:
-            from ..index import isolation
+        return "index_ocr_outdated" if self._ocr_outdated(index) else None
 
-            if isolation.ocr_outdated(index, isolation.IndexOptions.from_settings(self.settings)):
-                return "index_ocr_outdated"
-        return None
+    def _ocr_outdated(self, index: DocumentIndex) -> bool:
+        """Whether ``index`` was read with another OCR setting than the library's (isolation.ocr_outdated)."""
+        if getattr(self, "settings", None) is None:
+            return False
+        from ..index import isolation
+
+        return isolation.ocr_outdated(index, isolation.IndexOptions.from_settings(self.settings))
 
     def repair(self) -> RepairReport:
         """Fix what :meth:`health` finds: re-index from the stored PDF where the
