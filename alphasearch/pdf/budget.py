@@ -613,12 +613,11 @@ def _count_names(content: bytes, forms: dict[bytes, int]) -> dict[frozenset[byte
     """The names of ``forms`` written before each "Do" since the previous one (what it draws is one of
     them, or no form), as MuPDF decodes them: name set → how many drawings."""
     counts: dict[frozenset[bytes], int] = {}
-    start = 0
-    for m in _DO.finditer(content):
-        names = frozenset(n for n in map(_name, set(_NAME_TOKEN.findall(content, start, m.start()))) if n in forms)
+    segments = _DO.split(content)[:-1]  # what precedes each "Do"; the text after the last one draws nothing
+    for segment, times in Counter(segments).items():  # drawing instructions repeat: each text judged once
+        names = frozenset(n for n in map(_name, set(_NAME_TOKEN.findall(segment))) if n in forms)
         if names:
-            counts[names] = counts.get(names, 0) + 1
-        start = m.end()
+            counts[names] = counts.get(names, 0) + times
     return counts
 
 
