@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default benchmarks/out/engine)")
     p.add_argument("--out", default=str(OUT / "eval_more.json"))
+    p.add_argument("--no-ocr", action="store_true", help="index without OCR (an A/B of the reader in minutes, "
+                                                          "not the default engine's figures)")
     args = p.parse_args(argv)
     where = Path(args.eval_dir) if args.eval_dir else DEFAULT_MORE
     eval_dir = eval_dir_or_none(where)
@@ -58,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     questions = {q["id"]: q for q in read_jsonl(eval_dir / "questions.jsonl")}
     rows = read_jsonl(Path(args.rows)) if args.rows else run_rows(
-        eval_dir, Path(args.out).with_suffix(".rows.jsonl"), limit=args.limit, data_dir=args.data_dir)
+        eval_dir, Path(args.out).with_suffix(".rows.jsonl"), limit=args.limit, data_dir=args.data_dir,
+        ocr=not args.no_ocr)
     rows = [r for r in rows if r.get("method", DEFAULT_METHOD) == DEFAULT_METHOD]  # an eval run may hold several
     result = {"set": eval_dir.name, "groups": figures(rows, questions)}
     for name, s in result["groups"].items():

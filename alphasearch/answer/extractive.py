@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..lang.questions import asks, clean_question, wants_number
-from ..lang.text import sentences, shorten, terms
+from ..lang.text import STOPWORDS, sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
-from ..read.rows import Direct, not_line_item
 from ..read.direct import figure_answer
-from ..read.items import lexicon
-from ..read.meaning import STATE_FIT
+from ..read.items import concepts, singular, lexicon
+from ..read.meaning import STATE_FIT, asked
+from ..read.rows import Direct, not_line_item, org_terms
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
@@ -31,6 +31,10 @@ from .ranking import section_of
 
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
+COUNT_FIT = 0.75  # share of a "how many" question's key terms a sentence stating the count holds
+OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them asked: another period's count
+UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
+COUNT_WINDOW = 5  # words after a number within which what a "how many" question counts may follow it
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
 _NUM = re.compile(r"\d[\d,.]*")
@@ -149,6 +153,9 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER, 0.0, True, [], structured=structure(doc, question, pages[:read], [], None, df))
     candidates.sort(key=lambda c: (-c[0], c[2]))
     best_score, best_cov = candidates[0][0], candidates[0][1]
+    counting = count_sentence(doc, question, kind, candidates, pages[:read])
+    if counting is not None and counting not in candidates:
+        candidates.append(counting)
     figure = compared_answer(doc, question, pages[:read])  # "among A, B and C, which had the most …"
     if figure is None and (kind == "number" or wants_figure(question) or asks(question, "measure") or (
             kind == "text" and years_named(question))):
@@ -193,7 +200,8 @@ def extractive_answer(
     confidence = max(0.0, min(1.0, confidence))
     parts = {k: round(v, 4) for k, v in parts.items()}
     closest = [(page, s) for _, _, _, page, s, _ in candidates[:3]]
-    strong_figure = figure is not None and figure.score >= FIGURE_ANSWERS  # a table row names what is asked
+    # a table row names what is asked, or a sentence states the count asked
+    strong_figure = (figure is not None and figure.score >= FIGURE_ANSWERS) or counting is not None
     unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
     if (answers < threshold or unknown_words) and not strong_figure:
         # the fallback's confidence is at most the value that made it fall back
@@ -205,7 +213,7 @@ def extractive_answer(
             break
         if all(cand[4] != c[4] for c in chosen):
             chosen.append(cand)
-    lead = _lead(question, kind, candidates, best_score)
+    lead = counting or _lead(question, kind, candidates, best_score)
     if explain and lead is None:  # an explanation is a sentence (5 words or more), not a table row or header;
         # the best of them that states a cause ("… was primarily due to …") first
         said = [c for c in candidates if not c[5] and c[0] >= 0.5 * best_score
@@ -358,28 +366,94 @@ def _instruction(sentence: str) -> bool:
 
 
 def _counted(question: str) -> set[str]:
-    """What a "how many / how much" question counts, as terms with the abbreviations of units
-    ("how many grams" → gram, g, gr)."""
+    """What a "how many / how much" question counts, as words in the singular with the other names of what it
+    counts (``count_units`` of the lexicon: "how many grams" → gram, g, gr; "how many people" → people,
+    employee, associate, …)."""
     from ..read.items import lexicon
 
     m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
     if not m:
         return set()
-    counted = set(terms(m.group(1)))
-    for t in list(counted):
-        counted.update(lexicon()["count_units"].get(t, ()))
-    return counted
+    words = re.findall(r"[a-z][\w-]*", m.group(1))
+    units = [u for t in terms(m.group(1)) for u in lexicon()["count_units"].get(t, ())]
+    return {singular(w) for w in words + units if w not in STOPWORDS}
 
 
 def _counts(sentence: str, counted: set[str]) -> bool:
-    """A figure in ``sentence`` is followed within three words by what is counted ("18 data centers")."""
-    tokens = re.findall(r"[\w%°.,']+", sentence.lower())
+    return _count_of(sentence, counted) is not None
+
+
+def _count_of(sentence: str, counted: set[str]) -> float | None:
+    """The largest figure in ``sentence`` followed within :data:`COUNT_WINDOW` words by what is counted ("18 data
+    centers", "8,450 full time/permanent employees", "2.1 million associates"), None when none is. A share is
+    no count ("38 percent were"), nor a number whose words to the counted noun hold a preposition ("401(k) plan
+    for associates": the lexicon's ``count_breaks``)."""
+    tokens = [t.rstrip(".,'") or t for t in re.findall(r"[\w%°.,']+", sentence.lower())]
+    found = None
     for i, tok in enumerate(tokens):
-        if _NUM.fullmatch(tok.strip(".,")) and not YEAR_RE.fullmatch(tok.strip(".,")):
-            after = tokens[i + 1:i + 4]
-            if any(a in counted or set(terms(a)) & counted for a in after):
-                return True
-    return False
+        num = tok.strip(".,")
+        if not _NUM.fullmatch(num) or YEAR_RE.fullmatch(num) or tok.endswith("%"):
+            continue
+        after = tokens[i + 1:i + 1 + COUNT_WINDOW]
+        if after[:1] in (["%"], ["percent"]):
+            continue
+        for k, a in enumerate(after):
+            if a in lexicon()["count_breaks"]:
+                break
+            if singular(a) in counted:  # the noun, not a word of its stem ("5-Star Employer")
+                scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(after[0], 1.0) if k else 1.0
+                try:
+                    value = float(num.replace(",", "")) * scale
+                except ValueError:
+                    value = 0.0
+                found = value if found is None else max(found, value)
+                break
+    return found
+
+
+def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, read: Sequence[int]):
+    """For a "how many" question, the sentence that states the count asked, as a candidate, or None: a sentence
+    whose figure is followed by what the question counts (:func:`_counts`; "we employed approximately 83,000
+    people worldwide") and which holds at least :data:`COUNT_FIT` of the question's key terms
+    (:func:`meaning.asked`: the company's name and the question's form words aside; what is counted is held by
+    the count itself, "employees" for "people"). The candidates of the pages read first; when none fits, the
+    other pages' sentences (a count is said once, in a sentence, wherever the document puts it: a Human Capital
+    section the search ranked below the statements), passing over a page that prints none of the years asked."""
+    counted = _counted(question) if kind == "number" else set()
+    if not counted:
+        return None
+    want = asked(question, concepts(question), org_terms(doc), doc)
+    if not want.weights:
+        return None
+
+    years = years_named(question)
+
+    def fit(sentence: str, page: int) -> float:
+        held = set(terms(sentence)) | set(terms(" ".join(counted)))
+        share = sum(w for t, w in want.weights.items() if t in held) / want.total
+        if years and not any(y in sentence for y in years):
+            # another year's count, or a page that does not say which year (a Human Capital section "as of
+            # fiscal year end")
+            if YEAR_RE.search(sentence):
+                share *= OTHER_YEAR
+            elif not any(y in doc.page(page).text for y in years):
+                share *= UNDATED
+        return share
+
+    def better(c) -> tuple:  # the best fit; among equals the largest count: a total, not a part ("in the U.S.")
+        return fit(c[4], c[3]), _count_of(c[4], counted) or 0.0, c[0]
+
+    found = [c for c in candidates if _counts(c[4], counted)]
+    best = max(found, key=better, default=None)
+    if best is None or fit(best[4], best[3]) < COUNT_FIT:
+        for page in doc.pages:
+            if page.number not in read:
+                found += [(0.0, 0.0, len(read), page.number, sent, "") for sent in sentences(page.text)
+                          if 12 <= len(sent) <= 600 and _counts(sent, counted)]
+        best = max(found, key=better, default=None)
+    if best is None or (f := fit(best[4], best[3])) < COUNT_FIT:
+        return None
+    return best if best in candidates else (f, f, *best[2:])
 
 
 def _lead(question: str, kind: str, candidates, best_score: float):

@@ -53,7 +53,7 @@ def _group_phrases() -> tuple[tuple[str, str], ...]:
 
 def _singulars(norm: str) -> str:
     """A normalised text with each word in the singular."""
-    return " " + " ".join(_singular(w) for w in norm.split()) + " "
+    return " " + " ".join(singular(w) for w in norm.split()) + " "
 
 
 def line_says(text: str, name: str) -> bool:
@@ -62,7 +62,7 @@ def line_says(text: str, name: str) -> bool:
     return want in norm or _singulars(want) in _singulars(norm)
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     """"liabilities" -> "liability", "assets" -> "asset"; "gross", "basis", "bonus" stay."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -224,4 +224,39 @@ def group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], fro
 
 
 ASIDE = re.compile(r"\([^()]*\)")
+
+
+@lru_cache(maxsize=1)
+def _owners() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    words = lexicon()["owners"]
+    return (re.compile(rf"\b(?:{domain.alternation(words['clause'])})\b.*$", re.IGNORECASE | re.DOTALL),
+            re.compile(rf"\b(?:{domain.alternation(words['others'])})\b", re.IGNORECASE),
+            re.compile(rf"\b(?:{domain.alternation(words['exclusions'])})\b.*$", re.IGNORECASE | re.DOTALL))
+
+
+def label_core(label: str) -> str:
+    """What a row's label names, without what only qualifies it: a remark in brackets ("(ours)"), whose figure it
+    is (:func:`owners_clause`) and what it leaves out ("Long-term debt, less current portion", "…, net of
+    allowances": ``exclusions`` of the lexicon's ``owners``)."""
+    bare = ASIDE.sub(" ", label)
+    bare = bare.replace(owners_clause(bare), " ") if owners_clause(bare) else bare
+    return _owners()[2].sub(" ", bare)
+
+
+@lru_cache(maxsize=1)
+def whole_terms() -> frozenset[str]:
+    """Terms of a question that asks for the whole figure, others' shares included ("consolidated net income",
+    "including noncontrolling interests"): ``whole`` and ``others`` of the lexicon's ``owners``."""
+    words = lexicon()["owners"]
+    return frozenset(t for w in (*words["whole"], *words["others"]) for t in terms(w))
+
+
+def owners_clause(label: str) -> str:
+    """The clause of a row's label that says whose figure it is, the company's own shareholders' ("Net income
+    attributable to CVS Health", "… available to common stockholders"): a figure of the item the label names
+    before it, for the owners an analyst means; "" when there is none or it names others (noncontrolling
+    interests, preferred stock: another figure). Words in ``owners`` of the lexicon."""
+    clause, others, _ = _owners()
+    m = clause.search(label)
+    return m.group(0) if m and not others.search(m.group(0)) else ""
 AVERAGE = "average "

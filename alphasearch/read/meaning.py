@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import ASIDE, group_terms, neutral_words, norm_text, lexicon
+from .items import group_terms, label_core, neutral_words, norm_text, lexicon
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -102,7 +102,8 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     """(score, coverage) of a row: ``coverage`` the share of the question's key weight its label holds
     (a key term only its context holds: :data:`CONTEXT_WEIGHT`), the words of a synonym the label holds whole
     standing for the question's words of that line item; ``score`` the coverage times the share of the
-    label's own words (a remark in brackets aside: "(ours)") the question or such a synonym explains."""
+    label's own words (:func:`items.label_core`: a remark in brackets, an owners or "less …" clause aside) the
+    question or such a synonym explains."""
     if not want.weights:
         return 0.0, 0.0
     lab = set(terms(label)) - neutral_words()
@@ -118,7 +119,8 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
         elif t in ctx or t in in_context:
             covered += CONTEXT_WEIGHT * w
     coverage = covered / want.total
-    own = [t for t in set(terms(ASIDE.sub(" ", label))) - neutral_words() if t not in _form_words()] or list(lab)
+    # a remark in brackets, whose figure it is and what it leaves out are no other line item (label_core)
+    own = [t for t in set(terms(label_core(label))) - neutral_words() if t not in _form_words()] or list(lab)
     precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
     return coverage * precision, coverage
 

@@ -13,7 +13,7 @@ from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .contents import contents_page
-from .items import norm_text, lexicon, row_score
+from .items import norm_text, lexicon, owners_clause, row_score, whole_terms
 from .meaning import Asked, match, row_context
 from .prose import prose_rows
 from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
@@ -218,8 +218,11 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
         unit = "" if any(norm_text(u) in norm_text(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
-        out.append((s - rank_penalty * rank, (round(meant, 6), held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
-    out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1]))
+        # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
+        # "Net income"), unless the question names whose it is
+        mine = bool(owners_clause(named)) and not q_terms & whole_terms()
+        out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
+    out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]
 
 

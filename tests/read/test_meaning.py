@@ -137,3 +137,24 @@ def test_the_company_its_legal_suffix_years_and_period_words_are_no_key_terms():
     want = asked("What was Coca Cola Co's total revenue in the first quarter of fiscal 2020?", ["revenue"],
                  frozenset({"coca", "cola"}))
     assert list(want.weights) == ["revenu"]
+
+
+OWNERS = """Harbor Corporation
+Consolidated Statements of Income
+(in millions)
+2022 2021
+Net sales 21,400 19,800
+Consolidated net income 1,350 1,210
+Net income attributable to noncontrolling interests (40) (30)
+Net income attributable to Harbor Corporation 1,310 1,180"""
+
+
+def test_net_income_is_the_companys_own_unless_the_consolidated_figure_is_asked(statements):
+    """A statement printing the consolidated net income, the noncontrolling interests' share and the company's
+    own: "net income" is the company's own (the analysts' figure, and the one earnings per share divides), the
+    consolidated one only when asked, and the noncontrolling interests' share never."""
+    owners = replace(statements, doc_id="literal-owners", pages=(Page(1, OWNERS),))
+    got = figure_answer(owners, "What was Harbor's net income for fiscal 2022?", [1])
+    assert got.text.startswith("Net income attributable to Harbor Corporation, 2022: 1,310"), got.text
+    got = figure_answer(owners, "What was Harbor's consolidated net income in 2022?", [1])
+    assert got.text.startswith("Consolidated net income, 2022: 1,350"), got.text

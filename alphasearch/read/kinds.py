@@ -1,0 +1,27 @@
+"""Whether a figure is of the kind of quantity a question asks: a per-share question ("diluted earnings per
+share") is not answered by a total printed in the table's millions (the diluted share count, the net income
+the ratio divides), and a count ("how many people") is not answered by an amount of money or a percentage
+("Employee benefits: $1,314 million"). The words that ask for each kind are data: ``asks`` of
+``data/lexicon.json`` (``per_share``, ``count``, and ``money``, which makes a count a sum of money: "how many
+dollars").
+"""
+from __future__ import annotations
+
+from ..lang.questions import asks
+from .rows import UNIT_WORD, Figure
+
+
+def fits_kind(question: str, figure: Figure) -> bool:
+    """``figure`` is of the kind ``question`` asks for (any figure when it asks for no particular kind)."""
+    if asks(question, "per_share") and figure.unit in UNIT_WORD:  # a per-share row is printed without a scale
+        return False
+    if asks(question, "count") and not asks(question, "money") and (figure.cell.percent or _money(figure)):
+        return False
+    return True
+
+
+def _money(figure: Figure) -> bool:
+    """The figure is an amount of money: its row prints a currency sign, or its table states money in a scale
+    ("$ … in millions"). A count in a table that prints a price elsewhere keeps the table's currency but is
+    printed without one ("Acquisitions completed 2 3")."""
+    return any(sign in figure.row for sign in "$€£") or bool(figure.currency and figure.unit in UNIT_WORD)

@@ -1,0 +1,88 @@
+"""A figure of the kind asked (alphasearch/read/kinds.py) and a count stated in a sentence wherever the
+document states it (count_sentence in alphasearch/answer/extractive.py), on literal statement pages: the
+diluted share count is no diluted EPS, an amount of money no headcount, and "we employed approximately
+12,300 people" on a page the search did not rank first still answers "how many people"."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from alphasearch.answer.extractive import extractive_answer
+from alphasearch.lang.text import terms
+from alphasearch.models import Page
+from alphasearch.read.direct import figure_answer
+
+INCOME = """Harbor Corporation
+Consolidated Statements of Income
+(in millions, except per share amounts)
+2022 2021
+Net sales $ 21,400 $ 19,800
+Employee benefits $ 640 $ 600
+Net income $ 1,310 $ 1,180
+Weighted-average common shares outstanding:
+Basic 500 500
+Diluted 508 511
+Net income per common share:
+Basic $ 2.62 $ 2.36
+Diluted $ 2.58 $ 2.31"""
+
+BALANCE = """Harbor Corporation
+Consolidated Balance Sheets
+(in millions)
+2022 2021
+Cash and cash equivalents $ 4,810 $ 3,920
+Total assets $ 15,460 $ 14,150"""
+
+PEOPLE = """Human Capital
+Our people are the foundation of our business. Each of our 401(k) plans for associates matches contributions
+up to 6% of pay. As of December 31, 2022, Harbor employed approximately 12,300 people worldwide, of whom
+approximately 4,100 were located in the United States. Of these employees, 38 percent were women.
+Harbor was named a 2022 5-Star Employer by a national survey of workplaces."""
+
+OLDER = """Our History
+Harbor was founded in 1998. By the end of 2005 we had 2,000 employees in three countries."""
+
+
+@pytest.fixture
+def filing(doc):
+    pages = (Page(1, INCOME), Page(2, BALANCE), Page(3, OLDER), Page(4, PEOPLE))
+    return replace(doc, doc_id="literal-kinds", name="harbor-kinds.pdf", pages=pages)
+
+
+@pytest.fixture
+def doc(engine):
+    from pdf_factory import table_pdf
+
+    return engine.index_bytes(table_pdf(), "harbor.pdf")
+
+
+def _df(doc) -> dict[str, int]:
+    df: dict[str, int] = {}
+    for p in doc.pages:
+        for t in set(terms(p.text)):
+            df[t] = df.get(t, 0) + 1
+    return df
+
+
+def test_diluted_eps_is_the_per_share_row_not_the_diluted_share_count(filing):
+    got = figure_answer(filing, "What were Harbor's diluted earnings per share in fiscal 2022?", [1, 2])
+    assert got is not None and "2.58" in got.text and "508" not in got.text, got.text
+
+
+@pytest.mark.parametrize("question", [
+    "How many people did Harbor employ at the end of fiscal 2022?",
+    "How many employees did Harbor Corporation have in 2022?",
+])
+def test_a_headcount_is_the_sentence_that_counts_people_wherever_it_stands(filing, question):
+    ex = extractive_answer(filing, question, [1, 2, 3], _df(filing))  # the Human Capital page is not read first
+    assert not ex.fallback and ex.direct is not None
+    assert "12,300" in ex.direct.text and ex.direct.text.endswith("p. 4"), ex.direct.text
+    assert "$640" not in ex.text and "640 million" not in ex.text  # an amount of money is no headcount
+
+
+def test_no_count_is_stated_when_no_sentence_counts_what_is_asked(filing):
+    without = replace(filing, doc_id="literal-kinds-none", pages=filing.pages[:2])
+    ex = extractive_answer(without, "How many people did Harbor employ at the end of fiscal 2022?", [1, 2],
+                           _df(without))
+    assert ex.direct is None or not any(n in ex.direct.text for n in ("640", "500", "508")), ex.direct.text
