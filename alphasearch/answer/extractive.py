@@ -369,14 +369,16 @@ def _counted(question: str) -> set[str]:
     """What a "how many / how much" question counts, as words in the singular with the other names of what it
     counts (``count_units`` of the lexicon: "how many grams" → gram, g, gr; "how many people" → people,
     employee, associate, …)."""
-    from ..read.items import lexicon
-
-    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
-    if not m:
-        return set()
-    words = re.findall(r"[a-z][\w-]*", m.group(1))
-    units = [u for t in terms(m.group(1)) for u in lexicon()["count_units"].get(t, ())]
+    asked = _counted_words(question)
+    words = re.findall(r"[a-z][\w-]*", asked)
+    units = [u for t in terms(asked) for u in lexicon()["count_units"].get(t, ())]
     return {singular(w) for w in words + units if w not in STOPWORDS}
+
+
+def _counted_words(question: str) -> str:
+    """The words after "how many / how much" ("people did"), "" when the question has none."""
+    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
+    return m.group(1) if m else ""
 
 
 def _counts(sentence: str, counted: set[str]) -> bool:
@@ -415,8 +417,9 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
     """For a "how many" question, the sentence that states the count asked, as a candidate, or None: a sentence
     whose figure is followed by what the question counts (:func:`_counts`; "we employed approximately 83,000
     people worldwide") and which holds at least :data:`COUNT_FIT` of the question's key terms
-    (:func:`meaning.asked`: the company's name and the question's form words aside; what is counted is held by
-    the count itself, "employees" for "people"). The candidates of the pages read first; when none fits, the
+    (:func:`meaning.asked`: the company's name and the question's form words aside; the question's noun is held
+    by the count itself, "2.1 million associates" for "people", its other key words by the sentence: "employ" in
+    "associates employed worldwide", not in "serves 35 million people"). The candidates of the pages read first; when none fits, the
     other pages' sentences (a count is said once, in a sentence, wherever the document puts it: a Human Capital
     section the search ranked below the statements), passing over a page that prints none of the years asked."""
     counted = _counted(question) if kind == "number" else set()
@@ -427,9 +430,10 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
         return None
 
     years = years_named(question)
+    noun = set(terms(_counted_words(question)))
 
     def fit(sentence: str, page: int) -> float:
-        held = set(terms(sentence)) | set(terms(" ".join(counted)))
+        held = set(terms(sentence)) | noun  # the count holds the question's noun, not its other key words
         share = sum(w for t, w in want.weights.items() if t in held) / want.total
         if years and not any(y in sentence for y in years):
             # another year's count, or a page that does not say which year (a Human Capital section "as of

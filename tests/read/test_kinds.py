@@ -1,7 +1,8 @@
 """A figure of the kind asked (alphasearch/read/kinds.py) and a count stated in a sentence wherever the
 document states it (count_sentence in alphasearch/answer/extractive.py), on literal statement pages: the
-diluted share count is no diluted EPS, an amount of money no headcount, and "we employed approximately
-12,300 people" on a page the search did not rank first still answers "how many people"."""
+diluted share count is no diluted EPS, an amount of money no headcount, neither are 2005's employees nor the
+35 million people the ferries carried, and "we employed approximately 12,300 people" on a page the search did
+not rank first answers "how many people did Harbor employ"."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -41,7 +42,8 @@ approximately 4,100 were located in the United States. Of these employees, 38 pe
 Harbor was named a 2022 5-Star Employer by a national survey of workplaces."""
 
 OLDER = """Our History
-Harbor was founded in 1998. By the end of 2005 we had 2,000 employees in three countries."""
+Harbor was founded in 1998. By the end of 2005 we had 2,000 employees in three countries.
+In 2022 our ferries carried an estimated 35 million people between the islands."""
 
 
 @pytest.fixture
@@ -72,13 +74,14 @@ def test_diluted_eps_is_the_per_share_row_not_the_diluted_share_count(filing):
 
 @pytest.mark.parametrize("question", [
     "How many people did Harbor employ at the end of fiscal 2022?",
-    "How many employees did Harbor Corporation have in 2022?",
+    "How many people did Harbor Corporation employ in 2022?",
 ])
 def test_a_headcount_is_the_sentence_that_counts_people_wherever_it_stands(filing, question):
     ex = extractive_answer(filing, question, [1, 2, 3], _df(filing))  # the Human Capital page is not read first
     assert not ex.fallback and ex.direct is not None
     assert "12,300" in ex.direct.text and ex.direct.text.endswith("p. 4"), ex.direct.text
     assert "$640" not in ex.text and "640 million" not in ex.text  # an amount of money is no headcount
+    # another year's count, and people counted who are not employed, are read first and passed over
 
 
 def test_no_count_is_stated_when_no_sentence_counts_what_is_asked(filing):
