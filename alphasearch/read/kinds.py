@@ -2,8 +2,8 @@
 share") is not answered by a total printed in the table's millions (the diluted share count, the net income
 the ratio divides), and a count ("how many people") is not answered by an amount of money or a percentage
 ("Employee benefits: $1,314 million"). The words that ask for each kind are data: ``asks`` of
-``data/lexicon.json`` (``per_share``, ``count``, and ``money``, which makes a count a sum of money: "how many
-dollars").
+``data/lexicon.json`` (``per_share``, ``count``, and ``not_count``, which makes "how many" ask for an amount or a
+share: "how many dollars", "how many percent").
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def fits_kind(question: str, figure: Figure) -> bool:
     """``figure`` is of the kind ``question`` asks for (any figure when it asks for no particular kind)."""
     if asks(question, "per_share") and figure.unit in UNIT_WORD:  # a per-share row is printed without a scale
         return False
-    if asks(question, "count") and not asks(question, "money") and (figure.cell.percent or _money(figure)):
+    if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
     return True
 

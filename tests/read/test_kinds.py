@@ -89,3 +89,13 @@ def test_no_count_is_stated_when_no_sentence_counts_what_is_asked(filing):
     ex = extractive_answer(without, "How many people did Harbor employ at the end of fiscal 2022?", [1, 2],
                            _df(without))
     assert ex.direct is None or not any(n in ex.direct.text for n in ("640", "500", "508")), ex.direct.text
+
+
+def test_how_many_percent_asks_for_a_share(filing):
+    from alphasearch.read.kinds import fits_kind
+    from alphasearch.read.rows import Figure
+    from alphasearch.read.tables import Cell
+
+    share = Figure("Women in the workforce", "2022", Cell("38%", 38.0, percent=True), "", "", 4, "Women 38%", 1.0)
+    assert fits_kind("How many percent of Harbor's employees were women in 2022?", share)
+    assert not fits_kind("How many people did Harbor employ in 2022?", share)
