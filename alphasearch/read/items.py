@@ -226,10 +226,16 @@ def group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], fro
 ASIDE = re.compile(r"\([^()]*\)")
 
 
+OWNERS_WORDS = 8  # at most this many words name whose figure a row is ("attributable to Shareowners of The …")
+
+
 @lru_cache(maxsize=1)
 def _owners() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     words = lexicon()["owners"]
-    return (re.compile(rf"\b(?:{domain.alternation(words['clause'])})\b.*$", re.IGNORECASE | re.DOTALL),
+    # the clause ends the label, in a few words: "… available to common shareholders used in basic and diluted
+    # earnings per share calculation" names an input of a calculation, not whose net income it is
+    return (re.compile(rf"\b(?:{domain.alternation(words['clause'])})(?:\W+[\w.&'’-]+){{1,{OWNERS_WORDS}}}\W*$",
+                       re.IGNORECASE),
             re.compile(rf"\b(?:{domain.alternation(words['others'])})\b", re.IGNORECASE),
             re.compile(rf"\b(?:{domain.alternation(words['exclusions'])})\b.*$", re.IGNORECASE | re.DOTALL))
 

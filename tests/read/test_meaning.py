@@ -146,7 +146,9 @@ Consolidated Statements of Income
 Net sales 21,400 19,800
 Consolidated net income 1,350 1,210
 Net income attributable to noncontrolling interests (40) (30)
-Net income attributable to Harbor Corporation 1,310 1,180"""
+Net income attributable to Harbor Corporation 1,310 1,180
+Net income available to common shareholders used in diluted earnings per common share calculation 1,310 1,180
+Diluted earnings per common share 2.58 2.31"""
 
 
 def test_net_income_is_the_companys_own_unless_the_consolidated_figure_is_asked(statements):
@@ -158,3 +160,6 @@ def test_net_income_is_the_companys_own_unless_the_consolidated_figure_is_asked(
     assert got.text.startswith("Net income attributable to Harbor Corporation, 2022: 1,310"), got.text
     got = figure_answer(owners, "What was Harbor's consolidated net income in 2022?", [1])
     assert got.text.startswith("Consolidated net income, 2022: 1,350"), got.text
+    # whose figure it is ends a label: the net income an EPS calculation uses is no earnings per share
+    got = figure_answer(owners, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
+    assert got.text.startswith("Diluted earnings per common share, 2022:") and "2.58" in got.text, got.text
