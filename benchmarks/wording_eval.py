@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N wordings")
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default benchmarks/out/engine)")
     p.add_argument("--out", default=str(OUT / "wording_eval.json"))
+    p.add_argument("--no-ocr", action="store_true", help="index without OCR (an A/B of the reader in minutes, "
+                                                          "not the default engine's figures)")
     args = p.parse_args(argv)
     eval_dir = eval_dir_or_none(args.eval_dir)
     if eval_dir is None or not Path(args.wordings).is_file():
@@ -61,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     questions = {q["id"]: q for q in read_jsonl(eval_dir / "questions.jsonl")}
     out = Path(args.out)
     worded = read_jsonl(Path(args.rows)) if args.rows else run_rows(
-        eval_dir, out.with_suffix(".rows.jsonl"), questions=Path(args.wordings), limit=args.limit, data_dir=args.data_dir)
+        eval_dir, out.with_suffix(".rows.jsonl"), questions=Path(args.wordings), limit=args.limit, data_dir=args.data_dir,
+        ocr=not args.no_ocr)
     if args.original_rows:
         original = read_jsonl(Path(args.original_rows))
     else:  # the original questions of the wordings asked, once each
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             subset = Path(tmp) / "questions.jsonl"
             subset.write_text("".join(json.dumps(q) + "\n" for q in questions.values() if q["id"] in wanted), "utf-8")
             original = run_rows(eval_dir, out.with_suffix(".originals.rows.jsonl"), questions=subset,
-                                data_dir=args.data_dir)
+                                data_dir=args.data_dir, ocr=not args.no_ocr)
     result = compare(worded, original, wordings, questions)
     for style, s in result.items():
         w, o = s["wording"], s["original"]

@@ -15,9 +15,9 @@ from ..lang.questions import asks, clean_question, wants_number
 from ..lang.text import STOPWORDS, sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
-from ..read.direct import figure_answer
+from ..read.direct import asks_line_item, figure_answer
 from ..read.items import concepts, singular, lexicon
-from ..read.meaning import STATE_FIT, asked
+from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import Direct, not_line_item, org_terms
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
@@ -31,6 +31,7 @@ from .ranking import section_of
 
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
+SENTENCE_FIT = 0.75  # share of a line-item question's key terms a sentence stating figures holds to lead as the direct line
 COUNT_FIT = 0.75  # share of a "how many" question's key terms a sentence stating the count holds
 OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them asked: another period's count
 UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
@@ -229,6 +230,8 @@ def extractive_answer(
         lead = head
     if lead is not None and lead not in chosen:
         chosen = [lead] + chosen[:max_sentences - 1]
+    if figure is None and head is not None and head is not counting and not _sentence_fits(doc, question, head[4]):
+        head = None  # a line item asked and no row states it: a sentence not naming it states no figure of its own
     direct = None if withheld else (not explain and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     chosen.sort(key=lambda c: (c[2], c[3]))
@@ -248,6 +251,18 @@ def extractive_answer(
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df,
                              answered=True))
+
+
+def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
+    """For a question asking for a line item's figure (:func:`asks_line_item`), whether ``sentence`` may be the
+    direct line: it states no figure, or it holds :data:`SENTENCE_FIT` of the question's key terms, a name of the
+    line item standing for its words (:func:`meaning.match`'s coverage). "The decrease in working capital … was
+    primarily due to $27.8 billion net cash used for …" is no answer to how much was spent on capital
+    expenditures; other questions, and "how many" ones, keep their best sentence."""
+    if not asks_line_item(question) or asks(question, "count") or not _real_figure(sentence):
+        return True  # a count's sentence is judged by count_sentence
+    want = asked(question, concepts(question), org_terms(doc), doc)
+    return not want.weights or match(sentence, "", want)[1] >= SENTENCE_FIT
 
 
 def says_nothing(line: str, question: str) -> bool:

@@ -22,6 +22,7 @@ _ORG: dict[str, frozenset[str]] = {}
 _LABELS: dict[str, frozenset[str]] = {}
 
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
+OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
 STRONG_ROW = 0.8  # a row matching this well (label and period) is taken from further down the ranking
 YEAR_RE = re.compile(r"\b(?:FY\s?'?)?((?:19[89]|20[0-4])\d)\b", re.IGNORECASE)
@@ -186,6 +187,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             # the lexicon reads as another line item ("Deferred revenue") keeps only half of it
             s = (max(s, meant) if s > 0 else 0.5 * meant) if groups else s
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
+        if another_entity(row.context, q_terms):  # the parent company's own schedule: not the company's figure
+            s *= OTHER_ENTITY
         if s < MIN_ROW_SCORE:
             continue
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
@@ -224,6 +227,16 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]
+
+
+def another_entity(context: str, q_terms: set[str]) -> bool:
+    """A row's context (its page's title) names the statements of another entity than the company a question
+    means: the parent company's own ("Schedule I Condensed Financial Information of Parent"), where the question
+    does not ask for it (``other_entity`` of the lexicon). A filing prints the consolidated figures first; the
+    parent's are smaller and come at the end, where a search for the line item may rank them first."""
+    words = lexicon()["other_entity"]
+    return (any(norm_text(t) in norm_text(context) for t in words["titles"])
+            and not q_terms & {t for w in words["asked"] for t in terms(w)})
 
 
 def fmt(x: float, decimals: int = 2) -> str:

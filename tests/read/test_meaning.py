@@ -163,3 +163,32 @@ def test_net_income_is_the_companys_own_unless_the_consolidated_figure_is_asked(
     # whose figure it is ends a label: the net income an EPS calculation uses is no earnings per share
     got = figure_answer(owners, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
     assert got.text.startswith("Diluted earnings per common share, 2022:") and "2.58" in got.text, got.text
+
+
+PARENT = """Harbor Corporation
+Schedule I Condensed Financial Information of Parent
+Balance Sheets
+(in millions)
+2022 2021
+Investments in subsidiaries 7,100 6,900
+Total assets 7,525 7,310"""
+
+WORKING_CAPITAL = """Liquidity
+Working capital: the decrease in working capital as of December 31, 2022 was primarily due to $27.8 billion of net
+cash used for our acquisition of Cerner and $1.6 billion of repayments of senior notes."""
+
+
+def test_the_parent_companys_own_schedule_is_not_the_companys_figure(statements):
+    """A filing's Schedule I (the parent company alone) prints smaller totals under the same labels; ranked
+    first, it is read after the consolidated statements, unless the parent is asked about."""
+    both = replace(statements, doc_id="literal-parent", pages=(Page(1, PARENT), Page(2, BALANCE)))
+    got = figure_answer(both, "What were Harbor's total assets at the end of fiscal 2022?", [1, 2])
+    assert got.text.startswith("Total assets, 2022: 15,460") and got.text.endswith("p. 2"), got.text
+    got = figure_answer(both, "What were the parent company's total assets at the end of 2022?", [1, 2])
+    assert "7,525" in got.text, got.text
+
+
+def test_a_sentence_not_naming_the_line_item_states_no_figure_for_it(statements):
+    only = replace(statements, doc_id="literal-working-capital", pages=(Page(1, WORKING_CAPITAL),))
+    ex = extractive_answer(only, "How much did Harbor spend on capital expenditures in 2022?", [1], _df(only))
+    assert ex.direct is None or "27.8" not in ex.direct.text, ex.direct
