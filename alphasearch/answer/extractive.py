@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..lang.questions import asks, clean_question, wants_number
+from ..lang.questions import asks, clean_question, statements_needed, wants_number
 from ..lang.text import STOPWORDS, sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
@@ -254,13 +254,16 @@ def extractive_answer(
 
 
 def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
-    """For a question asking for a line item's figure (:func:`asks_line_item`), whether ``sentence`` may be the
-    direct line: it states no figure, or it holds :data:`SENTENCE_FIT` of the question's key terms, a name of the
-    line item standing for its words (:func:`meaning.match`'s coverage). "The decrease in working capital … was
-    primarily due to $27.8 billion net cash used for …" is no answer to how much was spent on capital
-    expenditures; other questions, and "how many" ones, keep their best sentence."""
+    """For a question asking for an amount a statement prints (:func:`asks_line_item`, and a statement it needs or
+    "how much"), whether ``sentence`` may be the direct line: it states no figure, or it holds
+    :data:`SENTENCE_FIT` of the question's key terms, a name of the line item standing for its words
+    (:func:`meaning.match`'s coverage). "The decrease in working capital … was primarily due to $27.8 billion net
+    cash used for …" is no answer to how much was spent on capital expenditures; other questions, and "how
+    many" ones, keep their best sentence."""
     if not asks_line_item(question) or asks(question, "count") or not _real_figure(sentence):
         return True  # a count's sentence is judged by count_sentence
+    if not statements_needed(question) and not re.search(r"\bhow much\b", question, re.IGNORECASE):
+        return True  # not a statement's amount ("the percentage of people who go online")
     want = asked(question, concepts(question), org_terms(doc), doc)
     return not want.weights or match(sentence, "", want)[1] >= SENTENCE_FIT
 
