@@ -23,7 +23,7 @@ from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .items import AVERAGE, norm_text, line_says, concepts, lexicon
-from .kinds import fits_kind
+from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
 from .rows import (
@@ -63,8 +63,9 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     rows = table_rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
     want = asked(question, groups, org_terms(doc), doc, label_terms(doc))
-    found = [(s, f) for s, f in pick(rows, groups, q_terms, wanted, period=period_asked(question), strict=True,
-                                     org=org_terms(doc), want=want) if fits_kind(question, f)]
+    found = per_share_printed(question, [(s, f) for s, f in pick(
+        rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc), want=want)
+        if fits_kind(question, f)])
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in pick(table_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
                                     wanted, period=period_asked(question), strict=True, want=want)

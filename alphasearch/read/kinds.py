@@ -1,13 +1,14 @@
 """Whether a figure is of the kind of quantity a question asks: a per-share question ("diluted earnings per
 share") is not answered by a total printed in the table's millions (the diluted share count, the net income
 the ratio divides), and a count ("how many people") is not answered by an amount of money or a percentage
-("Employee benefits: $1,314 million"). The words that ask for each kind are data: ``asks`` of
+("Employee benefits: $1,314 million"), and a statement's amount ("income tax expense") is not answered by a rate
+printed beside it ("Effective income tax rate: 6.8%"). The words that ask for each kind are data: ``asks`` of
 ``data/lexicon.json`` (``per_share``, ``count``, and ``not_count``, which makes "how many" ask for an amount or a
-share: "how many dollars", "how many percent").
+share: "how many dollars", "how many percent"; ``rate``, the words that ask for a rate).
 """
 from __future__ import annotations
 
-from ..lang.questions import asks
+from ..lang.questions import asks, statements_needed
 from .rows import UNIT_WORD, Figure
 
 
@@ -17,7 +18,18 @@ def fits_kind(question: str, figure: Figure) -> bool:
         return False
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
+    if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):
+        return False  # a statement's amount asked ("income tax expense"), not its rate ("effective … rate: 6.8%")
     return True
+
+
+def per_share_printed(question: str, figures: list) -> list:
+    """For a per-share question, the candidates (score, figure) printed with cents ("$2.57") when any is: a
+    figure without them is a total the per-share row's label names ("Net income for diluted earnings per
+    share: $3,162"). A company whose per-share figures are all whole dollars keeps its candidates."""
+    if not asks(question, "per_share"):
+        return figures
+    return [sf for sf in figures if "." in sf[1].cell.text] or figures
 
 
 def _money(figure: Figure) -> bool:

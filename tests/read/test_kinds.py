@@ -99,3 +99,35 @@ def test_how_many_percent_asks_for_a_share(filing):
     share = Figure("Women in the workforce", "2022", Cell("38%", 38.0, percent=True), "", "", 4, "Women 38%", 1.0)
     assert fits_kind("How many percent of Harbor's employees were women in 2022?", share)
     assert not fits_kind("How many people did Harbor employ in 2022?", share)
+
+
+TAXES = """Harbor Corporation
+Consolidated Statements of Income
+(in millions, except per share amounts)
+2022 2021
+Effective income tax rate 21.0% 20.5%
+Provision for income taxes $ 410 $ 380
+Net income for diluted earnings per share $ 1,310 $ 1,180
+Earnings per share:
+Diluted $ 2.58 $ 2.31"""
+
+
+def test_an_amount_asked_is_not_the_rate_beside_it_and_eps_is_printed_with_cents(filing):
+    taxes = replace(filing, doc_id="literal-taxes", pages=(Page(1, TAXES),))
+    got = figure_answer(taxes, "What was Harbor's income tax expense for fiscal 2022?", [1])
+    assert got is not None and "410" in got.text and "%" not in got.text, got.text
+    assert "21" in figure_answer(taxes, "What was Harbor's effective income tax rate in 2022?", [1]).text
+    got = figure_answer(taxes, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
+    assert got is not None and "2.58" in got.text, got.text
+
+
+def test_a_rate_is_no_answer_to_a_statements_amount():
+    from alphasearch.read.kinds import fits_kind
+    from alphasearch.read.rows import Figure
+    from alphasearch.read.tables import Cell
+
+    rate = Figure("Effective income tax expense rate", "2023", Cell("6.8%", 6.8, percent=True), "", "", 99,
+                  "Effective income tax expense rate 6.8%", 0.75)
+    assert not fits_kind("What was Oracle's income tax expense for fiscal 2023?", rate)
+    assert fits_kind("What was Oracle's effective income tax rate for fiscal 2023?", rate)
+    assert fits_kind("What was Oracle's operating margin in fiscal 2023?", rate)
