@@ -10,7 +10,6 @@ from dataclasses import replace
 import pytest
 
 from alphasearch.answer.extractive import extractive_answer
-from alphasearch.lang.text import terms
 from alphasearch.models import Page
 from alphasearch.read.direct import figure_answer
 
@@ -52,21 +51,6 @@ def filing(doc):
     return replace(doc, doc_id="literal-kinds", name="harbor-kinds.pdf", pages=pages)
 
 
-@pytest.fixture
-def doc(engine):
-    from pdf_factory import table_pdf
-
-    return engine.index_bytes(table_pdf(), "harbor.pdf")
-
-
-def _df(doc) -> dict[str, int]:
-    df: dict[str, int] = {}
-    for p in doc.pages:
-        for t in set(terms(p.text)):
-            df[t] = df.get(t, 0) + 1
-    return df
-
-
 def test_diluted_eps_is_the_per_share_row_not_the_diluted_share_count(filing):
     got = figure_answer(filing, "What were Harbor's diluted earnings per share in fiscal 2022?", [1, 2])
     assert got is not None and "2.58" in got.text and "508" not in got.text, got.text
@@ -76,18 +60,18 @@ def test_diluted_eps_is_the_per_share_row_not_the_diluted_share_count(filing):
     "How many people did Harbor employ at the end of fiscal 2022?",
     "How many people did Harbor Corporation employ in 2022?",
 ])
-def test_a_headcount_is_the_sentence_that_counts_people_wherever_it_stands(filing, question):
-    ex = extractive_answer(filing, question, [1, 2, 3], _df(filing))  # the Human Capital page is not read first
+def test_a_headcount_is_the_sentence_that_counts_people_wherever_it_stands(filing, question, df_of):
+    ex = extractive_answer(filing, question, [1, 2, 3], df_of(filing))  # the Human Capital page is not read first
     assert not ex.fallback and ex.direct is not None
     assert "12,300" in ex.direct.text and ex.direct.text.endswith("p. 4"), ex.direct.text
     assert "$640" not in ex.text and "640 million" not in ex.text  # an amount of money is no headcount
     # another year's count, and people counted who are not employed, are read first and passed over
 
 
-def test_no_count_is_stated_when_no_sentence_counts_what_is_asked(filing):
+def test_no_count_is_stated_when_no_sentence_counts_what_is_asked(filing, df_of):
     without = replace(filing, doc_id="literal-kinds-none", pages=filing.pages[:2])
     ex = extractive_answer(without, "How many people did Harbor employ at the end of fiscal 2022?", [1, 2],
-                           _df(without))
+                           df_of(without))
     assert ex.direct is None or not any(n in ex.direct.text for n in ("640", "500", "508")), ex.direct.text
 
 

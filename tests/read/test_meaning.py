@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from alphasearch.answer.extractive import extractive_answer
-from alphasearch.lang.text import terms
 from alphasearch.models import Page
 from alphasearch.read.direct import figure_answer
 from alphasearch.read.items import concepts
@@ -60,21 +59,6 @@ def statements(doc):
     return replace(doc, doc_id="literal-statements", name="harbor-literal.pdf", pages=pages)
 
 
-@pytest.fixture
-def doc(engine):
-    from pdf_factory import table_pdf
-
-    return engine.index_bytes(table_pdf(), "harbor.pdf")
-
-
-def _df(doc) -> dict[str, int]:
-    df: dict[str, int] = {}
-    for p in doc.pages:
-        for t in set(terms(p.text)):
-            df[t] = df.get(t, 0) + 1
-    return df
-
-
 @pytest.mark.parametrize("question", [
     "How much cash did Harbor generate from operating activities in 2022?",
     "How much cash did Harbor Corporation generate from its operating activities in fiscal 2022?",
@@ -104,12 +88,12 @@ def test_diluted_is_not_basic(statements):
     assert "Earnings per share:" in row_context(INCOME, lines.index("Diluted 2.58 2.31"))
 
 
-def test_a_row_missing_a_key_term_is_not_stated(statements):
+def test_a_row_missing_a_key_term_is_not_stated(statements, df_of):
     """Asked for the cash operations generated, with only the balance sheet read: "Cash and cash equivalents"
     leaves out the question's "operating activities" and is not stated (it once was, on 37 of 37 filings)."""
     balance_only = replace(statements, doc_id="literal-balance", pages=(Page(1, BALANCE),))
     question = "How much cash did Harbor generate from operating activities in 2022?"
-    ex = extractive_answer(balance_only, question, [1], _df(balance_only))
+    ex = extractive_answer(balance_only, question, [1], df_of(balance_only))
     assert ex.direct is None or ex.direct.kind != "figure"
     assert "4,810" not in (ex.direct.text if ex.direct else "")
 
@@ -188,7 +172,7 @@ def test_the_parent_companys_own_schedule_is_not_the_companys_figure(statements)
     assert "7,525" in got.text, got.text
 
 
-def test_a_sentence_not_naming_the_line_item_states_no_figure_for_it(statements):
+def test_a_sentence_not_naming_the_line_item_states_no_figure_for_it(statements, df_of):
     only = replace(statements, doc_id="literal-working-capital", pages=(Page(1, WORKING_CAPITAL),))
-    ex = extractive_answer(only, "How much did Harbor spend on capital expenditures in 2022?", [1], _df(only))
+    ex = extractive_answer(only, "How much did Harbor spend on capital expenditures in 2022?", [1], df_of(only))
     assert ex.direct is None or "27.8" not in ex.direct.text, ex.direct
