@@ -19,6 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, eval_dir_or_none, not_answerable, offline_engine, read_jsonl, write_json  # noqa: E402
 
 
+def _number(answer: str) -> list[float]:
+    """A gold answer that is a bare number ("5"), as the battery's scoring reads it; [] for text."""
+    try:
+        return [abs(float(answer))]
+    except ValueError:
+        return []
+
+
 def ceiling(engine, questions: list[dict], pdfs: Path) -> dict:
     """carries / wrong / none / fallback over the questions whose gold figure an evidence page prints."""
     from alphasearch.answer.written import without_citations
@@ -30,10 +38,10 @@ def ceiling(engine, questions: list[dict], pdfs: Path) -> dict:
         if not_answerable(q) or not (pdfs / q["doc"]).is_file():
             continue
         doc = docs.get(q["doc"]) or docs.setdefault(q["doc"], engine.index_file(pdfs / q["doc"]))
-        gold = gold_figures(q["answer"]) or [abs(float(q["answer"]))]
+        gold = gold_figures(str(q["answer"])) or _number(str(q["answer"]))  # a bare "5" (people) too
         evidence = [p for p in q["evidence_pages"] if 1 <= p <= doc.page_count]
-        if not evidence or not carries(" ".join(doc.page(p).text for p in evidence), gold):
-            continue  # the figure is not printed where the gold says: no reader can carry it
+        if not gold or not evidence or not carries(" ".join(doc.page(p).text for p in evidence), gold):
+            continue  # no figure asked, or not printed where the gold says: no reader can carry it
         ranked = [int(i) + 1 for i in (-engine.backend.tools(doc).ranker.scores(q["question"])).argsort()]
         pages = [evidence[0]] + [p for p in ranked if p != evidence[0]]
         ex = engine.backend.extract(doc, q["question"], pages)
