@@ -21,6 +21,8 @@ def test_the_ceiling_counts_what_the_reader_carries_with_the_evidence_page_first
          "evidence_pages": [2]},
         {"id": "q3", "doc": "harbor.pdf", "question": "Who audits Harbor?", "answer": "Not answerable",
          "evidence_pages": []},
+        {"id": "q4", "doc": "harbor.pdf", "question": "What colour is the cover?", "answer": "Deep blue",
+         "evidence_pages": [1]},  # no figure asked
     ]
     got = reader_ceiling.ceiling(engine, questions, pdfs)
     assert got == {"n": 1, "carries": 1.0, "wrong": 0.0, "none": 0.0, "fallback": 0.0}
