@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from ..lang.text import STOPWORDS, sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
 from ..read.direct import asks_line_item, figure_answer
-from ..read.items import concepts, singular, lexicon
+from ..read.items import concepts, group_terms, singular, lexicon
 from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import Direct, not_line_item, org_terms
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
@@ -264,7 +264,12 @@ def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
         return True  # a count's sentence is judged by count_sentence
     if not statements_needed(question) and not re.search(r"\bhow much\b", question, re.IGNORECASE):
         return True  # not a statement's amount ("the percentage of people who go online")
-    want = asked(question, concepts(question), org_terms(doc), doc)
+    groups = concepts(question)
+    want = asked(question, groups, org_terms(doc), doc)
+    # the line item's own words, not the question's verbs ("spend", "pay"): the sentence must name the item
+    item = {t: w for t, w in want.weights.items() if any(t in group_terms(g)[1] for g in groups)}
+    if item:
+        want = replace(want, weights=item)
     return not want.weights or match(sentence, "", want)[1] >= SENTENCE_FIT
 
 
@@ -440,7 +445,7 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
     "associates employed worldwide", not in "serves 35 million people"). The candidates of the pages read first; when none fits, the
     other pages' sentences (a count is said once, in a sentence, wherever the document puts it: a Human Capital
     section the search ranked below the statements), passing over a page that prints none of the years asked."""
-    counted = _counted(question) if kind == "number" else set()
+    counted = _counted(question) if kind == "number" and asks(question, "count") else set()
     if not counted:
         return None
     want = asked(question, concepts(question), org_terms(doc), doc)

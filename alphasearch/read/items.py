@@ -230,22 +230,21 @@ OWNERS_WORDS = 8  # at most this many words name whose figure a row is ("attribu
 
 
 @lru_cache(maxsize=1)
-def _owners() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+def _owners() -> tuple[re.Pattern, re.Pattern, re.Pattern, frozenset[str]]:
     words = lexicon()["owners"]
-    # the clause ends the label, in a few words: "… available to common shareholders used in basic and diluted
-    # earnings per share calculation" names an input of a calculation, not whose net income it is
-    return (re.compile(rf"\b(?:{domain.alternation(words['clause'])})(?:\W+[\w.&'’-]+){{1,{OWNERS_WORDS}}}\W*$",
-                       re.IGNORECASE),
+    return (re.compile(rf"\b(?:{domain.alternation(words['clause'])})\b", re.IGNORECASE),
             re.compile(rf"\b(?:{domain.alternation(words['others'])})\b", re.IGNORECASE),
-            re.compile(rf"\b(?:{domain.alternation(words['exclusions'])})\b.*$", re.IGNORECASE | re.DOTALL))
+            re.compile(rf"\b(?:{domain.alternation(words['exclusions'])})\b.*$", re.IGNORECASE | re.DOTALL),
+            frozenset(t for w in words["owners"] for t in terms(w)))
 
 
-def label_core(label: str) -> str:
+def label_core(label: str, org: frozenset[str] = frozenset()) -> str:
     """What a row's label names, without what only qualifies it: a remark in brackets ("(ours)"), whose figure it
-    is (:func:`owners_clause`) and what it leaves out ("Long-term debt, less current portion", "…, net of
-    allowances": ``exclusions`` of the lexicon's ``owners``)."""
+    is (:func:`owners_clause`, ``org`` the company's name's terms) and what it leaves out ("Long-term debt, less
+    current portion", "…, net of allowances": ``exclusions`` of the lexicon's ``owners``)."""
     bare = ASIDE.sub(" ", label)
-    bare = bare.replace(owners_clause(bare), " ") if owners_clause(bare) else bare
+    clause = owners_clause(bare, org)
+    bare = bare.replace(clause, " ") if clause else bare
     return _owners()[2].sub(" ", bare)
 
 
@@ -257,12 +256,21 @@ def whole_terms() -> frozenset[str]:
     return frozenset(t for w in (*words["whole"], *words["others"]) for t in terms(w))
 
 
-def owners_clause(label: str) -> str:
-    """The clause of a row's label that says whose figure it is, the company's own shareholders' ("Net income
+def owners_clause(label: str, org: frozenset[str] = frozenset()) -> str:
+    """The clause ending a row's label that says whose figure it is, the company's own shareholders' ("Net income
     attributable to CVS Health", "… available to common stockholders"): a figure of the item the label names
-    before it, for the owners an analyst means; "" when there is none or it names others (noncontrolling
-    interests, preferred stock: another figure). Words in ``owners`` of the lexicon."""
-    clause, others, _ = _owners()
-    m = clause.search(label)
-    return m.group(0) if m and not others.search(m.group(0)) else ""
+    before it, for the owners an analyst means. It ends the label within :data:`OWNERS_WORDS` words ("…
+    available to common shareholders used in basic and diluted earnings per share calculation" names an input
+    of a calculation) and names owners (``owners`` of the lexicon: shareholders, the company, …) or the company
+    (``org``: its name's terms): "Revenues attributable to China" is a region's revenue. "" when there is none,
+    or when it names others (noncontrolling interests, preferred stock: another figure)."""
+    clause, others, _, owners = _owners()
+    found = list(clause.finditer(label))
+    if not found:
+        return ""
+    rest = label[found[-1].end():]
+    named = set(terms(rest))
+    if not 1 <= len(rest.split()) <= OWNERS_WORDS or others.search(rest) or not named & (owners | org):
+        return ""
+    return label[found[-1].start():]
 AVERAGE = "average "

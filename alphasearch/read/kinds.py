@@ -14,8 +14,8 @@ from .rows import UNIT_WORD, Figure
 
 def fits_kind(question: str, figure: Figure) -> bool:
     """``figure`` is of the kind ``question`` asks for (any figure when it asks for no particular kind)."""
-    if asks(question, "per_share") and figure.unit in UNIT_WORD:  # a per-share row is printed without a scale
-        return False
+    if asks(question, "per_share") and figure.unit in UNIT_WORD and "." not in figure.cell.text:
+        return False  # a per-share figure has cents, or its row says "per share": a whole number in millions is a total
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
     if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):

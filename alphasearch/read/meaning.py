@@ -72,6 +72,7 @@ class Asked:
 
     weights: dict[str, float]
     groups: tuple[str, ...]
+    org: frozenset[str] = frozenset()  # the terms of the company's name (a row "attributable to" it is its own)
 
     @property
     def total(self) -> float:
@@ -89,13 +90,13 @@ def asked(question: str, groups: Sequence[str], org: frozenset[str] = frozenset(
         if not group_terms(group)[1] & set(keys):
             keys += [t for t in sorted(group_terms(group)[0][0][1]) if t not in keys]
     if doc is None:
-        return Asked({t: 1.0 for t in keys}, tuple(groups))
+        return Asked({t: 1.0 for t in keys}, tuple(groups), org)
     # only words a row could hold: a line item's word, or one the document's table labels, headings and titles
     # use ("Base your judgments on the balance sheet … Answer in USD millions" asks no row for "judgments")
     if labels is not None:
         keys = [t for t in keys if t in labels or t in _item_terms()] or keys
     n, df = doc_df(doc)
-    return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups))
+    return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups), org)
 
 
 def match(label: str, context: str, want: Asked) -> tuple[float, float]:
@@ -120,7 +121,7 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
             covered += CONTEXT_WEIGHT * w
     coverage = covered / want.total
     # a remark in brackets, whose figure it is and what it leaves out are no other line item (label_core)
-    own = [t for t in set(terms(label_core(label))) - neutral_words() if t not in _form_words()] or list(lab)
+    own = [t for t in set(terms(label_core(label, want.org))) - neutral_words() if t not in _form_words()] or list(lab)
     precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
     return coverage * precision, coverage
 

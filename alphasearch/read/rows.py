@@ -223,7 +223,7 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is
-        mine = bool(owners_clause(named)) and not q_terms & whole_terms()
+        mine = bool(owners_clause(named, org)) and not q_terms & whole_terms()
         out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]

@@ -115,3 +115,20 @@ def test_a_rate_is_no_answer_to_a_statements_amount():
     assert not fits_kind("What was Oracle's income tax expense for fiscal 2023?", rate)
     assert fits_kind("What was Oracle's effective income tax rate for fiscal 2023?", rate)
     assert fits_kind("What was Oracle's operating margin in fiscal 2023?", rate)
+
+
+def test_share_counts_eps_under_a_subheading_and_returns_are_of_the_kind_asked():
+    """A review's cases: the diluted share count answers "how many diluted shares" (a count a money table prints
+    in millions), EPS printed with cents under "Continuing operations:" is per share, and a return on equity is
+    a rate."""
+    from alphasearch.read.kinds import fits_kind
+    from alphasearch.read.rows import Figure
+    from alphasearch.read.tables import Cell
+
+    shares = Figure("Diluted", "2023", Cell("15,812", 15812.0), "millions", "$", 1, "Diluted 15,812 16,326", 1.0)
+    assert fits_kind("How many diluted shares were outstanding in 2023?", shares)
+    assert not fits_kind("What were diluted earnings per share in 2023?", shares)
+    eps = Figure("Diluted", "2023", Cell("6.13", 6.13), "millions", "$", 1, "Diluted $ 6.13", 1.0)
+    assert fits_kind("What was diluted EPS in 2023?", eps)
+    roe = Figure("Return on average equity", "2023", Cell("12.3%", 12.3, percent=True), "", "", 1, "ROE 12.3%", 1.0)
+    assert fits_kind("What was the return on equity in 2023?", roe)

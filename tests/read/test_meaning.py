@@ -176,3 +176,26 @@ def test_a_sentence_not_naming_the_line_item_states_no_figure_for_it(statements,
     only = replace(statements, doc_id="literal-working-capital", pages=(Page(1, WORKING_CAPITAL),))
     ex = extractive_answer(only, "How much did Harbor spend on capital expenditures in 2022?", [1], df_of(only))
     assert ex.direct is None or "27.8" not in ex.direct.text, ex.direct
+
+
+def test_whose_figure_names_the_company_or_its_owners_and_is_read_in_linear_time():
+    import time
+
+    from alphasearch.read.items import label_core, owners_clause
+
+    assert owners_clause("Net income attributable to Walmart", frozenset({"walmart"})) == "attributable to Walmart"
+    assert owners_clause("Net Income Attributable to Shareowners of The Coca-Cola Company")
+    assert owners_clause("Revenues attributable to China") == ""  # a region's revenue, not the owners'
+    assert owners_clause("Net income attributable to noncontrolling interests") == ""
+    assert label_core("Long-term debt, less current portion").strip(" ,") == "Long-term debt"
+    start = time.process_time()  # a dot leader once made the clause's pattern backtrack (20 dots: > 300 s)
+    owners_clause("Net income attributable to common stockholders " + "." * 60 + " and other holders of units")
+    label_core("Net income attributable to " + "x." * 2000)
+    assert time.process_time() - start < 0.5
+
+
+def test_a_sentence_naming_the_line_item_in_other_verbs_still_answers(statements, df_of):
+    rd = replace(statements, doc_id="literal-rd", pages=(Page(1, "Research\nResearch and development expense was "
+                                                               "$2.9 billion in 2022, up from $2.6 billion."),))
+    ex = extractive_answer(rd, "How much did Harbor spend on research and development in 2022?", [1], df_of(rd))
+    assert ex.direct is not None and "2.9 billion" in ex.direct.text, ex.direct
