@@ -1,12 +1,14 @@
 """Load test of the HTTP API: concurrent clients ask a folder of the eval PDFs while a folder add job runs.
 
     python benchmarks/load_api.py [--queries 200] [--clients 8] [--docs 10] [--add 20] [--eval-dir ../shared/eval]
+                                  [--md benchmarks/results/load_api.md]
 
 Starts ``python -m alphasearch serve`` on a free loopback port over a fresh data directory, adds ``--docs``
 eval PDFs to a folder (a job, waited for), measures ``--single`` questions from one client, then starts
 a job adding ``--add`` more eval PDFs to another folder and fires ``--queries`` questions (routed to the
 first folder by name) from ``--clients`` concurrent clients meanwhile. Prints p50 / p95 latency and
-errors next to the single client's p95 (goal: 0 errors; p95 under 3x the single client's). Without the
+errors next to the single client's p95 (goal: 0 errors; p95 under 3x the single client's), and writes
+them as a table to ``--md`` (make_results puts that table into RESULTS.md). Without the
 eval set it says so and exits 0. Exit status 1 when any request failed. Sends traffic to 127.0.0.1 only.
 """
 from __future__ import annotations
@@ -92,6 +94,8 @@ def main() -> int:
     ap.add_argument("--single", type=int, default=20, help="questions asked by one client first (its p95)")
     ap.add_argument("--eval-dir", default=None)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--md", default=None, help="write the figures as a markdown table here "
+                    "(benchmarks/results/load_api.md is the one RESULTS.md shows)")
     args = ap.parse_args()
     eval_dir = eval_dir_or_none(args.eval_dir)
     if eval_dir is None:
@@ -165,7 +169,36 @@ def main() -> int:
     print(f"  latency p50 {statistics.median(latencies):.3f}s, p95 {p95(latencies):.3f}s; single client p95 "
           f"{p95(single):.3f}s; ratio {ratio:.2f} (goal < 3)")
     print(f"  errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    if args.md:
+        figures = {"queries": len(latencies), "clients": args.clients, "docs": len(asked), "add": len(adding),
+                   "elapsed": elapsed, "p50": statistics.median(latencies), "p95": p95(latencies),
+                   "single_p50": statistics.median(single), "single_p95": p95(single), "ratio": ratio,
+                   "errors": len(errors), "job_during": f"{during['status']} at {during['progress']['fraction']:.0%}",
+                   "job_final": f"{final['status']}, {indexed} of {len(adding)} indexed"}
+        write_md(Path(args.md), figures)
     return 1 if errors else 0
+
+
+def markdown(f: dict) -> str:
+    """The load run's figures as the RESULTS.md section."""
+    return "\n".join([
+        "# The HTTP API under load (`benchmarks/load_api.py`)", "",
+        f"{machine_line()}", "",
+        f"{f['queries']} questions routed to a folder of {f['docs']} eval PDFs, from {f['clients']} concurrent "
+        f"clients, while a job added {f['add']} more eval PDFs to another folder (offline engine, one server "
+        f"process). The single client asked first, alone.", "",
+        "| | p50 s | p95 s | errors |", "|---|---|---|---|",
+        f"| one client | {f['single_p50']:.3f} | {f['single_p95']:.3f} | |",
+        f"| {f['clients']} clients | {f['p50']:.3f} | {f['p95']:.3f} | {f['errors']} |", "",
+        f"p95 ratio to one client: **{f['ratio']:.2f}** (goal < 3); {f['queries'] / f['elapsed']:.2f} "
+        f"questions/s over {f['elapsed']:.0f} s; the add job was {f['job_during']} when the questions ended, "
+        f"then {f['job_final']}.", ""])
+
+
+def write_md(path: Path, figures: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(markdown(figures), encoding="utf-8")
+    tmp.replace(path)
 
 
 if __name__ == "__main__":
