@@ -412,7 +412,8 @@ def _count_of(sentence: str, counted: set[str]) -> float | None:
     """The largest figure in ``sentence`` followed within :data:`COUNT_WINDOW` words by what is counted ("18 data
     centers", "8,450 full time/permanent employees", "2.1 million associates"), None when none is. A share is
     no count ("38 percent were"), nor a number whose words to the counted noun hold a preposition ("401(k) plan
-    for associates": the lexicon's ``count_breaks``)."""
+    for associates": the lexicon's ``count_breaks``), nor a noun that modifies the next one ("2 employee benefit
+    plans": :func:`_modifies`)."""
     tokens = [t.rstrip(".,'") or t for t in re.findall(r"[\w%°.,']+", sentence.lower())]
     found = None
     for i, tok in enumerate(tokens):
@@ -431,9 +432,23 @@ def _count_of(sentence: str, counted: set[str]) -> float | None:
                     value = float(num.replace(",", "")) * scale
                 except ValueError:
                     value = 0.0
+                if value > 1 and _modifies(a, after[k + 1:k + 2]):
+                    break
                 found = value if found is None else max(found, value)
                 break
     return found
+
+
+def _modifies(word: str, following: list[str]) -> bool:
+    """Whether ``word``, after a number above one, modifies the noun that follows rather than being what is
+    counted: it is in the singular ("2 employee benefit plans"; a count above one takes the plural) and
+    another word follows it. Words whose plural takes no -s (the lexicon's ``same_plural``: "900 staff",
+    "12,300 people") and units ("500 mg tablets") are counted as they stand."""
+    if not following or not following[0].isalpha() or following[0] in STOPWORDS:
+        return False
+    if word in lexicon()["same_plural"] or len(word) <= 3 or word.endswith("s"):
+        return False
+    return singular(word) == word
 
 
 def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, read: Sequence[int]):

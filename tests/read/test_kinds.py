@@ -132,3 +132,23 @@ def test_share_counts_eps_under_a_subheading_and_returns_are_of_the_kind_asked()
     assert fits_kind("What was diluted EPS in 2023?", eps)
     roe = Figure("Return on average equity", "2023", Cell("12.3%", 12.3, percent=True), "", "", 1, "ROE 12.3%", 1.0)
     assert fits_kind("What was the return on equity in 2023?", roe)
+
+
+PLANS = """Benefit Plans
+Harbor sponsors 2 employee benefit plans and 3 employee stock purchase programs for its staff.
+The plans are described in Note 12."""
+
+
+def test_a_noun_that_modifies_another_is_not_what_is_counted(filing, df_of):
+    """'2 employee benefit plans' counts plans, not employees: a singular noun after a number above one is a
+    modifier of the noun that follows it. 'approximately 12,300 people' (a plural that takes no -s) still counts."""
+    from alphasearch.answer.extractive import _count_of, _counted
+
+    counted = _counted("How many employees did Harbor have in 2022?")
+    assert _count_of("Harbor sponsors 2 employee benefit plans for its staff.", counted) is None
+    assert _count_of("Harbor had 1 employee in 2022.", counted) == 1.0
+    assert _count_of("Harbor employed 12,300 employees at year end.", counted) == 12_300.0
+    assert _count_of("We had 900 staff worldwide.", _counted("How many people did Harbor employ?")) == 900.0
+    plans = replace(filing, doc_id="literal-kinds-plans", pages=filing.pages[:2] + (Page(3, PLANS),))
+    ex = extractive_answer(plans, "How many employees did Harbor have in 2022?", [1, 2], df_of(plans))
+    assert ex.direct is None or not any(n in ex.direct.text for n in (" 2 ", " 3 ")), ex.direct.text
