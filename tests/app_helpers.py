@@ -76,16 +76,6 @@ def hostile_files() -> dict[str, tuple[bytes, str]]:
     }
 
 
-def contention(cpu_seconds: float = 0.3) -> float:
-    """How many times longer than its CPU time a fixed piece of work takes on this machine now (1.0 when
-    quiet; 4 when four busy processes share each core): time limits a test sets are multiplied by it, so the
-    verdict a limit decides does not change with what else the machine runs."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    while time.process_time() - cpu < cpu_seconds:
-        sum(i * i for i in range(10_000))
-    return max(1.0, min(10.0, (time.perf_counter() - wall) / (time.process_time() - cpu)))
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -53,7 +53,11 @@ _GC_THRESHOLDS = (1_000_000, 20, 20)  # the worker's garbage collector: a pass p
 # A worker holding more than this share of its memory limit after a file is replaced by a fresh one: OCR leaves
 # memory behind (a worker's resident memory rose from 150 to 590 MB over 10 scanned documents of 173 pages).
 RECYCLE_SHARE = 0.4
-_POLL = 0.1  # seconds between checks of a running worker (its peak memory, whether it still lives)
+_POLL = 0.1  # seconds between checks of a running worker (its peak memory, its CPU time, whether it still lives)
+# A call's limit is the worker's CPU time, so a file's verdict does not depend on what else the machine runs
+# (the same file refused on a busy server and read on a quiet one); a call that waits without computing is
+# stopped at this many times the limit in wall-clock time.
+WALL_FACTOR = 4.0
 
 
 # --- the per-file function (also what a distributed runner such as Ray calls) ----------------------
@@ -185,7 +189,8 @@ class Measure:
 class WorkerPool:
     """Up to ``size`` worker processes, started on first use and kept for the next file.
 
-    ``seconds``: wall-clock limit per call; ``memory_mb``: each worker's address-space limit.
+    ``seconds``: limit per call, in the worker's CPU time (a worker computes on one thread), and
+    :data:`WALL_FACTOR` times it in wall-clock time; ``memory_mb``: each worker's address-space limit.
     Thread-safe: :meth:`run` blocks until a worker is free.
     """
 
@@ -359,6 +364,7 @@ class _Worker:
              measure: Measure | None, extra_seconds: float = 0.0) -> Any:
         measure = measure if measure is not None else Measure()
         started = time.monotonic()
+        cpu_start = _cpu_seconds(self.proc.pid)
         peak = 0.0
         try:
             self.conn.send((fn, args, progress is not None))
@@ -367,8 +373,11 @@ class _Worker:
             raise
         self.busy = True
         while True:
-            left = seconds - (time.monotonic() - started)
-            if left <= 0:
+            wall = time.monotonic() - started
+            cpu = _cpu_seconds(self.proc.pid)
+            used = cpu - cpu_start if cpu is not None and cpu_start is not None else wall  # no /proc: wall time
+            left = seconds * WALL_FACTOR - wall
+            if used > seconds or left <= 0:
                 self.stop()
                 return self._fail(measure, started, peak, name,
                                   f"parsing took longer than {seconds:g} s", "timeout")
@@ -427,6 +436,19 @@ class _Worker:
         measure.peak_mb = peak
         measure.outcome = outcome
         raise UnsafePDFError(f"{name} could not be read safely: {why}.")
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The process's CPU time so far (user and system, Linux /proc), None when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold spaces
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _peak_mb(pid: int, field: bytes = b"VmHWM:") -> float:

@@ -14,7 +14,7 @@ import pytest
 import pdf_factory
 from alphasearch.pdf import TextBlock, write_pdf
 from app_helpers import streamlit_server, topic_pdf
-from test_browser import WAIT, ask, browser, go, page, replay_graph, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
+from test_browser import WAIT, ask, browser, go, open_tab, page, replay_graph, session, upload, wait_idle  # noqa: F401  (fixtures: browser, page)
 
 
 LINK = '<a href="https://evil.example/a">open me</a>'
@@ -129,9 +129,10 @@ def test_folder_screens_render_names_and_text_inert(page):
     page.get_by_role("button", name="Create folder").click()
     page.get_by_text(re.compile("created")).first.wait_for(timeout=WAIT)
     assert_inert(page, "folder created")
-    page.get_by_role("tab", name="Add PDFs").click()
+    open_tab(page, "Add PDFs")
     upload(page, [("harbour.pdf", hostile_pdf()), (EVIL_PDF, topic_pdf("hr")),
                   (EVIL_SCAN, pdf_factory.image_only_pdf(2))])
+    open_tab(page, "Add PDFs")
     page.get_by_role("button").filter(has_text="Add 3 files to").click()
     page.get_by_text("Last upload").wait_for(timeout=WAIT)
     assert_inert(page, "upload status and per-file results")

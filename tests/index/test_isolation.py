@@ -89,6 +89,36 @@ def test_the_time_limit_kills_the_worker_and_says_so():
         p.close()
 
 
+def test_the_time_limit_counts_the_workers_cpu_time_not_the_machines_load():
+    """A file's verdict does not depend on what else the machine runs: 1 s of computing passes a 2.5 s limit
+    while CPU hogs stretch it past 2.5 s of wall-clock time, and endless computing is stopped near 2.5 s of CPU
+    time. (With a wall-clock limit the first was refused on a busy machine and read on a quiet one.)"""
+    n, t = 1_000_000, time.process_time()
+    while time.process_time() - t < 0.05:
+        sum(range(n))
+        n *= 2
+    per_item = (time.process_time() - t) / (n - 1_000_000)  # the items summed: 1e6 + 2e6 + ... + n / 2
+    work = int(1.0 / per_item)  # sum(range(work)): about 1 s of CPU time
+    p = isolation.WorkerPool(1, seconds=2.5, memory_mb=1024)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)  # as other servers
+            for _ in range(4 * (os.cpu_count() or 1))]
+    try:
+        p.run(os.getpid, name="warm.pdf")
+        measure = isolation.Measure()
+        assert p.run(sum, range(work), name="busy.pdf", measure=measure) == work * (work - 1) // 2
+        assert measure.seconds > 2.5, measure.seconds  # the hogs did stretch it past the limit's seconds
+        started = time.monotonic()
+        with pytest.raises(errors.UnsafePDFError) as ei:
+            p.run(sum, range(10**12), name="endless.pdf")
+        _one_line(ei.value, "endless.pdf could not be read safely: parsing took longer than 2.5 s")
+        assert time.monotonic() - started < 2.5 * isolation.WALL_FACTOR + 5
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+        p.close()
+
+
 def test_the_memory_limit_is_one_error_and_the_pool_keeps_serving(pool):
     measure = isolation.Measure()
     with pytest.raises(errors.UnsafePDFError) as ei:
