@@ -539,7 +539,8 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         before = COMMITTED / "figure_robustness_held_out_before.json"
         parts.append(held_out_section(held_out, json.loads(before.read_text()) if before.is_file() else []))
     # optional steps: their last committed tables
-    for name in ("bench_cluster.md", "bench_scale.md", "ocr_effect.md", "load_api.md", "outofsample_ab.md"):
+    for name in ("bench_cluster.md", "bench_scale.md", "ocr_effect.md", "load_api.md", "outofsample_ab.md",
+                 "layout_check.md"):
         if (COMMITTED / name).is_file():
             text = (COMMITTED / name).read_text(encoding="utf-8").strip()
             parts.append("#" + text if text.startswith("# ") else text)
