@@ -306,7 +306,7 @@ def render(files: list[dict], suite: list[dict], suite_summary: str, large: dict
         answered = sum(r["answered_after"] for r in files)
         out += ["", "### In the worker process that parsed each file", "",
                 f"Every upload is parsed in a worker process (`alphasearch/index/isolation.py`) limited to "
-                f"{d.parse_seconds:g} s and {d.parse_memory_mb:,} MB; the table gives that worker's time and peak "
+                f"{d.parse_seconds:g} s of CPU time and {d.parse_memory_mb:,} MB; the table gives that worker's time and peak "
                 f"resident memory for the file (the engine API door above). After each file the same process "
                 f"indexed a new PDF through the same workers and answered a question about it: "
                 f"{answered} of {len(files)} times.", "",
