@@ -89,7 +89,7 @@ def test_the_time_limit_kills_the_worker_and_says_so():
         p.close()
 
 
-def test_the_time_limit_counts_the_workers_cpu_time_not_the_machines_load():
+def test_the_time_limit_counts_the_workers_cpu_time_not_the_machines_load(monkeypatch):
     """A file's verdict does not depend on what else the machine runs: 1 s of computing passes a 2.5 s limit
     while CPU hogs stretch it past 2.5 s of wall-clock time, and endless computing is stopped near 2.5 s of CPU
     time. (With a wall-clock limit the first was refused on a busy machine and read on a quiet one.)"""
@@ -99,6 +99,9 @@ def test_the_time_limit_counts_the_workers_cpu_time_not_the_machines_load():
         n *= 2
     per_item = (time.process_time() - t) / (n - 1_000_000)  # the items summed: 1e6 + 2e6 + ... + n / 2
     work = int(1.0 / per_item)  # sum(range(work)): about 1 s of CPU time
+    # the wall-clock stop (WALL_FACTOR times the limit; tested above with a sleeping worker) is put out of reach:
+    # on a machine already busy the hogs below stretch 1 s of CPU past 10 s of wall time
+    monkeypatch.setattr(isolation, "WALL_FACTOR", 1000.0, raising=False)
     p = isolation.WorkerPool(1, seconds=2.5, memory_mb=1024)
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)  # as other servers
             for _ in range(4 * (os.cpu_count() or 1))]
@@ -111,7 +114,7 @@ def test_the_time_limit_counts_the_workers_cpu_time_not_the_machines_load():
         with pytest.raises(errors.UnsafePDFError) as ei:
             p.run(sum, range(10**12), name="endless.pdf")
         _one_line(ei.value, "endless.pdf could not be read safely: parsing took longer than 2.5 s")
-        assert time.monotonic() - started < 2.5 * isolation.WALL_FACTOR + 5
+        assert time.monotonic() - started < 300  # 2.5 s of CPU, however long the hogs make it
     finally:
         for h in hogs:
             h.kill()
