@@ -433,7 +433,7 @@ def _count_of(sentence: str, counted: set[str]) -> float | None:
                 except ValueError:
                     value = 0.0
                 if value > 1 and _modifies(a, after[k + 1:k + 2]):
-                    break
+                    continue  # "538 square miles": the counted noun may still follow
                 found = value if found is None else max(found, value)
                 break
     return found

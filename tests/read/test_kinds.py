@@ -149,6 +149,8 @@ def test_a_noun_that_modifies_another_is_not_what_is_counted(filing, df_of):
     assert _count_of("Harbor had 1 employee in 2022.", counted) == 1.0
     assert _count_of("Harbor employed 12,300 employees at year end.", counted) == 12_300.0
     assert _count_of("We had 900 staff worldwide.", _counted("How many people did Harbor employ?")) == 900.0
+    miles = _counted("How many square miles does Hamilton County cover?")  # a counted phrase of two words
+    assert _count_of("Hamilton County covers approximately 538 square miles.", miles) == 538.0
     plans = replace(filing, doc_id="literal-kinds-plans", pages=filing.pages[:2] + (Page(3, PLANS),))
     ex = extractive_answer(plans, "How many employees did Harbor have in 2022?", [1, 2], df_of(plans))
     assert ex.direct is None or not any(n in ex.direct.text for n in (" 2 ", " 3 ")), ex.direct.text
