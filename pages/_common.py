@@ -245,13 +245,14 @@ def check_upload_size(data: bytes, name: str, settings: Settings) -> None:
     st.session_state["uploaded_bytes"] = used
 
 
-def release_upload(file_id: str, widget_key: str = "") -> None:
-    """Drop Streamlit's upload-manager copy of an uploaded file once the engine has what it needs (the bytes
-    are kept on disk), and with ``widget_key`` the uploader widget's state too (the widget must then be drawn
-    anew, under a new key, before its next upload), and hand freed memory back to the system (four 100 MB
-    uploads left the server at 963 MB after every tab closed)."""
-    if widget_key:
-        st.session_state.pop(widget_key, None)
+def release_upload(file_id: str, widget_key: str = "", uploads: Sequence[Any] = ()) -> None:
+    """Drop Streamlit's copies of an uploaded file once the engine has what it needs (the bytes are kept on
+    disk): its upload manager's copy, the bytes of ``uploads`` (``UploadedFile`` objects: the widget's value as
+    returned and as kept in the session's state are two) and, with ``widget_key``, the uploader widget's state
+    (the widget must then be drawn anew, under a new key, before its next upload); then hand freed memory back
+    to the system. A closed tab's session is kept for a while with its widgets' values (four 100 MB uploads left
+    the server at 963 MB after every tab closed). Safe in a run being stopped: what needs no session state goes
+    first."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -260,12 +261,17 @@ def release_upload(file_id: str, widget_key: str = "") -> None:
             ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
     except Exception:  # AppTest, or another Streamlit: the copy goes with the session
         log.debug("uploaded file %s not released", file_id, exc_info=True)
+    for upload in uploads:
+        if upload is not None:  # an UploadedFile is a BytesIO over the upload's bytes: emptied, not closed
+            upload.truncate(0)  # (Streamlit may still read it)
     try:
         import ctypes
 
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
+    if widget_key:
+        st.session_state.pop(widget_key, None)
 
 
 class ScriptThreadProgress:

@@ -189,7 +189,7 @@ def add_tab() -> None:
             ss["folders_results"] = [(r.name, r.status, r.reason or "; ".join(r.warnings),
                                       r.record.pages if r.record else None, round(r.seconds, 2)) for r in results]
             for f in files:
-                release_upload(f.file_id, f"folders_upload_{ss['folders_uploader']}")
+                release_upload(f.file_id, f"folders_upload_{ss['folders_uploader']}", uploads=(f,))
             ss["folders_uploader"] += 1
             st.rerun()
     if ss.get("folders_results"):

@@ -1,6 +1,9 @@
 """Single PDF: upload (or the sample) → indexing with progress → document card → cited chat."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import streamlit as st
 
 from alphasearch.config import MAX_QUESTION_CHARS
@@ -84,8 +87,20 @@ def restore() -> None:
               single_conv=conv)
 
 
-def index(data: bytes, name: str, file_id: str) -> None:
-    """Index the bytes with a live progress bar; on failure say why in one sentence."""
+def index(data: bytes, name: str, file_id: str, uploads: Sequence[Any] = ()) -> None:
+    """Index the bytes with a live progress bar; on failure say why in one sentence. Streamlit's copies of the
+    upload (its upload manager's, and ``uploads``, the uploader's values) are dropped on every way out, a closed
+    tab's stopped run too, except while its error is shown."""
+    kept = False
+    try:
+        kept = _index(data, name, file_id)
+    finally:
+        if not kept:
+            release_upload(file_id, uploads=uploads)
+
+
+def _index(data: bytes, name: str, file_id: str) -> bool:
+    """True when the upload is kept: its error stays on screen while the file is there."""
     settings = current_settings()
     shown = inert(name)
     with st.status(f"Indexing {shown}…", expanded=True) as status:
@@ -109,13 +124,13 @@ def index(data: bytes, name: str, file_id: str) -> None:
             show_error(exc, f"indexing {name}")
             ss["single_file_id"] = file_id  # do not retry the same bad file on every rerun
             ss["single_error"] = (file_id, exc)
-            return
+            return True
         bar.progress(1.0, text="ready")
         status.update(label=f"{shown} is ready: {doc.page_count} pages, {doc.section_count()} sections",
                       state="complete", expanded=False)
     ss.update(single_doc=doc, single_file_id=file_id, single_chat=[])
     remember(doc, data)  # the bytes are kept on disk, never in the session
-    release_upload(file_id)  # the uploader keeps showing the file; the session's widget state holds it until it ends
+    return False
 
 
 def want_sample() -> None:
@@ -147,9 +162,11 @@ if ss.pop("want_sample", False):
 
     index(sample_pdf_bytes(), SAMPLE_NAME, "sample")
 elif upload is not None and ss.get("single_file_id") != upload.file_id:
-    index(upload.getvalue(), upload.name, upload.file_id)
+    index(upload.getvalue(), upload.name, upload.file_id, (upload, ss.get(f"single_upload_{ss['single_uploader']}")))
 elif upload is not None and ss.get("single_error", (None,))[0] == upload.file_id:
     show_error(ss["single_error"][1], f"indexing {upload.name}")  # keep saying why while the file is there
+elif upload is not None:  # indexed in an earlier run; this run's value holds the bytes again
+    release_upload(upload.file_id, uploads=(upload, ss.get(f"single_upload_{ss['single_uploader']}")))
 upload = None  # the script's globals outlive the run (Streamlit keeps the last run's module): not the file
 
 doc = ss.get("single_doc")
