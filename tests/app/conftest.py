@@ -16,3 +16,11 @@ def pytest_collection_modifyitems(items):
         marker = item.get_closest_marker("timeout")
         if HERE in Path(str(item.fspath)).resolve().parents and (marker is None or marker.args[0] < APP_TEST_SECONDS):
             item.add_marker(pytest.mark.timeout(APP_TEST_SECONDS))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report on the test item (``item.rep_call``), so a fixture can tell that its test failed."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)

@@ -67,9 +67,14 @@ def session(browser, url: str, height: int = 2200):
 
 
 @pytest.fixture
-def page(browser, server):
+def page(browser, server, request):
     with session(browser, server) as pg:
         yield pg
+        rep = getattr(request.node, "rep_call", None)
+        if rep is not None and rep.failed:  # the screen as the test left it (a test's error never reaches here)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            pg.screenshot(path=str(SCREENSHOTS / f"failed-{request.node.name}-{time.strftime('%H%M%S')}.png"),
+                          full_page=True)
 
 
 def shot(pg, name: str) -> Path:
