@@ -145,9 +145,10 @@ elif "single_doc" not in ss and st.query_params.get("doc"):
 st.title("Ask a PDF")
 st.caption("Upload a PDF, or try the generated sample report. Answers cite the pages they come from.")
 
+upload_key = f"single_upload_{ss['single_uploader']}"  # the uploader's value is also kept under this key
 col_up, col_btn = st.columns([3, 1], vertical_alignment="center")
 with col_up:
-    upload = st.file_uploader("PDF file", type=UPLOAD_TYPES, key=f"single_upload_{ss['single_uploader']}",
+    upload = st.file_uploader("PDF file", type=UPLOAD_TYPES, key=upload_key,
                               help=f"Up to {current_settings().max_file_mb} MB and {current_settings().max_pages:,} pages. "
                                    f"{accepted_sentence()}")
 with col_btn:
@@ -162,11 +163,11 @@ if ss.pop("want_sample", False):
 
     index(sample_pdf_bytes(), SAMPLE_NAME, "sample")
 elif upload is not None and ss.get("single_file_id") != upload.file_id:
-    index(upload.getvalue(), upload.name, upload.file_id, (upload, ss.get(f"single_upload_{ss['single_uploader']}")))
+    index(upload.getvalue(), upload.name, upload.file_id, (upload, ss.get(upload_key)))
 elif upload is not None and ss.get("single_error", (None,))[0] == upload.file_id:
     show_error(ss["single_error"][1], f"indexing {upload.name}")  # keep saying why while the file is there
 elif upload is not None:  # indexed in an earlier run; this run's value holds the bytes again
-    release_upload(upload.file_id, uploads=(upload, ss.get(f"single_upload_{ss['single_uploader']}")))
+    release_upload(upload.file_id, uploads=(upload, ss.get(upload_key)))
 upload = None  # the script's globals outlive the run (Streamlit keeps the last run's module): not the file
 
 doc = ss.get("single_doc")

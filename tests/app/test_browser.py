@@ -59,11 +59,17 @@ def session(browser, url: str, height: int = 2200):
         try:
             yield pg
         except Exception:  # the screen as it was when a step gave up: evidence for a flake
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            pg.screenshot(path=str(SCREENSHOTS / f"failed-{time.strftime('%H%M%S')}.png"), full_page=True)
+            save_failed(pg)
             raise
     finally:
         ctx.close()
+
+
+def save_failed(pg, name: str = "") -> None:
+    """A full-page screenshot ``failed-[<name>-]<time>.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    stem = "-".join(filter(None, ("failed", name, time.strftime("%H%M%S"))))
+    pg.screenshot(path=str(SCREENSHOTS / f"{stem}.png"), full_page=True)
 
 
 @pytest.fixture
@@ -72,9 +78,7 @@ def page(browser, server, request):
         yield pg
         rep = getattr(request.node, "rep_call", None)
         if rep is not None and rep.failed:  # the screen as the test left it (a test's error never reaches here)
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            pg.screenshot(path=str(SCREENSHOTS / f"failed-{request.node.name}-{time.strftime('%H%M%S')}.png"),
-                          full_page=True)
+            save_failed(pg, request.node.name)
 
 
 def shot(pg, name: str) -> Path:
