@@ -8,7 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from alphasearch.errors import AlphaSearchError
+from alphasearch.index import turns
 from alphasearch.pdf.convert import accepted_sentence
+from pages._visitor import owner
 from pages._common import (ScriptThreadProgress, current_settings, doc_facts, inert, md_escape, open_library,
                            release_upload, show_error, UPLOAD_TYPES)
 
@@ -172,7 +174,8 @@ def add_tab() -> None:
             progress = ScriptThreadProgress(draw)
 
             try:
-                results = lib.add_many(fid, [(f.name, f.getvalue()) for f in files], progress=progress)
+                with turns.visiting(owner()):  # one index worker at a time per visitor, in line (turns.py)
+                    results = lib.add_many(fid, [(f.name, f.getvalue()) for f in files], progress=progress)
             except AlphaSearchError as exc:
                 status.update(label="Nothing was added", state="error")
                 show_error(exc, "adding the files")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError
+from alphasearch.index import turns
 from alphasearch.pdf.convert import accepted_sentence
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
                            current_settings, engine, inert, library, md_escape, pages_label, release_upload,
@@ -116,8 +117,9 @@ def _index(data: bytes, name: str, file_id: str) -> bool:
 
         try:
             check_upload_size(data, name, settings)
-            data = engine().as_pdf(data, name, progress=progress)  # a Word, slide, web or image file: as PDF
-            doc = engine().index_bytes(data, name, progress=progress)
+            with turns.visiting(owner()):  # one index worker at a time per visitor, in line (its place shown)
+                data = engine().as_pdf(data, name, progress=progress)  # a Word, slide, web or image file: as PDF
+                doc = engine().index_bytes(data, name, progress=progress)
         except Exception as exc:
             bar.empty()
             status.update(label=f"{shown} was not indexed", state="error", expanded=True)

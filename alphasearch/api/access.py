@@ -54,7 +54,14 @@ def check_access(request: Request) -> None:
             raise HTTPException(401, "The token is wrong; use the one the server's ALPHASEARCH_API_TOKEN holds.",
                                 headers={"WWW-Authenticate": "Bearer"})
     key = "token:" + token if expected else "client:" + (request.client.host if request.client else "?")
+    request.state.caller = key
     wait = service.limiter.retry_after(key)
     if wait:
         raise HTTPException(429, f"Too many requests: the limit is {service.limiter.limit} a minute; "
                                  f"try again in {wait:.0f} s.", headers={"Retry-After": str(int(wait + 0.999))})
+
+
+def caller(request: Request) -> str:
+    """Who sends ``request`` (set by :func:`check_access`): its token when the server has one, else its address.
+    Its indexing jobs are one visitor's (index/turns.py)."""
+    return str(getattr(request.state, "caller", "") or "")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import AlphaSearchError
+from ..index import turns
 
 log = logging.getLogger("alphasearch.api")
 KEEP = 1000  # finished jobs remembered (the oldest are forgotten first)
@@ -56,8 +57,10 @@ class Jobs:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
 
-    def submit(self, kind: str, work: Callable[[Progress], Any]) -> Job:
-        """Queue ``work(progress)``; its return value becomes the job's result."""
+    def submit(self, kind: str, work: Callable[[Progress], Any], owner: str = "") -> Job:
+        """Queue ``work(progress)``; its return value becomes the job's result. ``owner``: the caller whose
+        job it is (:func:`caller`); one caller's files take one index worker at a time (index/turns.py), and
+        a file waiting for one says its place in the job's progress."""
         job = Job(id=secrets.token_hex(8), kind=kind)
         with self._lock:
             self._jobs[job.id] = job
@@ -66,7 +69,7 @@ class Jobs:
                 if self._jobs[oldest].finished is None:
                     break
                 del self._jobs[oldest]
-        self.pool.submit(self._run, job, work)
+        self.pool.submit(self._run, job, work, owner)
         return job
 
     def get(self, job_id: str) -> Job | None:
@@ -77,13 +80,14 @@ class Jobs:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     @staticmethod
-    def _run(job: Job, work: Callable[[Progress], Any]) -> None:
+    def _run(job: Job, work: Callable[[Progress], Any], owner: str) -> None:
         def progress(stage: str, fraction: float) -> None:
             job.stage, job.fraction = str(stage), max(job.fraction, min(1.0, float(fraction)))
 
         job.status = "running"
         try:
-            job.result = work(progress)
+            with turns.visiting(owner):
+                job.result = work(progress)
             job.status, job.fraction = "done", 1.0
         except AlphaSearchError as exc:
             job.status, job.error, job.exception = "failed", str(exc), exc

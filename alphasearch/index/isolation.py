@@ -39,6 +39,7 @@ from ..errors import AlphaSearchError, UnsafePDFError
 from ..models import DocumentIndex
 from ..pdf.ocr import STAGE as OCR_STAGE  # the progress stage of OCR: the pool then grants the file its OCR time
 from .pageindex import PageTerms
+from .turns import Line, place_text, visitor
 
 Progress = Callable[[str, float], None]
 STACK_MB = 256  # the thread that parses: MuPDF recurses through outlines and nested objects
@@ -203,6 +204,7 @@ class WorkerPool:
         self._cond = threading.Condition()
         self._closed = False
         self._local = threading.local()
+        self._line = Line(self._cond)  # who gets the next free worker: first come, one per visitor (turns.py)
 
     def grow(self, size: int) -> None:
         """Allow at least ``size`` workers at once."""
@@ -212,14 +214,17 @@ class WorkerPool:
                 self._cond.notify_all()
 
     def run(self, fn: Callable[..., Any], *args: Any, name: str, progress: Progress | None = None,
-            measure: Measure | None = None, extra_seconds: float = 0.0) -> Any:
+            measure: Measure | None = None, extra_seconds: float = 0.0, owner: str | None = None) -> Any:
         """``fn(*args)`` in a worker (with ``progress=`` relayed here when given); its result, or the
         exception it raised. Raises :class:`UnsafePDFError` naming ``name`` when the worker
         crashed, ran out of memory or exceeded the time limit (it is then replaced). ``extra_seconds``:
-        added to the limit once, when the call reports the stage :data:`OCR_STAGE` (pages read by OCR)."""
+        added to the limit once, when the call reports the stage :data:`OCR_STAGE` (pages read by OCR).
+        ``owner``: the visitor whose job this is (default: :func:`.turns.visitor`), who waits in line while
+        their other job runs; ``progress`` is told the caller's place while it waits."""
         measure = measure if measure is not None else Measure()
         self._local.last = measure
-        worker = self._checkout()
+        owner = visitor() if owner is None else owner
+        worker = self._checkout(owner, None if progress is None else (lambda place: progress(place_text(place), 0.0)))
         ok = False
         if extra_seconds and progress is None:
             progress = _ignore  # the stage that grants the time comes as progress
@@ -229,7 +234,7 @@ class WorkerPool:
             ok = True
             return result
         finally:
-            self._checkin(worker if ok or (worker.alive() and not worker.busy) else None)
+            self._checkin(worker if ok or (worker.alive() and not worker.busy) else None, owner)
 
     def last_measure(self) -> Measure | None:
         """The Measure of this thread's latest :meth:`run` (None if none since the last call)."""
@@ -243,26 +248,30 @@ class WorkerPool:
         for w in idle:
             w.stop()
 
-    def _checkout(self) -> "_Worker":
-        with self._cond:
-            while True:
-                if self._closed:
-                    raise AlphaSearchError("The PDF workers were shut down; restart the program.")
-                if self._idle:
-                    return self._idle.pop()
-                if self._count < self.size:
-                    self._count += 1
-                    break
-                self._cond.wait()
+    def _checkout(self, owner: str = "", waiting: Callable[[int], None] | None = None) -> "_Worker":
+        def take() -> "_Worker | str | None":
+            if self._closed:
+                raise AlphaSearchError("The PDF workers were shut down; restart the program.")
+            if self._idle:
+                return self._idle.pop()
+            if self._count < self.size:
+                self._count += 1
+                return "start"
+            return None
+
+        got = self._line.wait(owner, take, waiting)
+        if not isinstance(got, str):
+            return got
         try:
             return _Worker(self.memory_mb)
         except BaseException:
             with self._cond:
                 self._count -= 1
-                self._cond.notify()
+                self._line.done(owner)
+                self._cond.notify_all()
             raise
 
-    def _checkin(self, worker: "_Worker | None") -> None:
+    def _checkin(self, worker: "_Worker | None", owner: str = "") -> None:
         with self._cond:
             if worker is not None and not self._closed and worker.alive() and \
                     _peak_mb(worker.proc.pid, b"VmRSS:") < RECYCLE_SHARE * self.memory_mb:
@@ -271,7 +280,8 @@ class WorkerPool:
                 self._count -= 1
                 if worker is not None:
                     worker.stop()
-            self._cond.notify()
+            self._line.done(owner)
+            self._cond.notify_all()
 
 
 _POOLS: dict[tuple[float, int], WorkerPool] = {}

@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable
+from concurrent.futures import wait as wait_futures
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ def vocabulary(index: DocumentIndex) -> str:
 
 
 LAYOUT_UPGRADE_SECONDS = 3.0  # a facts() call reads stored PDFs' missing page layouts for this long at most
+HEARTBEAT_SECONDS = 0.5  # while a worker indexes a file, progress is told again from the caller's thread this often
 
 # share of one file's progress bar per indexer stage
 STAGES = {"converting": (0.0, 0.05), "validating": (0.0, 0.05), "reading pages": (0.05, 0.6),
@@ -129,9 +131,11 @@ class DocumentMethods:
         fid = self.folder(folder).folder_id
         user_report = progress or (lambda message, fraction: None)
         shown = [0.0]
+        said = ["starting"]  # the latest message, from whichever thread
 
         def report(message: str, fraction: float) -> None:
             shown[0] = max(shown[0], min(1.0, fraction))
+            said[0] = message
             user_report(message, shown[0])
 
         results: list[AddResult | None] = [None] * len(items)
@@ -166,8 +170,12 @@ class DocumentMethods:
                     _done[0] = max(_done[0], lo + (hi - lo) * max(0.0, min(1.0, frac)))
                     report(f"{_name}: {stage}", min(1.0, (_i + _done[0]) / n))
 
+                built = prebuilt.get(sha256_of(data))
+                while hasattr(built, "done") and not built.done():  # a worker's file: say, from this thread,
+                    wait_futures([built], timeout=HEARTBEAT_SECONDS)  # what the workers' threads said meanwhile
+                    user_report(said[0], shown[0])                     # (a file waiting in line says its place)
                 try:
-                    result = self._add_one(fid, name, data, sub, replace_existing, prebuilt.get(sha256_of(data)))
+                    result = self._add_one(fid, name, data, sub, replace_existing, built)
                 except PDFError as exc:
                     result = AddResult(name, "rejected", str(exc))
                 except OSError as exc:  # e.g. a full disk: nothing half-written is kept (see _add_one)
@@ -235,7 +243,7 @@ class DocumentMethods:
             return built, None
         from concurrent.futures import ThreadPoolExecutor
 
-        from ..index import isolation
+        from ..index import isolation, turns
 
         workers = max(1, min(int(workers or getattr(self.settings, "index_workers", 0) or os.cpu_count() or 1),
                              len(todo)))
@@ -247,8 +255,13 @@ class DocumentMethods:
         # Largest files first (their size stands in for their work): a big file started last would
         # leave one worker busy while the others idle at the end of the batch.
         biggest_first = sorted(todo.items(), key=lambda kv: len(kv[1][1]), reverse=True)
+        owner = turns.visitor()  # the caller's visitor: their files take one worker at a time (turns.py)
+
+        def in_line(name: str) -> Progress:  # a file waiting for a worker says its place
+            return lambda stage, _: report(f"{name}: {stage}", 0.0) if stage.startswith(turns.WAITING) else None
+
         futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name,
-                                       extra_seconds=options.extra_seconds)
+                                       extra_seconds=options.extra_seconds, owner=owner, progress=in_line(name))
                    for sha, (name, data) in biggest_first}
         return futures, threads
 

@@ -201,3 +201,25 @@ def test_without_a_token_the_server_refuses_to_listen_beyond_loopback(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("error: Refusing to listen on 0.0.0.0 without a token: set ALPHASEARCH_API_TOKEN")
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_a_callers_folder_add_takes_one_index_worker_at_a_time_and_its_job_says_where_it_waits(client):
+    """The API's caller (its token) is one visitor (index/turns.py): the second of two scanned files waits for
+    the first, and the job's progress says so while it waits."""
+    import time
+
+    from app_helpers import long_pdf
+    from pdf_factory import scanned
+
+    assert client.post("/v1/folders", json={"name": "Scans"}).status_code == 201
+    files = [("file", (f"scan-{i}.pdf", scanned(long_pdf(12 + i)), "application/pdf")) for i in range(2)]
+    job_id = client.post("/v1/folders/Scans/documents", files=files).json()["job"]
+    stages, deadline = [], time.monotonic() + 300
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/jobs/{job_id}").raise_for_status().json()
+        stages.append(job["progress"]["stage"])
+        if job["status"] in ("done", "failed"):
+            break
+        time.sleep(1.0)  # within the rate limit
+    assert job["status"] == "done" and [r["status"] for r in job["result"]] == ["indexed", "indexed"], job
+    assert any(s.endswith("waiting for an index worker: next in line") for s in stages), sorted(set(stages))

@@ -3,14 +3,16 @@ search, and cannot open A's URLs; A's reload keeps A's own. A reader has no butt
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
 from alphasearch.library import Library
 from alphasearch.library.sample import SAMPLE_NAME, sample_pdf_bytes
-from app_helpers import streamlit_server
+from app_helpers import long_pdf, streamlit_server, topic_pdf
 from folder_helpers import build_library
-from test_browser import WAIT, ask, browser, go, session, shot, upload, wait_idle  # noqa: F401  (fixture)
+from pdf_factory import scanned
+from test_browser import WAIT, ask, browser, go, open_tab, session, shot, upload, wait_idle  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.timeout(600)
 QUESTION = "How long should bread dough rise?"
@@ -86,3 +88,38 @@ def test_a_reader_has_no_button_that_changes_the_library(browser, data_dir):
         assert r.get_by_text(re.compile("Delete folder")).count() == 0
         shot(r, "visitors_reader_folders")
     assert [f.name for f in Library(data_dir).folders()] == ["Kitchen"]
+
+
+def ready_after(pg, name: str, data: bytes) -> float:
+    """Seconds from uploading ``name`` on the Single PDF screen until it is ready."""
+    began = time.monotonic()
+    upload(pg, [(name, data)])
+    pg.get_by_text(re.compile(re.escape(name.removesuffix(".pdf")) + r".*is ready")).first.wait_for(timeout=WAIT)
+    return time.monotonic() - began
+
+
+def test_a_visitors_folder_add_holds_one_index_worker_and_shows_where_its_next_file_waits(browser, tmp_path):
+    """A adds two scanned files (OCR: many seconds each) to a folder: they take one index worker at a time and
+    A's screen says the second waits next in line; B's one-page upload meanwhile takes the other worker and is
+    ready about as fast as alone (before, A's files took both workers and B's waited for one of them)."""
+    root = tmp_path / "data"
+    build_library(Library(root), ("Kitchen",))
+    scans = [(f"scan-{i}.pdf", scanned(long_pdf(24 + i))) for i in range(2)]
+    with streamlit_server(root) as url, session(browser, url) as a, session(browser, url) as b:
+        go(b, "Single PDF", "Ask a PDF")
+        alone = ready_after(b, "alone.pdf", topic_pdf("hr", 0))
+        go(a, "Folders", "Folders")
+        open_tab(a, "Add PDFs")
+        upload(a, scans)
+        open_tab(a, "Add PDFs")
+        a.get_by_role("button").filter(has_text="Add 2 files to Kitchen").click()
+        a.get_by_text(re.compile(r"scan-[01]\.pdf: waiting for an index worker: next in line")).first.wait_for(
+            timeout=WAIT)
+        shot(a, "visitors_a_second_file_in_line")
+        meanwhile = ready_after(b, "meanwhile.pdf", topic_pdf("hr", 1))
+        assert a.get_by_text("Last upload").count() == 0  # A's add still runs: B did not wait for it to end
+        a.get_by_text("Last upload").wait_for(timeout=WAIT)
+        wait_idle(a)
+        assert a.get_by_text("rejected").count() == 0
+        shot(a, "visitors_a_folder_added")
+        assert meanwhile < alone + 8.0, (alone, meanwhile)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -240,3 +241,28 @@ def test_sigkill_during_a_catalog_write_rolls_it_back(data_dir, tmp_path):
     after.create_folder("Next")                                     # and no lock was left behind
     assert time.perf_counter() - started < 2
     assert after.health().ok
+
+
+def test_a_visitors_folder_add_runs_one_file_at_a_time_and_says_where_the_next_waits(data_dir):
+    """In the app a folder add is a visitor's (turns.py): its files take one index worker at a time, and the
+    caller's own thread is told, while the first is read, that the second is next in line (the Folders page
+    draws only what its own thread is told)."""
+    from alphasearch.index import turns
+    from pdf_factory import scanned
+
+    lib = Library(data_dir, settings=Settings(data_dir=data_dir))
+    lib.create_folder("Scans")
+    items = [(f"scan-{i}.pdf", scanned(numbered_pdf(i, pages=4))) for i in range(2)]  # OCR: seconds per file
+    me = threading.get_ident()
+    said: list[str] = []
+    with turns.visiting("browser:a"):
+        results = lib.add_many("Scans", items, workers=2,
+                               progress=lambda m, f: said.append(m) if threading.get_ident() == me else None)
+    assert [r.status for r in results] == ["indexed", "indexed"]
+    assert any(re.fullmatch(r"scan-[01]\.pdf: waiting for an index worker: next in line", m) for m in said), said
+    # the command line (no visitor) indexes both at once: nobody waits
+    lib.create_folder("Cli")
+    said.clear()
+    lib.add_many("Cli", [(f"cli-{i}.pdf", scanned(numbered_pdf(10 + i, pages=4))) for i in range(2)], workers=2,
+                 progress=lambda m, f: said.append(m))
+    assert not [m for m in said if turns.WAITING in m]

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from ...config import check_question
 from ...library.names import sha256_of
 from ...pdf import convert
-from ..access import check_access
+from ..access import caller, check_access
 from ..schemas import Question
 from ..service import Service, card
 from ..streaming import stream, wants_events
@@ -32,7 +32,8 @@ async def upload(request: Request, file: UploadFile = File(...)) -> JSONResponse
     its PDF's): poll ``GET /v1/jobs/{job}``."""
     svc = service(request)
     name, data = await read_upload(file, svc.settings.max_file_mb)
-    job = svc.jobs.submit("document", lambda progress: _summary(svc.index_upload(data, name, progress)))
+    job = svc.jobs.submit("document", lambda progress: _summary(svc.index_upload(data, name, progress)),
+                          owner=caller(request))
     # another format's id is its converted PDF's, known when the job ends: the job's result carries it
     doc_id = await run_in_threadpool(sha256_of, data) if convert.is_pdf(name, data) else None
     if not await run_in_threadpool(job.wait, svc.settings.api_wait_seconds):

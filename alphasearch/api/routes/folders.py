@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFi
 from fastapi.responses import JSONResponse
 
 from ...library import Library
-from ..access import check_access
+from ..access import caller, check_access
 from ..schemas import FactChanges, FolderName, FolderQuestion
 from .ask import answer
 from .documents import HIGHLIGHT
@@ -58,7 +58,8 @@ async def add_documents(name: str, request: Request, file: list[UploadFile] = Fi
     lib.folder(name)  # 404 now rather than in the job
     items = [await read_upload(f, svc.settings.max_file_mb) for f in file]
     job = svc.jobs.submit("folder-add", lambda progress: [r.to_dict() for r in lib.add_many(name, items,
-                                                                                             progress=progress)])
+                                                                                             progress=progress)],
+                          owner=caller(request))
     return JSONResponse({"job": job.id, "status": job.status}, status_code=202)
 
 

@@ -1,0 +1,122 @@
+"""Index workers shared fairly between visitors (issue 31, fair workers): one running job per visitor, first
+come first served, a waiting caller told its place; callers with no visitor (the CLI) use every worker."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import pdf_factory
+from alphasearch.index import isolation, turns
+
+SLOW = 3.0  # seconds a slow job sleeps in its worker
+
+
+@pytest.fixture
+def pool():
+    p = isolation.WorkerPool(2, seconds=30, memory_mb=1024)
+    started = [threading.Thread(target=p.run, args=(time.sleep, 0.5), kwargs={"name": f"warm{i}", "owner": ""})
+               for i in range(2)]
+    for t in started:  # both workers started (a worker's start-up is not what is measured)
+        t.start()
+    for t in started:
+        t.join()
+    yield p
+    p.close()
+
+
+def _job(p, owner: str, seconds: float, log: list, label: str, told: list | None = None):
+    """A job of ``owner`` in a thread: a sleep, or (``told``: recording what its progress is told while it
+    waits) indexing a small PDF, for a call with progress relays it to the function."""
+    def go():
+        asked = time.perf_counter()
+        with turns.visiting(owner):
+            if told is None:
+                p.run(time.sleep, seconds, name=label)
+            else:
+                p.run(isolation.index_pdf, pdf_factory.outline_pdf(), label, isolation.IndexOptions(), name=label,
+                      progress=lambda stage, _: told.append((label, stage)) if stage.startswith(turns.WAITING) else 0)
+        log.append((label, asked, time.perf_counter()))
+    t = threading.Thread(target=go)
+    t.start()
+    return t
+
+
+def test_a_visitors_many_files_hold_one_worker_and_anothers_file_takes_the_next(pool):
+    log: list = []
+    jobs = [_job(pool, "browser:a", SLOW, log, f"a{i}") for i in range(3)]
+    time.sleep(0.3)  # A's three files are in line before B's one
+    jobs.append(_job(pool, "browser:b", 0.1, log, "b"))
+    for t in jobs:
+        t.join()
+    took = {label: end - asked for label, asked, end in log}
+    # B was served by the second worker at once, not after one of A's files (SLOW seconds)
+    assert took["b"] < 1.5, took
+    # A's files ran one after another: the last ended about three slow jobs after the first started
+    assert sorted(took[f"a{i}"] for i in range(3))[-1] >= 3 * SLOW - 0.2, took
+
+
+def test_without_a_visitor_every_worker_is_used(pool):
+    log: list = []
+    began = time.perf_counter()
+    for t in [_job(pool, "", SLOW, log, f"cli{i}") for i in range(2)]:
+        t.join()
+    assert time.perf_counter() - began < 2 * SLOW - 0.5  # both at once
+
+
+def test_a_waiting_visitor_is_told_its_place_as_the_line_moves():
+    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
+    try:
+        p.run(time.sleep, 0.1, name="warm", owner="")
+        log: list = []
+        told: list = []
+        first = _job(p, "browser:x", SLOW, log, "x")
+        time.sleep(0.3)
+        second = _job(p, "browser:y", 0, log, "y", told)
+        time.sleep(0.3)
+        third = _job(p, "browser:z", 0, log, "z", told)
+        for t in (first, second, third):
+            t.join()
+        assert [s for who, s in told if who == "y"] == ["waiting for an index worker: next in line"]
+        z_told = [s for who, s in told if who == "z"]  # "next" only if it still waited once y had started
+        assert z_told in (["waiting for an index worker: 2nd in line"],
+                          ["waiting for an index worker: 2nd in line", "waiting for an index worker: next in line"])
+        assert [label for label, _, _ in sorted(log, key=lambda r: r[2])] == ["x", "y", "z"]  # in order of asking
+    finally:
+        p.close()
+
+
+def test_a_visitors_own_second_file_waits_for_their_first_and_says_so(pool):
+    log: list = []
+    told: list = []
+    first = _job(pool, "browser:a", SLOW, log, "a1")
+    time.sleep(0.3)
+    second = _job(pool, "browser:a", 0, log, "a2", told)  # a worker is free, but A already runs a job
+    first.join()
+    second.join()
+    assert told == [("a2", "waiting for an index worker: next in line")]
+    ends = {label: end for label, _, end in log}
+    assert ends["a2"] > ends["a1"]
+
+
+def test_a_caller_that_gives_up_leaves_the_line(pool):
+    log: list = []
+    busy = [_job(pool, "", SLOW, log, f"busy{i}") for i in range(2)]
+    time.sleep(0.3)
+
+    def impatient(stage, _):
+        raise KeyboardInterrupt  # a stopped run: the waiting caller goes away
+
+    with turns.visiting("browser:q"), pytest.raises(KeyboardInterrupt):
+        pool.run(time.sleep, 0.1, name="q", progress=impatient)
+    late = _job(pool, "browser:r", 0.1, log, "r")
+    for t in busy + [late]:
+        t.join()
+    assert "r" in {label for label, _, _ in log}  # the one behind was not stuck behind a ghost
+
+
+def test_place_text_reads():
+    assert [turns.place_text(n) for n in (1, 2, 3, 4, 11, 12, 21, 22)] == [
+        f"waiting for an index worker: {w}" for w in ("next in line", "2nd in line", "3rd in line", "4th in line",
+                                                      "11th in line", "12th in line", "21st in line", "22nd in line")]
