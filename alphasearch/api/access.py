@@ -2,6 +2,7 @@
 (``Settings.api_rate_limit`` requests a minute)."""
 from __future__ import annotations
 
+import hashlib
 import hmac
 import threading
 import time
@@ -54,7 +55,7 @@ def check_access(request: Request) -> None:
             raise HTTPException(401, "The token is wrong; use the one the server's ALPHASEARCH_API_TOKEN holds.",
                                 headers={"WWW-Authenticate": "Bearer"})
     key = "token:" + token if expected else "client:" + (request.client.host if request.client else "?")
-    request.state.caller = key
+    request.state.caller = "api:" + hashlib.sha256(key.encode()).hexdigest()[:16]  # never the token itself
     wait = service.limiter.retry_after(key)
     if wait:
         raise HTTPException(429, f"Too many requests: the limit is {service.limiter.limit} a minute; "
@@ -62,6 +63,7 @@ def check_access(request: Request) -> None:
 
 
 def caller(request: Request) -> str:
-    """Who sends ``request`` (set by :func:`check_access`): its token when the server has one, else its address.
-    Its indexing jobs are one visitor's (index/turns.py)."""
+    """Who sends ``request`` (set by :func:`check_access`), by its token when the server has one, else by its
+    address. Its indexing jobs are one visitor's (index/turns.py): the server has one token, so the API's
+    callers together index one file at a time and leave the other workers to the app's visitors."""
     return str(getattr(request.state, "caller", "") or "")

@@ -142,7 +142,9 @@ def as_pdf(data: bytes, name: str, settings: Any = None, progress: Progress | No
     convert.check_type(name)
     if progress:
         progress("converting", 0.0)
-    made = shared_pool(settings).run(convert_file, data, name, int(getattr(settings, "max_pages", 5000)), name=name)
+    told = None if progress is None else (lambda place: progress(place_text(place), 0.0))  # its place in line
+    made = shared_pool(settings).run(convert_file, data, name, int(getattr(settings, "max_pages", 5000)), name=name,
+                                     waiting=told)
     if progress:
         progress("converting", 1.0)
     return made
@@ -214,17 +216,21 @@ class WorkerPool:
                 self._cond.notify_all()
 
     def run(self, fn: Callable[..., Any], *args: Any, name: str, progress: Progress | None = None,
-            measure: Measure | None = None, extra_seconds: float = 0.0, owner: str | None = None) -> Any:
+            measure: Measure | None = None, extra_seconds: float = 0.0, owner: str | None = None,
+            waiting: Callable[[int], None] | None = None, cancel: threading.Event | None = None) -> Any:
         """``fn(*args)`` in a worker (with ``progress=`` relayed here when given); its result, or the
         exception it raised. Raises :class:`UnsafePDFError` naming ``name`` when the worker
         crashed, ran out of memory or exceeded the time limit (it is then replaced). ``extra_seconds``:
         added to the limit once, when the call reports the stage :data:`OCR_STAGE` (pages read by OCR).
         ``owner``: the visitor whose job this is (default: :func:`.turns.visitor`), who waits in line while
-        their other job runs; ``progress`` is told the caller's place while it waits."""
+        their other job runs; ``waiting(place)`` (default: ``progress`` told :func:`.turns.place_text`) hears
+        the caller's place while it waits; ``cancel``: set, the waiting caller leaves (:class:`.turns.Cancelled`)."""
         measure = measure if measure is not None else Measure()
         self._local.last = measure
         owner = visitor() if owner is None else owner
-        worker = self._checkout(owner, None if progress is None else (lambda place: progress(place_text(place), 0.0)))
+        if waiting is None and progress is not None:
+            waiting = lambda place: progress(place_text(place), 0.0)  # noqa: E731
+        worker = self._checkout(owner, waiting, cancel)
         ok = False
         if extra_seconds and progress is None:
             progress = _ignore  # the stage that grants the time comes as progress
@@ -248,7 +254,8 @@ class WorkerPool:
         for w in idle:
             w.stop()
 
-    def _checkout(self, owner: str = "", waiting: Callable[[int], None] | None = None) -> "_Worker":
+    def _checkout(self, owner: str = "", waiting: Callable[[int], None] | None = None,
+                  cancel: threading.Event | None = None) -> "_Worker":
         def take() -> "_Worker | str | None":
             if self._closed:
                 raise AlphaSearchError("The PDF workers were shut down; restart the program.")
@@ -259,7 +266,7 @@ class WorkerPool:
                 return "start"
             return None
 
-        got = self._line.wait(owner, take, waiting)
+        got = self._line.wait(owner, take, waiting, cancel)
         if not isinstance(got, str):
             return got
         try:

@@ -45,6 +45,10 @@ def place_text(place: int) -> str:
     return f"{WAITING}: next in line" if place == 1 else f"{WAITING}: {place}{suffix} in line"
 
 
+class Cancelled(Exception):
+    """The caller gave up waiting for a worker (its ``cancel`` event was set)."""
+
+
 class _Ticket:
     __slots__ = ("owner",)
 
@@ -60,25 +64,34 @@ class Line:
         self._cond = cond
         self._line: list[_Ticket] = []
         self._running: Counter[str] = Counter()
+        self._held = threading.local()  # jobs this thread holds: a call made inside one is not held back by it
 
-    def wait(self, owner: str, take: Callable[[], T | None], waiting: Callable[[int], None] | None = None) -> T:
+    def wait(self, owner: str, take: Callable[[], T | None], waiting: Callable[[int], None] | None = None,
+             cancel: threading.Event | None = None) -> T:
         """Block until ``owner``'s turn and a worker: ``take()`` (called under the lock) returns one, or None
-        while none is free. Returns what it took; the caller calls :meth:`done` when the job ends.
-        ``waiting(place)``: called (without the lock) whenever the caller's place in the line changes."""
+        while none is free. Returns what it took; the caller calls :meth:`done` when the job ends, in this
+        thread. ``waiting(place)``: called (without the lock) whenever the caller's place in the line changes;
+        ``cancel``: once set, the caller leaves the line (:class:`Cancelled`) within :data:`WAIT_SECONDS`."""
         ticket = _Ticket(owner)
         told = 0
-        with self._cond:
-            self._line.append(ticket)
+        nested = getattr(self._held, "jobs", 0) > 0  # this thread already runs a job (e.g. from its progress)
         try:
+            with self._cond:
+                self._line.append(ticket)
             while True:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled("stopped while waiting for an index worker")
                 with self._cond:
                     place = self._place(ticket)
-                    mine = bool(owner and self._running[owner])  # the visitor's other job still runs
+                    mine = bool(owner and self._running[owner]) and not nested  # the visitor's other job runs
                     got = take() if place == 1 and not mine else None
                     if got is not None:
                         self._line.remove(ticket)
                         if owner:
                             self._running[owner] += 1
+                        self._held.jobs = getattr(self._held, "jobs", 0) + 1
+                        if self._line:
+                            self._cond.notify_all()  # the next in line may start too (another free worker)
                         return got
                     if place == told or waiting is None:
                         self._cond.wait(WAIT_SECONDS)
@@ -93,19 +106,25 @@ class Line:
             raise
 
     def done(self, owner: str) -> None:
-        """``owner``'s job ended (called under the pool's lock, which then notifies all)."""
+        """``owner``'s job ended (called under the pool's lock, which then notifies all, in the thread that
+        waited for it)."""
+        self._held.jobs = max(0, getattr(self._held, "jobs", 0) - 1)
         if owner:
             self._running[owner] -= 1
             if self._running[owner] <= 0:
                 del self._running[owner]
 
     def _place(self, ticket: _Ticket) -> int:
-        """``ticket``'s place in the line, 1-based: 1 + the tickets ahead of it that could start. Place 1 starts
-        as soon as a worker is free and its visitor runs no other job."""
+        """``ticket``'s place in the line, 1-based: 1 + the tickets ahead of it that could start before it (a
+        visitor's first waiting ticket; none of a visitor whose job runs). Place 1 starts as soon as a worker
+        is free and its visitor runs no other job."""
         place = 1
+        counted: set[str] = set()
         for t in self._line:
             if t is ticket:
                 break
-            if not (t.owner and self._running[t.owner]):
-                place += 1
+            if t.owner and (self._running[t.owner] or t.owner in counted):
+                continue
+            counted.add(t.owner)
+            place += 1
         return place

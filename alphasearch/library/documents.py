@@ -159,7 +159,8 @@ class DocumentMethods:
             except OSError as exc:
                 results[i] = AddResult(name, "rejected", f"{name} could not be read ({exc.strerror or exc}).")
         rankers: dict[str, dict[str, bytes]] = {}  # content hash → saved ranker files built elsewhere
-        prebuilt, threads = self._prebuild(fid, jobs, workers, report, cluster, rankers) if jobs else ({}, None)
+        stop = threading.Event()
+        prebuilt, threads = self._prebuild(fid, jobs, workers, report, cluster, rankers, stop) if jobs else ({}, None)
         n = max(1, len(items))
         try:
             for i, name, data, started in jobs:
@@ -186,6 +187,7 @@ class DocumentMethods:
                 results[i] = replace(result, seconds=time.perf_counter() - started)
                 report(f"{name}: {result.status}", (i + 1) / n)
         finally:
+            stop.set()  # a stopped run: its files waiting in line leave it; the running one ends
             if threads is not None:
                 threads.shutdown(cancel_futures=True)
         report("done", 1.0)
@@ -200,11 +202,13 @@ class DocumentMethods:
 
     def _prebuild(self, fid: str, jobs: list[tuple[int, str, bytes, float]], workers: int | None,
                   report: Progress, cluster: str | None = None,
-                  rankers: dict[str, dict[str, bytes]] | None = None) -> tuple[dict[str, Any], Any]:
+                  rankers: dict[str, dict[str, bytes]] | None = None,
+                  stop: threading.Event | None = None) -> tuple[dict[str, Any], Any]:
         """Start indexing the batch's new PDFs in ``workers`` local worker processes at once
         (isolation.py) or on a Ray cluster (default indexer only). Returns content hash →
         a Future of an IndexedPdf, a DocumentIndex or the exception it raised (a cluster's
-        saved rankers go into ``rankers``), and the thread pool feeding the local workers
+        saved rankers go into ``rankers``; set, ``stop`` takes the files still waiting for a worker out of
+        the line), and the thread pool feeding the local workers
         (None with a cluster; the caller shuts it down)."""
         if self.build is not self._default_build:  # a custom indexer (LLM, tests) runs in this process
             return {}, None
@@ -257,11 +261,20 @@ class DocumentMethods:
         biggest_first = sorted(todo.items(), key=lambda kv: len(kv[1][1]), reverse=True)
         owner = turns.visitor()  # the caller's visitor: their files take one worker at a time (turns.py)
 
-        def in_line(name: str) -> Progress:  # a file waiting for a worker says its place
-            return lambda stage, _: report(f"{name}: {stage}", 0.0) if stage.startswith(turns.WAITING) else None
+        def told(name: str) -> Progress:
+            """A file's place while it waits for a worker, then once the stage it starts with (the rest of its
+            stages would hide another file's place on a one-line display)."""
+            waited = [False]
+
+            def tell(stage: str, _: float) -> None:
+                if stage.startswith(turns.WAITING) or waited[0]:
+                    waited[0] = stage.startswith(turns.WAITING)
+                    report(f"{name}: {stage}", 0.0)
+            return tell
 
         futures = {sha: threads.submit(procs.run, isolation.index_pdf, data, name, options, name=name,
-                                       extra_seconds=options.extra_seconds, owner=owner, progress=in_line(name))
+                                       extra_seconds=options.extra_seconds, owner=owner, progress=told(name),
+                                       cancel=stop)
                    for sha, (name, data) in biggest_first}
         return futures, threads
 

@@ -57,12 +57,23 @@ def test_a_visitors_many_files_hold_one_worker_and_anothers_file_takes_the_next(
     assert sorted(took[f"a{i}"] for i in range(3))[-1] >= 3 * SLOW - 0.2, took
 
 
-def test_without_a_visitor_every_worker_is_used(pool):
-    log: list = []
-    began = time.perf_counter()
-    for t in [_job(pool, "", SLOW, log, f"cli{i}") for i in range(2)]:
-        t.join()
-    assert time.perf_counter() - began < 2 * SLOW - 0.5  # both at once
+def test_without_a_visitor_every_worker_is_used_at_once():
+    p = isolation.WorkerPool(3, seconds=30, memory_mb=1024)
+    try:
+        warm = [threading.Thread(target=p.run, args=(time.sleep, 0.5), kwargs={"name": f"w{i}", "owner": ""})
+                for i in range(3)]
+        for t in warm:
+            t.start()
+        for t in warm:
+            t.join()
+        log: list = []
+        began = time.perf_counter()
+        for t in [_job(p, "", SLOW, log, f"cli{i}") for i in range(3)]:
+            t.join()
+        # all three started together: none waited for a wake-up that did not come (the line's 1 s recheck)
+        assert time.perf_counter() - began < SLOW + 0.8, log
+    finally:
+        p.close()
 
 
 def test_a_waiting_visitor_is_told_its_place_as_the_line_moves():
@@ -120,3 +131,61 @@ def test_place_text_reads():
     assert [turns.place_text(n) for n in (1, 2, 3, 4, 11, 12, 21, 22)] == [
         f"waiting for an index worker: {w}" for w in ("next in line", "2nd in line", "3rd in line", "4th in line",
                                                       "11th in line", "12th in line", "21st in line", "22nd in line")]
+
+
+def test_a_visitors_several_waiting_files_count_once_in_anothers_place():
+    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
+    try:
+        p.run(time.sleep, 0.1, name="warm", owner="")
+        log: list = []
+        told: list = []
+        jobs = [_job(p, "browser:x", SLOW, log, "x")]
+        time.sleep(0.3)
+        jobs += [_job(p, "browser:y", 0.1, log, f"y{i}") for i in range(2)]
+        time.sleep(0.3)
+        jobs.append(_job(p, "browser:z", 0, log, "z", told))
+        for t in jobs:
+            t.join()
+        # only one of y's two files can start before z (y runs one at a time): z is 2nd, not 3rd
+        assert told[0] == ("z", "waiting for an index worker: 2nd in line"), told
+    finally:
+        p.close()
+
+
+def test_a_cancelled_caller_leaves_the_line_at_once():
+    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
+    try:
+        p.run(time.sleep, 0.1, name="warm", owner="")
+        log: list = []
+        busy = _job(p, "", SLOW, log, "busy")
+        time.sleep(0.3)
+        stop = threading.Event()
+        threading.Timer(0.5, stop.set).start()
+        began = time.perf_counter()
+        with pytest.raises(turns.Cancelled):
+            p.run(time.sleep, 0.1, name="late", owner="browser:c", cancel=stop)
+        assert time.perf_counter() - began < 0.5 + turns.WAIT_SECONDS + 0.5
+        busy.join()
+    finally:
+        p.close()
+
+
+def test_a_call_made_from_inside_a_visitors_running_job_is_not_held_back_by_it(pool):
+    """A progress callback of a visitor's job that itself needs a worker (same visitor, same thread) gets the
+    free one instead of waiting for the job it runs inside (which waits for the callback: a deadlock)."""
+    inner: list = []
+
+    def on_progress(stage, _):
+        if not inner:
+            inner.append(pool.run(time.sleep, 0.1, name="inner") is None)
+
+    done = threading.Event()
+
+    def outer():
+        with turns.visiting("browser:n"):
+            pool.run(isolation.index_pdf, pdf_factory.outline_pdf(), "n.pdf", isolation.IndexOptions(), name="n.pdf",
+                     progress=on_progress)
+        done.set()
+
+    threading.Thread(target=outer, daemon=True).start()
+    assert done.wait(30) and inner == [True]
