@@ -2,6 +2,7 @@
 come first served, a waiting caller told its place; callers with no visitor (the CLI) use every worker."""
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -10,20 +11,29 @@ import pytest
 import pdf_factory
 from alphasearch.index import isolation, turns
 
-SLOW = 3.0  # seconds a slow job sleeps in its worker
+SLOW = 4.0  # seconds a slow job sleeps in its worker (the margins below stand a loaded machine)
+
+
+@contextlib.contextmanager
+def warm_pool(size: int):
+    """A pool of ``size`` workers, all started (a worker's start-up is not what is measured)."""
+    p = isolation.WorkerPool(size, seconds=30, memory_mb=1024)
+    started = [threading.Thread(target=p.run, args=(time.sleep, 0.5), kwargs={"name": f"warm{i}", "owner": ""})
+               for i in range(size)]
+    for t in started:
+        t.start()
+    for t in started:
+        t.join()
+    try:
+        yield p
+    finally:
+        p.close()
 
 
 @pytest.fixture
 def pool():
-    p = isolation.WorkerPool(2, seconds=30, memory_mb=1024)
-    started = [threading.Thread(target=p.run, args=(time.sleep, 0.5), kwargs={"name": f"warm{i}", "owner": ""})
-               for i in range(2)]
-    for t in started:  # both workers started (a worker's start-up is not what is measured)
-        t.start()
-    for t in started:
-        t.join()
-    yield p
-    p.close()
+    with warm_pool(2) as p:
+        yield p
 
 
 def _job(p, owner: str, seconds: float, log: list, label: str, told: list | None = None):
@@ -52,34 +62,23 @@ def test_a_visitors_many_files_hold_one_worker_and_anothers_file_takes_the_next(
         t.join()
     took = {label: end - asked for label, asked, end in log}
     # B was served by the second worker at once, not after one of A's files (SLOW seconds)
-    assert took["b"] < 1.5, took
+    assert took["b"] < 2.0, took
     # A's files ran one after another: the last ended about three slow jobs after the first started
     assert sorted(took[f"a{i}"] for i in range(3))[-1] >= 3 * SLOW - 0.2, took
 
 
 def test_without_a_visitor_every_worker_is_used_at_once():
-    p = isolation.WorkerPool(3, seconds=30, memory_mb=1024)
-    try:
-        warm = [threading.Thread(target=p.run, args=(time.sleep, 0.5), kwargs={"name": f"w{i}", "owner": ""})
-                for i in range(3)]
-        for t in warm:
-            t.start()
-        for t in warm:
-            t.join()
+    with warm_pool(3) as p:
         log: list = []
         began = time.perf_counter()
         for t in [_job(p, "", SLOW, log, f"cli{i}") for i in range(3)]:
             t.join()
         # all three started together: none waited for a wake-up that did not come (the line's 1 s recheck)
-        assert time.perf_counter() - began < SLOW + 0.8, log
-    finally:
-        p.close()
+        assert time.perf_counter() - began < SLOW + 1.5, log
 
 
 def test_a_waiting_visitor_is_told_its_place_as_the_line_moves():
-    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
-    try:
-        p.run(time.sleep, 0.1, name="warm", owner="")
+    with warm_pool(1) as p:
         log: list = []
         told: list = []
         first = _job(p, "browser:x", SLOW, log, "x")
@@ -94,8 +93,6 @@ def test_a_waiting_visitor_is_told_its_place_as_the_line_moves():
         assert z_told in (["waiting for an index worker: 2nd in line"],
                           ["waiting for an index worker: 2nd in line", "waiting for an index worker: next in line"])
         assert [label for label, _, _ in sorted(log, key=lambda r: r[2])] == ["x", "y", "z"]  # in order of asking
-    finally:
-        p.close()
 
 
 def test_a_visitors_own_second_file_waits_for_their_first_and_says_so(pool):
@@ -134,9 +131,7 @@ def test_place_text_reads():
 
 
 def test_a_visitors_several_waiting_files_count_once_in_anothers_place():
-    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
-    try:
-        p.run(time.sleep, 0.1, name="warm", owner="")
+    with warm_pool(1) as p:
         log: list = []
         told: list = []
         jobs = [_job(p, "browser:x", SLOW, log, "x")]
@@ -148,14 +143,10 @@ def test_a_visitors_several_waiting_files_count_once_in_anothers_place():
             t.join()
         # only one of y's two files can start before z (y runs one at a time): z is 2nd, not 3rd
         assert told[0] == ("z", "waiting for an index worker: 2nd in line"), told
-    finally:
-        p.close()
 
 
 def test_a_cancelled_caller_leaves_the_line_at_once():
-    p = isolation.WorkerPool(1, seconds=30, memory_mb=1024)
-    try:
-        p.run(time.sleep, 0.1, name="warm", owner="")
+    with warm_pool(1) as p:
         log: list = []
         busy = _job(p, "", SLOW, log, "busy")
         time.sleep(0.3)
@@ -164,10 +155,8 @@ def test_a_cancelled_caller_leaves_the_line_at_once():
         began = time.perf_counter()
         with pytest.raises(turns.Cancelled):
             p.run(time.sleep, 0.1, name="late", owner="browser:c", cancel=stop)
-        assert time.perf_counter() - began < 0.5 + turns.WAIT_SECONDS + 0.5
+        assert time.perf_counter() - began < 0.5 + turns.WAIT_SECONDS + 1.5
         busy.join()
-    finally:
-        p.close()
 
 
 def test_a_call_made_from_inside_a_visitors_running_job_is_not_held_back_by_it(pool):
