@@ -16,7 +16,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 
-from ..lang import domain
+from ..lang import domain, glyphs
 from ..lang.questions import (
     asks_picture, caption_refs, page_refs, positional_refs, query_text, statements_needed, wants_number,
 )
@@ -226,14 +226,17 @@ class PageRanker:
         self.window_page: list[int] = []
         window_tokens: list[list[str]] = []
         self.df: Counter[str] = Counter()  # term -> number of pages using it
+        read_by_ocr = set(doc.ocr_pages)
         for page in doc.pages:
             toks = terms(page.text)
             self.df.update(set(toks))
             if not toks:
                 continue
+            # a scanned page's codes, as OCR may have misread them, count in each of its windows
+            codes = glyphs.ocr_codes(page.text) if page.number in read_by_ocr else []
             step = self.WINDOW // 2
             for start in range(0, max(1, len(toks) - step), step):
-                window_tokens.append(toks[start:start + self.WINDOW])
+                window_tokens.append(toks[start:start + self.WINDOW] + codes)
                 self.window_page.append(page.number)
         self.window_page_arr = np.asarray(self.window_page, dtype=np.int64)
         self.body = _bm25(window_tokens)
@@ -288,7 +291,7 @@ class PageRanker:
             hit = self._cache.get(question)
         if hit is not None:
             return hit
-        q = terms(query_text(question))
+        q = terms(query_text(question)) + glyphs.question_codes(question)
         n = self.doc.page_count
         page = np.zeros(n, dtype=np.float32)
         if self.body is not None and q:

@@ -79,9 +79,10 @@ class RankerStore(SavedIndexes):
     def key(self, doc: DocumentIndex) -> str | None:
         if not is_sha(doc.doc_id):
             return None
-        shape = [code_fingerprint("alphasearch.index.ranker", "alphasearch.lang.questions", "alphasearch.lang.text"), doc.version, doc.engine,
+        shape = [code_fingerprint("alphasearch.index.ranker", "alphasearch.lang.questions", "alphasearch.lang.text",
+                                  "alphasearch.lang.glyphs"), doc.version, doc.engine,
                  doc.page_count, [(n.title, list(n.pages)) for n in doc.root.walk()],
-                 [list(p.headings) for p in doc.pages]]
+                 [list(p.headings) for p in doc.pages], list(doc.ocr_pages)]
         return f"{doc.doc_id}-{hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:16]}"
 
     def ranker(self, doc: DocumentIndex) -> PageRanker:

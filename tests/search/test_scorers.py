@@ -1,6 +1,8 @@
 """Offline scorers on tiny literal documents: page evidence, question-weighted features, sections."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -53,6 +55,18 @@ def test_statement_pages_detected(acme):
     assert statement_kind(INCOME, 0.05) == ""  # too few figures: prose that names a statement
     index = "Index\nConsolidated Statements of Operations 45\nConsolidated Balance Sheets 46\n1 2 3 4 5 6 7 8 9"
     assert statement_kind(index, 0.5) == ""  # several statement titles: an index page
+
+
+def test_a_code_misread_by_ocr_still_finds_its_scanned_page():
+    """Tesseract reads the code AR01 of a scanned table as "AROI": the page still answers a question naming AR01,
+    and only on a page OCR read (a born-digital page printing "AROI" is not taken for one holding AR01)."""
+    texts = ["EPS Geographic Market Name Code (each market's name by its code) New Mexico Albuquerque NMO1",
+             "EPS Geographic Market Name Code Arkansas Little Rock AROI Northern Arkansas ARO2"]
+    question = "What's the geographic market name for EPS Code AR01?"
+    scanned = PageRanker(dataclasses.replace(make_doc(texts), ocr_pages=(1, 2))).scores(question)
+    assert scanned[1] > scanned[0]
+    typed = PageRanker(make_doc(texts)).scores(question)
+    assert typed[1] < typed[0]
 
 
 @pytest.mark.parametrize("question, needs", [
