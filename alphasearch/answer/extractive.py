@@ -18,7 +18,7 @@ from ..read.contents import contents_page
 from ..read.direct import asks_line_item, figure_answer
 from ..read.items import concepts, group_terms, singular, lexicon
 from ..read.meaning import STATE_FIT, asked, match
-from ..read.rows import Direct, not_line_item, org_terms
+from ..read.rows import YEAR_RE as FISCAL_YEAR, Direct, not_line_item, org_terms
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
@@ -204,9 +204,11 @@ def extractive_answer(
     # a table row names what is asked, or a sentence states the count asked
     strong_figure = (figure is not None and figure.score >= FIGURE_ANSWERS) or counting is not None
     unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
-    if (answers < threshold or unknown_words) and not strong_figure:
+    unprinted = years_unprinted(question, df)
+    if unprinted or ((answers < threshold or unknown_words) and not strong_figure):
         # the fallback's confidence is at most the value that made it fall back
-        return Extract(FALLBACK_ANSWER, round(min(confidence, answers), 4), True, [], parts,
+        why = f" It never mentions {' or '.join(unprinted)}." if unprinted else ""
+        return Extract(FALLBACK_ANSWER + why, round(min(confidence, answers), 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:
@@ -251,6 +253,17 @@ def extractive_answer(
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
                    structure(doc, question, pages[:read], [(page, s) for _, _, _, page, s, _ in chosen], direct, df,
                              answered=True))
+
+
+def years_unprinted(question: str, df: Mapping[str, int]) -> list[str]:
+    """The years the question names ("2024", "FY2024") that no page of the document prints (``df``: the pages
+    using each term). A document that never prints the year asked cannot answer for it: a question about
+    2024 put to a survey of 2018 is about another document, and whatever it would quote is another year's
+    (on ../shared/eval-more, 15 of the 102 questions that are not answerable name such a year, 2 of the 311
+    answerable ones: a year given as an example of a format, and a list of years to be found)."""
+    if not df:
+        return []
+    return [y for y in dict.fromkeys(FISCAL_YEAR.findall(question)) if not df.get(y)]
 
 
 def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:

@@ -311,6 +311,20 @@ def test_named_page_and_year_missing_read_the_first_page(engine, make_pdf):
     assert first_page_parts(paper, "Where were soil cores sampled?", 1)["named_page"] == 0.0  # nothing named
 
 
+def test_a_year_the_document_never_prints_is_a_fallback_that_says_so(engine):
+    """A question about a year no page prints is about another document (or another edition of this one):
+    the answer falls back and says which year is missing, instead of quoting another year's figure."""
+    from pdf_factory import table_pdf
+
+    d = engine.index_bytes(table_pdf(), "harbor.pdf")  # the statement's columns: 2022, 2021, 2020
+    asked = engine.ask_document(d, "What were total revenues in 2022?", seed=0)
+    assert not asked.fallback and asked.extra.get("direct_answer")
+    for q in ("What were total revenues in 2019?", "What were total revenues in FY2019 compared with 2022?"):
+        other = engine.ask_document(d, q, seed=0)
+        assert other.fallback and "never mentions 2019" in other.text and not other.extra.get("direct_answer"), q
+        assert other.pages[0] == 2  # the pages searched are still shown
+
+
 def test_confidence_orders_a_matching_table_row_above_an_off_topic_question(engine):
     from pdf_factory import table_pdf
 
