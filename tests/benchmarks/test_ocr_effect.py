@@ -23,5 +23,6 @@ def test_a_scan_run_at_another_resolution_is_kept_beside_the_earlier_one(tmp_pat
     table = (tmp_path / "ocr_effect.md").read_text()
     assert "drawn at 150 dpi" in table and "drawn at 200 dpi" in table
     assert "| scan | 0.6 | 0.8154 |" in table and "| scan | 0.6 | 0.87 |" in table
+    assert "hit@3 -0.0923 (goal: within 0.05)" in table and "hit@3 -0.0377" in table
     ocr_effect.keep({"scans": scan_run(150, 0.83), "machine": "m"})  # a new run at 150 dpi replaces its own
     assert json.loads((tmp_path / "ocr_effect.json").read_text())["scans"]["150"]["scan"]["hit3"] == 0.83

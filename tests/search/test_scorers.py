@@ -69,6 +69,18 @@ def test_a_code_misread_by_ocr_still_finds_its_scanned_page():
     assert typed[1] < typed[0]
 
 
+def test_a_lone_word_ocr_took_for_a_heading_does_not_lift_its_page():
+    """OCR sizes each word on its own: a table's column header ("Year") read as a heading is no title. On a page OCR
+    read it adds no heading evidence; set as a heading on a born-digital page it does."""
+    texts = ["Year Agency Budget Actual 2004 2005 2006 figures by agency and program",
+             "Performance goals: the last fiscal year in the plan is 2008, with targets for each program"]
+    question = "What is the last fiscal year in the plan?"
+    headed = make_doc(texts, headings={1: ("Year",)})
+    scanned = PageRanker(dataclasses.replace(headed, ocr_pages=(1, 2))).scores(question)
+    typed = PageRanker(headed).scores(question)
+    assert scanned[1] > scanned[0] and typed[0] - typed[1] > scanned[0] - scanned[1]
+
+
 @pytest.mark.parametrize("question, needs", [
     ("What is the FY2023 inventory turnover ratio?", {"income", "balance"}),
     ("What was capital expenditure in 2023?", {"cashflow"}),
