@@ -154,3 +154,20 @@ def test_a_noun_that_modifies_another_is_not_what_is_counted(filing, df_of):
     plans = replace(filing, doc_id="literal-kinds-plans", pages=filing.pages[:2] + (Page(3, PLANS),))
     ex = extractive_answer(plans, "How many employees did Harbor have in 2022?", [1, 2], df_of(plans))
     assert ex.direct is None or not any(n in ex.direct.text for n in (" 2 ", " 3 ")), ex.direct.text
+
+
+LAND = """Land Area Rezoned by Borough, 2003-2007
+Borough Land area (sq ft) Share of land area rezoned
+The Bronx 980,000,000 18.4%
+Brooklyn 1,960,000,000 21.0%"""
+
+
+def test_a_percentage_asked_is_not_an_amount_nor_a_number_above_100(filing):
+    """eval-more's "What percentage of land area was rezoned in the Bronx" was answered "The Bronx: 980,000,000"."""
+    land = replace(filing, doc_id="literal-land", pages=(Page(1, LAND),))
+    got = figure_answer(land, "What percentage of land area was rezoned in the Bronx from 2003-2007?", [1])
+    assert got is None or "980,000,000" not in got.text, got.text
+    got = figure_answer(land, "What was the land area of the Bronx in square feet?", [1])
+    assert got is not None and "980,000,000" in got.text
+    got = figure_answer(filing, "What percentage of net sales was Harbor's net income in 2022?", [1])
+    assert got is None or "$" not in got.text.split("=")[0] or "/" in got.text, got.text  # a ratio, not an amount
