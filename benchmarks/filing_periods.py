@@ -156,8 +156,10 @@ def verdicts(q: dict, a) -> dict:
 def ask_all(engine, folders: dict[str, list[Path]], questions: list[dict]) -> tuple[list, list[float]]:
     """Every folder added to the engine's library, every question asked in its folder (offline, no trace)."""
     lib = engine.library
+    have = {f.name.lower() for f in lib.folders()}
     for name, files in folders.items():
-        lib.create_folder(name)
+        if name.lower() not in have:  # a kept --data-dir: the folder's unchanged files are skipped at once
+            lib.create_folder(name)
         lib.add_many(name, [(f.name, f) for f in files], workers=1)
     answers, seconds = [], []
     for q in questions:
@@ -181,6 +183,28 @@ def show(result: dict) -> None:
               f" of {s['periods']}  missing without a row {s['periods_missing_without_row']}")
 
 
+def markdown(result: dict, composition: str) -> str:
+    """The figures as the section RESULTS.md shows (``--md``), beside the issue's targets."""
+    head = ("# Filings in one folder: the period asked, the latest filing, trends (`benchmarks/filing_periods.py "
+            "--questions`)")
+    lines = [head, "", composition, "",
+             "| kind | n | first cited filing right | direct answer carries the gold | wrong figure stated |",
+             "|---|---|---|---|---|"]
+    for kind, target in (("period", "≥ 0.95"), ("latest", "≥ 0.95")):
+        if kind in result:
+            s = result[kind]
+            lines.append(f"| {kind} | {s['n']} | {s['first_doc_right']:.3f} (target {target}) | {s['carries']:.3f} "
+                         f"(target ≥ 0.85) | {s['wrong']:.3f} (target ≤ 0.05) |")
+    if "trend" in result:
+        s = result["trend"]
+        lines += ["", "| trend questions | answered as a table | periods | periods whose figure is right | "
+                  "periods missing without a row |", "|---|---|---|---|---|",
+                  f"| {s['n']} | {s['answered_as_series']:.3f} | {s['periods']} | {s['periods_right']:.3f} "
+                  f"(target ≥ 0.90) | {s['periods_missing_without_row']} (target 0) |"]
+    lines += ["", f"Median time per question {result['median_s']} s (offline engine, 2 cores)."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--gold", default=None, help="folder of gold.jsonl (the statement battery)")
@@ -188,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pdfs", default=None, help="folder of the filings' PDFs (default GOLD/../filings; with "
                                                 "--questions, FILE's folder's pdfs/, one subfolder per folder)")
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default a temporary one)")
+    p.add_argument("--md", default=None, help="also write the figures as a markdown section here (with --questions; "
+                                              "benchmarks/results/filing_periods_devset.md is the one RESULTS.md shows)")
     p.add_argument("--out", default=None, help="figures as JSON (default benchmarks/out/filing_periods.json, "
                                                "or filing_periods_devset.json with --questions)")
     args = p.parse_args(argv)
@@ -232,6 +258,17 @@ def main(argv: list[str] | None = None) -> int:
               "median_s": round(sorted(seconds)[len(seconds) // 2], 3) if seconds else None, "rows": rows}
     show(result)
     write_json(out, result)
+    if args.md and args.questions:
+        kinds = defaultdict(int)
+        for q in questions:
+            kinds[q["kind"]] += 1
+        composition = (f"A dev set written by hand ({len(questions)} questions: "
+                       + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + f") over {len(files)} filings in "
+                       f"{len(folders)} folders ("
+                       + "; ".join(f"{name}: {len(fs)}" for name, fs in folders.items()) + "), gold read off "
+                       "the statements; the filings and questions stay outside the repository (licensed).")
+        Path(args.md).write_text(markdown(result, composition), encoding="utf-8")
+        print(f"markdown: {args.md}")
     return 0
 
 
