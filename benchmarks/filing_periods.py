@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -36,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, offline_engine, write_json  # noqa: E402
+from common import OUT, REPO, machine_line, offline_engine, write_json  # noqa: E402
 from statement_battery import ASKED, battery_paths, load_gold  # noqa: E402
 
 ITEMS = {"revenue": "total revenue", "net_income": "net income", "total_assets": "total assets",
@@ -128,6 +129,14 @@ def score(questions: list[dict], answers: list) -> dict:
     return out
 
 
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def load_questions(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -201,7 +210,8 @@ def markdown(result: dict, composition: str) -> str:
                   "periods missing without a row |", "|---|---|---|---|---|",
                   f"| {s['n']} | {s['answered_as_series']:.3f} | {s['periods']} | {s['periods_right']:.3f} "
                   f"(target ≥ 0.90) | {s['periods_missing_without_row']} (target 0) |"]
-    lines += ["", f"Median time per question {result['median_s']} s (offline engine, 2 cores)."]
+    lines += ["", f"Median time per question {result['median_s']} s (offline engine). Run at "
+              f"{result.get('commit', '?')}, {result.get('date', '?')}; {machine_line()}."]
     return "\n".join(lines) + "\n"
 
 
@@ -255,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [verdicts(q, a) for q, a in zip(questions, answers)]
         out = args.out or str(OUT / "filing_periods.json")
     result = {"filings": len(files), "folders": len(folders), "questions": len(questions), **score(questions, answers),
+              "commit": git_commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               "median_s": round(sorted(seconds)[len(seconds) // 2], 3) if seconds else None, "rows": rows}
     show(result)
     write_json(out, result)
