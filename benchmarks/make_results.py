@@ -24,6 +24,9 @@ Steps (each a separate process, its output kept in benchmarks/out/*.log):
    set (``wording_eval.py --wordings``) and the statement battery (``statement_battery.py --gold``);
 8. optional: ``benchmarks/bench_cluster.py`` (``--cluster-bench``) and ``benchmarks/bench_scale.py``
    (``--scale [SIZES]``); RESULTS.md carries their last tables from ``benchmarks/results/`` either way.
+   The folder-series dev set (``benchmarks/filing_periods.py --questions … --md
+   benchmarks/results/filing_periods_devset.md``; its filings and questions are licensed and stay outside the
+   repository) is run by hand; RESULTS.md carries its last table.
 Then it writes RESULTS.md and copies the small outputs to ``benchmarks/results/``
 (PNG plot and JSON figures; never any text of the eval set, which is CC BY-NC
 and stays in ../shared/eval). Exits 0 with a note when the eval set is absent.
@@ -540,7 +543,7 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
         parts.append(held_out_section(held_out, json.loads(before.read_text()) if before.is_file() else []))
     # optional steps: their last committed tables
     for name in ("bench_cluster.md", "bench_scale.md", "ocr_effect.md", "load_api.md", "outofsample_ab.md",
-                 "layout_check.md"):
+                 "layout_check.md", "filing_periods_devset.md"):
         if (COMMITTED / name).is_file():
             text = (COMMITTED / name).read_text(encoding="utf-8").strip()
             parts.append("#" + text if text.startswith("# ") else text)

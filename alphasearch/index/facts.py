@@ -354,7 +354,8 @@ def _org_words(org: str) -> tuple[str, ...]:
 
 def org_named(q: QuestionFacts, facts: DocFacts) -> bool:
     """Whether the question names the document's organisation (its words in order, the words
-    or its first ones run together — "Walmart" for "Wal-Mart Stores" — or a trading symbol in capitals)."""
+    or its first ones run together — "Walmart" for "Wal-Mart Stores" —, a trading symbol in capitals, or the
+    initials of a name of three words or more in capitals)."""
     for t in facts.tickers:  # in capitals ("ADBE"), or with at least two ("JnJ" for JNJ)
         if re.search(rf"\b{re.escape(t)}\b", q.text) or any(
                 w.upper() == t and sum(c.isupper() for c in w) >= 2 for w in re.findall(r"\w+", q.text)):
@@ -368,6 +369,8 @@ def org_named(q: QuestionFacts, facts: DocFacts) -> bool:
         return True
     if any(len(j) >= 5 and j in qw for j in ("".join(words[:k]) for k in range(n, 1, -1))):
         return True
+    if n >= 3 and re.search(r"\b" + "".join(w[0] for w in words).upper() + r"\b", q.text):
+        return True  # its initials in capitals: "AMD" for Advanced Micro Devices, "IBM"
     first = words[0]  # "Lockheed" for Lockheed Martin Corporation; "General" only when written as a name
     if n < 2 or len(first) < 5:
         return False

@@ -119,6 +119,14 @@ def test_question_periods_are_read_as_analysts_write_them():
     assert periods.asked("Revenue for the quarter ended March 31, 2023").ended == (2023, 3, 31)
     assert periods.asked("Revenue in calendar Q1 2023").reading == "calendar"
     assert not periods.asked("What were current liabilities in FY2022?").trend
+    # a range of fiscal years is a series, and its words are not the figure's
+    from alphasearch.folder.series import figure_words
+    for q in ("Compare Best Buy's capital expenditures from fiscal 2020 to fiscal 2023.",
+              "What is the trend in Best Buy's capex over fiscal 2019-2023?",
+              "How has Best Buy's capex changed between fiscal year 2019 and fiscal year 2023?"):
+        assert periods.asked(q).trend, q
+        assert figure_words(q) == ("Best Buy's capex" if "capex" in q else "Best Buy's capital expenditures"), q
+    assert not periods.asked("What was capex in fiscal 2020?").trend
     f = DocFacts(org="A", year=2023, quarter=1, period_end="2022-12-31", kind="10-Q")
     assert periods.restate("What were net sales in Q1 2023?", f) == \
         "What were net sales for the three months ended December 31, 2022?"

@@ -94,6 +94,11 @@ def test_match_prefers_the_documents_with_the_facts_the_question_names(folder_li
     ("How did the best buy in the sale go?", "Amazon.com, Inc.", False),
     ("what is total liabilities for costco in FY 2021?", "Costco Wholesale Corporation", True),
     ("Is general guidance on mills given?", "General Mills, Inc.", False),
+    ("How has AMD's revenue changed from 2019 to 2022?", "Advanced Micro Devices, Inc.", True),
+    ("What was amd's revenue?", "Advanced Micro Devices, Inc.", False),  # initials only in capitals
+    ("What did GM earn?", "General Mills, Inc.", False),  # two words: initials too ambiguous
+    ("IBM's revenue in 2022?", "International Business Machines Corporation", True),
+    ("What did the AMD segment report?", "Applied Materials, Inc.", False),
 ])
 def test_org_named(question, org, named):
     assert facts.org_named(facts.read_question(question), facts.DocFacts(org=org)) is named
@@ -210,3 +215,22 @@ def test_a_year_asked_of_a_folder_with_only_a_10q_of_it_still_prefers_that_10q()
     whole = facts.DocFacts(org="Harrow", kind="10-K", year=2020, period_end="2020-12-31")
     m = facts.match("What were FY2020 net sales?", [ten_q, whole])
     assert m.scores[1] == 1.0 > m.scores[0]
+
+
+def test_an_earnings_release_says_its_quarter_and_its_end_in_its_opening_sentence():
+    """"results for the 13-week fourth quarter ended January 28, 2023", "the third quarter (twelve weeks) and the
+    first 36 weeks of fiscal 2023, ended May 7, 2023": the quarter's end is the release's period; a headline with
+    "Year-to-Date" still names an earnings release."""
+    bby = facts.extract_text(["Best Buy Reports Fourth Quarter Results\nGAAP Diluted EPS of $2.23\nMINNEAPOLIS, "
+                              "March 2, 2023 -- Best Buy Co., Inc. (NYSE: BBY) today announced results for the "
+                              "13-week fourth\nquarter ended January 28, 2023 (\u201cQ4 FY23\u201d), as compared to "
+                              "the 13-week fourth quarter ended January 29, 2022."])
+    assert (bby.kind, bby.quarter, bby.period_end, bby.year) == ("earnings release", 4, "2023-01-28", 2023)
+    cost = facts.extract_text(["Costco Wholesale Corporation Reports Third Quarter and Year-to-Date Operating "
+                               "Results for Fiscal 2023\nISSAQUAH, Wash. -- Costco Wholesale Corporation today "
+                               "announced its operating results for the third quarter (twelve weeks) and the first "
+                               "36 weeks of fiscal 2023, ended May 7, 2023."])
+    assert (cost.kind, cost.quarter, cost.period_end, cost.year) == ("earnings release", 3, "2023-05-07", 2023)
+    ten_k = facts.extract_text(["FORM 10-K\nFor the fiscal year ended December 31, 2022\nIn the fourth quarter "
+                                "ended December 31, 2022 we sold a plant."])
+    assert (ten_k.kind, ten_k.period_end) == ("10-K", "2022-12-31")
