@@ -21,7 +21,7 @@ from ..lang import domain
 from ..models import DocumentIndex
 
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
-FACTS_VERSION = 3  # bump when the extraction changes: stored facts are then read again (user edits kept)
+FACTS_VERSION = 4  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
@@ -132,11 +132,23 @@ _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 
 
 def extract(index: DocumentIndex, pages: int = FIRST_PAGES) -> DocFacts:
-    """The facts of an indexed document, from its metadata title and first ``pages`` pages."""
+    """The facts of an indexed document, from its metadata title and first ``pages`` pages, or from its SEC cover
+    page and the pages after it when the first pages print none and a later page is one (:func:`cover_page`)."""
     meta = index.root.title if index.root.title and index.root.title != "Document" else ""
-    texts = [p.text for p in index.pages[:pages]]
-    headings = list(index.pages[0].headings) if index.pages else []
+    start = cover_page([p.text for p in index.pages], pages)
+    texts = [p.text for p in index.pages[start:start + pages]]
+    headings = list(index.pages[start].headings) if index.pages else []
     return extract_text(texts, meta_title=meta, headings=headings)
+
+
+def cover_page(texts: Sequence[str], first: int = FIRST_PAGES) -> int:
+    """Where a filing's facts are printed (0-based): 0, unless none of the ``first`` pages is an SEC cover page
+    (``cover`` of data/facts.json) and one of the next pages is: an annual report that opens with a letter and
+    photographs before its Form 10-K ("2022 ANNUAL REPORT ON FORM 10-K", the cover on page 7)."""
+    cover = patterns()["cover"]
+    rx = _re(cover["re"])
+    found = [i for i, text in enumerate(texts[:cover["pages"]]) if rx.search(text)]
+    return found[0] if found and found[0] >= first else 0
 
 
 def extract_text(texts: Sequence[str], *, meta_title: str = "", headings: Sequence[str] = ()) -> DocFacts:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pymupdf
 import pytest
 
 from alphasearch.index import facts
@@ -234,3 +235,26 @@ def test_an_earnings_release_says_its_quarter_and_its_end_in_its_opening_sentenc
     ten_k = facts.extract_text(["FORM 10-K\nFor the fiscal year ended December 31, 2022\nIn the fourth quarter "
                                 "ended December 31, 2022 we sold a plant."])
     assert (ten_k.kind, ten_k.period_end) == ("10-K", "2022-12-31")
+
+
+def test_an_annual_report_that_wraps_its_10k_is_read_at_the_10ks_cover(tmp_path):
+    """AMD's 2022 annual report opens with a title page, a letter and highlights; its Form 10-K cover (company,
+    fiscal year ended December 31, 2022) is page 7. The facts come from that cover, not from the letter."""
+    from dataclasses import replace as replaced
+
+    from alphasearch.config import Settings
+    from alphasearch.pipeline import Engine
+    from pdf_factory import filing_pdf, make_pdf
+
+    glossy = make_pdf(["2022 ANNUAL REPORT ON FORM 10-K"] + [
+        f"Dear shareholders, revenue grew again this year and our products reached new customers ({i})."
+        for i in range(5)])
+    wrapped = pymupdf.open(stream=glossy)
+    wrapped.insert_pdf(pymupdf.open(stream=filing_pdf("10-K", 2022)))
+    doc = Engine(Settings(data_dir=tmp_path, engine="offline", ocr=False)).index_bytes(wrapped.tobytes(), "ar.pdf")
+    got = facts.extract(doc)
+    assert (got.org, got.year, got.period_end, got.kind) == ("Harrow Instruments Corporation", 2022, "2022-12-31",
+                                                               "10-K"), got
+    assert facts.cover_page([p.text for p in doc.pages]) == 6
+    first = facts.extract(replaced(doc, pages=doc.pages[6:]))  # the filing alone: its cover is its first page
+    assert (first.org, first.period_end) == (got.org, got.period_end)
