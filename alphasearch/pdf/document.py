@@ -194,7 +194,7 @@ def read_pdf(
                     else:
                         heavy += [i + 1] if verdict == "cut" else []
                         page = doc[i]
-                        lines = _page_lines(page)
+                        lines = _mended_ligatures(_page_lines(page))
                         images.append(_page_images(page, listed))
                 except Exception:
                     skipped.append(i + 1)
@@ -344,6 +344,23 @@ def _outline_page(doc: pymupdf.Document, item: object) -> int:
 
 def _page_list(pages: list[int], shown: int = 10) -> str:
     return ", ".join(map(str, pages[:shown])) + (" …" if len(pages) > shown else "")
+
+
+# A font whose ligatures map to Icelandic letters prints "ðrst quarter of ðscal 2023" and "inÝation" for "first quarter
+# of fiscal 2023" and "inflation" (Costco's earnings releases). A page holding those letters but never "fi" nor "fl",
+# and none of the other letters that stand beside "ð" in Icelandic or Faroese, is English with broken ligatures.
+_LIGATURES = {"ð": "fi", "Ý": "fl"}
+_ICELANDIC = frozenset("þÞæÆáÁíÍúÚýóÓöÖøØ")
+
+
+def _mended_ligatures(lines: list[Line]) -> list[Line]:
+    """``lines`` with "ð" read as "fi" and "Ý" as "fl" when the page is English set in a font whose ligatures
+    map to those letters."""
+    text = "".join(line.text for line in lines)
+    if not any(c in text for c in _LIGATURES) or "fi" in text or "fl" in text or not _ICELANDIC.isdisjoint(text):
+        return lines
+    table = str.maketrans(_LIGATURES)
+    return [line._replace(text=line.text.translate(table)) for line in lines]
 
 
 def _clean(text: str) -> str:

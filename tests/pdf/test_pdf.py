@@ -833,3 +833,15 @@ def test_an_inline_jbig2_image_counts_the_page_its_data_declares():
     assert content.pages[0].text == "" and any("inline images" in w for w in content.warnings)
     small = pdf.read_pdf(page(1000), "jbig2-small.pdf")
     assert small.pages[0].text == "A page of inline images." and not any("inline images" in w for w in small.warnings)
+
+
+def test_a_font_whose_ligatures_print_as_icelandic_letters_is_read_as_english(make_pdf):
+    """Costco's earnings releases print "fi" as "ð" and "fl" as "Ý" ("the ðrst quarter of ðscal 2023", "inÝation"):
+    such a page is read with its ligatures mended, so "first quarter" and "fiscal 2023" are found; an Icelandic page
+    keeps its letters."""
+    broken = pdf.read_pdf(make_pdf(["Costco reported its ðrst quarter of ðscal 2023 and inÝation eased.",
+                                    "Net income for the ðscal year was $6.3 billion."]), "release.pdf")
+    assert broken.pages[0].text.startswith("Costco reported its first quarter of fiscal 2023 and inflation eased.")
+    assert "fiscal year" in broken.pages[1].text
+    icelandic = pdf.read_pdf(make_pdf(["Við fórum á ðann fund með þeim í gær."]), "saga.pdf")
+    assert "ðann" in icelandic.pages[0].text and "fiann" not in icelandic.pages[0].text
