@@ -21,7 +21,7 @@ from ..lang import domain
 from ..models import DocumentIndex
 
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
-FACTS_VERSION = 4  # bump when the extraction changes: stored facts are then read again (user edits kept)
+FACTS_VERSION = 5  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
@@ -146,7 +146,7 @@ def cover_page(texts: Sequence[str], first: int = FIRST_PAGES) -> int:
     (``cover`` of data/facts.json) and one of the next pages is: an annual report that opens with a letter and
     photographs before its Form 10-K ("2022 ANNUAL REPORT ON FORM 10-K", the cover on page 7)."""
     cover = patterns()["cover"]
-    rx = _re(cover["re"])
+    rx = _re(cover["re"], 0)  # case matters: the cover sets the Commission's name in capitals
     found = [i for i, text in enumerate(texts[:cover["pages"]]) if rx.search(text)]
     return found[0] if found and found[0] >= first else 0
 

@@ -256,5 +256,9 @@ def test_an_annual_report_that_wraps_its_10k_is_read_at_the_10ks_cover(tmp_path)
     assert (got.org, got.year, got.period_end, got.kind) == ("Harrow Instruments Corporation", 2022, "2022-12-31",
                                                                "10-K"), got
     assert facts.cover_page([p.text for p in doc.pages]) == 6
+    release = ["Harrow Instruments Reports Fourth Quarter Results", "Net sales rose 4%.",
+               "Outlook", "Forward-looking statements: see our reports filed with the Securities and Exchange "
+               "Commission, Washington, D.C. 20549."]
+    assert facts.cover_page(release) == 0  # a release naming the Commission has no cover: its first page speaks
     first = facts.extract(replaced(doc, pages=doc.pages[6:]))  # the filing alone: its cover is its first page
     assert (first.org, first.period_end) == (got.org, got.period_end)
