@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import platform
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,18 @@ def machine() -> dict[str, str | int]:
 def machine_line() -> str:
     m = machine()
     return f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, Python {m['python']}, {m['platform']}"
+
+
+def git_commit() -> str:
+    """The repository's commit (short), noting uncommitted engine changes; "unknown" outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "alphasearch"], cwd=REPO, capture_output=True,
+                               text=True, check=True).stdout.strip()
+        return out + (" (with uncommitted engine changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def code_hash() -> str:

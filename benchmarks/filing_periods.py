@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import OUT, REPO, machine_line, offline_engine, write_json  # noqa: E402
+from common import OUT, git_commit, machine_line, offline_engine, write_json  # noqa: E402
 from statement_battery import ASKED, battery_paths, load_gold  # noqa: E402
 
 ITEMS = {"revenue": "total revenue", "net_income": "net income", "total_assets": "total assets",
@@ -127,14 +126,6 @@ def score(questions: list[dict], answers: list) -> dict:
                         "periods": periods, "periods_right": round(right / periods, 4),
                         "periods_missing_without_row": silent}
     return out
-
-
-def git_commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def load_questions(path: Path) -> list[dict]:

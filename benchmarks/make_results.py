@@ -47,7 +47,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DEFAULT_EVAL, OUT, REPO, eval_dir_or_none, machine_line, say_absent  # noqa: E402
+from common import (  # noqa: E402
+    DEFAULT_EVAL, OUT, REPO, eval_dir_or_none, git_commit, machine_line, say_absent,
+)
 import outofsample  # noqa: E402
 from results_trees import filing_section, md_table, tree_section, tree_steps  # noqa: E402
 
@@ -549,17 +551,6 @@ def write_results(meta: dict, summary: list[dict] | None, jb: dict | None, bench
             parts.append("#" + text if text.startswith("# ") else text)
             parts.append("")
     RESULTS_MD.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
-
-
-def git_commit() -> str:
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                             check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "alphasearch"], cwd=REPO, capture_output=True,
-                               text=True, check=True).stdout.strip()
-        return out + (" (with uncommitted engine changes)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def run(args: argparse.Namespace) -> int:

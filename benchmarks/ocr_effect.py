@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (  # noqa: E402
-    DEFAULT_EVAL, OUT, answer_shares, eval_dir_or_none, machine, offline_engine, read_jsonl, run_rows, shares_line,
-    write_json,
+    DEFAULT_EVAL, OUT, answer_shares, eval_dir_or_none, git_commit, machine, offline_engine, read_jsonl, run_rows,
+    shares_line, write_json,
 )
 from eval_more import DEFAULT_MORE, group_of  # noqa: E402
 
@@ -186,12 +186,14 @@ def main(argv: list[str] | None = None) -> int:
         print(ocr.MISSING + " Nothing measured.")
         return 0
     result: dict = {"machine": machine()}
+    run = f"{git_commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}" + (
+        " (rows again on the indexes of an earlier run: --reuse)" if args.reuse else "")
     if args.part in ("scans", "both"):
         eval_dir = eval_dir_or_none(args.eval_dir)
         if eval_dir is None:
             print(f"No eval set at {args.eval_dir}; the scans part is skipped.")
         else:
-            result["scans"] = scans(eval_dir, args.dpi, OUT / f"ocr_scans-{args.dpi}dpi", args.reuse)
+            result["scans"] = {**scans(eval_dir, args.dpi, OUT / f"ocr_scans-{args.dpi}dpi", args.reuse), "run": run}
             s = result["scans"]
             for kind in ("original", "scan"):
                 r = s[kind]
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         if more is None:
             print(f"No validation set at {args.eval_more}; the eval-more part is skipped.")
         else:
-            result["eval_more"] = eval_more(more, OUT / "ocr_eval_more", args.reuse)
+            result["eval_more"] = {**eval_more(more, OUT / "ocr_eval_more", args.reuse), "run": run}
             for label in ("ocr_off", "ocr_on"):
                 r = result["eval_more"][label]
                 print(f"{label}: {r['seconds_per_page']} s per page indexing, {r['ocr_pages']} pages read by OCR")
@@ -220,8 +222,9 @@ def keep(result: dict) -> int:
     by_dpi = kept.get("scans") or {}
     if "dpi" in by_dpi:  # one run's figures, as kept before scans of several resolutions were
         by_dpi = {str(by_dpi["dpi"]): by_dpi}
-    if "scans" in result:
-        by_dpi[str(result["scans"]["dpi"])] = result["scans"]
+    runs = result.get("scans") or {}
+    for run in [runs] if "dpi" in runs else runs.values():  # one run's figures, or a kept file's (--table-from)
+        by_dpi[str(run["dpi"])] = run
     kept.update({k: v for k, v in result.items() if k == "eval_more"}, machine=result["machine"])
     if by_dpi:
         kept["scans"] = dict(sorted(by_dpi.items(), key=lambda kv: int(kv[0])))
@@ -247,21 +250,24 @@ def markdown(kept: dict) -> str:
         out += ["", f"Scan less original: hit@3 {c['hit3'] - o['hit3']:+.4f} (goal: within 0.05), carries "
                 f"{c['carries'] - o['carries']:+.4f} (goal: within 0.10). OCR: {s['ocr_seconds_per_page']} s per page "
                 "(median over the documents of the scan's indexing time less the original's, per page; on a 2-core "
-                "machine shared with other runs).", ""]
+                "machine shared with other runs)." + (f" Run at {s['run']}." if s.get("run") else ""), ""]
     m = kept.get("eval_more")
     if m:
         out += [f"../shared/eval-more ({m['documents']} documents), every document indexed with OCR off and on; the "
                 "default search on every question. \"other\": questions about figures, charts, slides and layout.", "",
-                "| group | OCR | n | hit@1 | hit@3 | carries | wrong | fallback |", "|---|---|---|---|---|---|---|---|"]
+                "| group | OCR | n | hit@1 | hit@3 | carries | wrong | fallback | fallback on the not answerable |",
+                "|---|---|---|---|---|---|---|---|---|"]
         for group in m["ocr_off"]["groups"]:
             for label in ("ocr_off", "ocr_on"):
                 g = m[label]["groups"][group]
+                na = g.get("fallback_not_answerable")
                 out.append(f"| {group} | {label[4:]} | {g['n']} | {g['hit1']} | {g['hit3']} | {g['carries']} | "
-                           f"{g['wrong']} | {g['fallback']} |")
+                           f"{g['wrong']} | {g['fallback']} | {'–' if na is None else na} "
+                           f"({g.get('not_answerable', 0)}) |")
         out += ["", "Indexing: " + "; ".join(f"OCR {label[4:]} {m[label]['seconds_per_page']} s per page, "
                                             f"{m[label]['ocr_pages']} pages read by OCR"
-                                            for label in ("ocr_off", "ocr_on")),
-                ""]
+                                            for label in ("ocr_off", "ocr_on"))
+                + (f". Run at {m['run']}." if m.get("run") else ""), ""]
     return "\n".join(out)
 
 
