@@ -81,6 +81,19 @@ def test_a_lone_word_ocr_took_for_a_heading_does_not_lift_its_page():
     assert scanned[1] > scanned[0] and typed[0] - typed[1] > scanned[0] - scanned[1]
 
 
+def test_a_statement_set_with_dot_leaders_is_a_statement():
+    """AMD prints its statements with dot leaders (". . . . $ 4,835"): each dot is a token of its own, so the page's
+    share of figures looked like prose and its balance sheet was not taken for one."""
+    leaders = " . . . . . . . . . . . . . . . . . . . . . . . . . . . "
+    sheet = ("Advanced Micro Devices, Inc.\nConsolidated Balance Sheets\nDecember 31, 2022 December 25, 2021\n"
+             + "\n".join(f"{label}{leaders}$ {a} $ {b}" for label, a, b in (
+                 ("Cash and cash equivalents", "4,835", "2,535"), ("Short-term investments", "1,020", "1,073"),
+                 ("Accounts receivable, net", "4,126", "2,706"), ("Total assets", "67,580", "12,419"))))
+    ranker = PageRanker(make_doc(TEXT + [sheet]))
+    assert ranker.kinds[3] == "balance"
+    assert int(np.argmax(ranker.scores("What were AMD's total assets at the end of 2022?"))) == 3
+
+
 @pytest.mark.parametrize("question, needs", [
     ("What is the FY2023 inventory turnover ratio?", {"income", "balance"}),
     ("What was capital expenditure in 2023?", {"cashflow"}),
