@@ -1,7 +1,8 @@
 """What an analyst reads first, in a real browser (issue 32): on a generated annual report whose headcount is
 stated once, in a Human Capital section far from the statements, "How many people did Harbor employ" is
 answered by that sentence (not by the employee benefits expense nor by 2005's staff), and diluted EPS by the
-per-share row (not by the diluted share count). Screenshot: ``test-artifacts/screenshots/29_headcount.png``."""
+per-share row (not by the diluted share count); a year the report never prints is a fallback that says so.
+Screenshots: ``test-artifacts/screenshots/29_headcount.png``, ``30_year_never_printed.png``."""
 from __future__ import annotations
 
 import re
@@ -45,3 +46,8 @@ def test_a_headcount_and_diluted_eps_are_the_figures_asked(page):
     eps = page.get_by_text(re.compile(r"Direct answer: .*2\.58")).first
     eps.wait_for(timeout=WAIT)
     assert "508" not in eps.inner_text()
+    # a year the report never prints: the answer says so instead of quoting 2023's or 2022's net sales
+    ask(page, "What were Harbor's net sales in 2019?")
+    page.get_by_text("It never mentions 2019.").first.wait_for(timeout=WAIT)
+    assert not page.get_by_text(re.compile(r"Direct answer: .*2019")).count()
+    shot(page, "30_year_never_printed")
