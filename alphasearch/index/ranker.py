@@ -60,7 +60,8 @@ CAPTION_WEIGHT = 0.6
 
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
-_LEADERS = re.compile(r"(?<!\S)[.…·_$]+(?!\S)")  # tokens of dots, leaders and currency signs between a label and its figures
+# tokens of dots, leaders and currency signs between a statement's label and its figures (". . . . $ 4,835")
+_LEADERS = re.compile(r"(?<!\S)[.…·_$]+(?!\S)")
 _NOT_BEFORE_TITLE = frozenset("of the on in to by from for within into".split())  # "ANALYSIS OF THE ..."
 
 
@@ -246,7 +247,7 @@ class PageRanker:
         self.heads = _bm25(head_tokens)
         self.numeric = np.asarray([numeric_share(p.text) for p in doc.pages], dtype=np.float32)
         # a statement's share of figures counts no dot leaders (". . . . $ 4,835": each dot a token of its own)
-        self.kinds = [statement_kind(p.text, numeric_share(_LEADERS.sub(" ", p.text)) if '. .' in p.text
+        self.kinds = [statement_kind(p.text, numeric_share(_LEADERS.sub(" ", p.text)) if ". ." in p.text
                                      else float(x)) for p, x in zip(doc.pages, self.numeric)]
         self.labels = [list(lab) for lab in page_labels([p.text for p in doc.pages])]
         self.pictures = np.asarray([p.pictures > 0 for p in doc.pages], dtype=np.float32)

@@ -18,7 +18,8 @@ from functools import lru_cache
 
 import pymupdf
 
-DPI = 200  # dots per inch a page is drawn at for Tesseract (a 150-dpi scan read at 200 reads codes and small print better than at 150, ~10% slower)
+DPI = 200  # dots per inch a page is drawn at for Tesseract (200 reads a 150-dpi scan's codes and small print
+# better than 150 did: "TX16", not "TXIG"; about 10% slower)
 MAX_PIXELS = 12_000_000  # a page drawn for OCR holds at most this many pixels (a poster-sized page gets fewer dpi)
 MIN_TEXT_CHARS = 20  # a page with fewer characters of text than this is read whole by OCR
 MIN_PICTURE_SHARE = 0.2  # a picture covering this share of a page with text is read by OCR
