@@ -5,8 +5,9 @@ A page is read by OCR when its text layer holds fewer than ``MIN_TEXT_CHARS`` ch
 pictures of a page that has text are read when they are large (``MIN_PICTURE_SHARE`` of the page: a slide
 pasted as an image, a scanned table, a chart's labels); the words OCR finds there that the text layer already
 holds are dropped. Pages are drawn at ``DPI`` (fewer dots when the page is huge: ``MAX_PIXELS``) into
-a Tesseract-made one-page PDF whose text MuPDF reads like any other; an image-only page of a 10-K takes about
-1 s. Tesseract is found once per process (:func:`available`); without it nothing here runs and the caller says so.
+a Tesseract-made one-page PDF whose text MuPDF reads like any other; a dense image-only page takes several
+seconds (5.6-7.2 s per page on the scan benchmark's 10 documents, a 2-core machine under load: RESULTS.md).
+Tesseract is found once per process (:func:`available`); without it nothing here runs and the caller says so.
 """
 from __future__ import annotations
 
