@@ -135,7 +135,7 @@ def extract(index: DocumentIndex, pages: int = FIRST_PAGES) -> DocFacts:
     """The facts of an indexed document, from its metadata title and first ``pages`` pages, or from its SEC cover
     page and the pages after it when the first pages print none and a later page is one (:func:`cover_page`)."""
     meta = index.root.title if index.root.title and index.root.title != "Document" else ""
-    start = cover_page([p.text for p in index.pages], pages)
+    start = cover_page([p.text for p in index.pages[:patterns()["cover"]["pages"]]], pages)
     texts = [p.text for p in index.pages[start:start + pages]]
     headings = list(index.pages[start].headings) if index.pages else []
     return extract_text(texts, meta_title=meta, headings=headings)

@@ -194,7 +194,7 @@ def read_pdf(
                     else:
                         heavy += [i + 1] if verdict == "cut" else []
                         page = doc[i]
-                        lines = _mended_ligatures(_page_lines(page))
+                        lines = _page_lines(page)
                         images.append(_page_images(page, listed))
                 except Exception:
                     skipped.append(i + 1)
@@ -203,6 +203,7 @@ def read_pdf(
             if "error" in page_warnings.lower():
                 damaged.append(i + 1)
             lines, was_cut = _cap_lines(lines, MAX_PAGE_CHARS)
+            lines = _mended_ligatures(lines)  # on the capped lines: a hostile page's text is read once, bounded
             if was_cut:
                 cut.append(i + 1)
             pages.append(PageContent(i + 1, "\n".join(map(_TEXT_OF, lines)), lines))
