@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 import streamlit as st
@@ -488,9 +489,20 @@ def test_llm_down_gives_a_degraded_answer_with_the_reason(data_dir, monkeypatch)
     assert degraded and "Could not connect" in degraded[0]
     assert "412\\.6" in texts(at)  # still a cited answer, from the offline path
     assert KEY not in texts(at) and all(KEY not in w.value for w in at.warning)
-    written = [p for p in data_dir.rglob("*") if p.is_file()]
-    assert written and all(KEY.encode() not in p.read_bytes() for p in written)
+    written = _written_bytes(data_dir)
+    assert written and all(KEY.encode() not in data for data in written.values())
     st.cache_resource.clear()
+
+
+def _written_bytes(root, tries=5):
+    """Every file under root and its bytes. SQLite deletes a -wal file when its last connection closes,
+    so a file listed may be gone when read: then the whole scan runs again, on what is there now."""
+    for _ in range(tries):
+        try:
+            return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+        except FileNotFoundError:
+            time.sleep(0.2)
+    raise AssertionError(f"files under {root} kept vanishing while read")
 
 
 def test_llm_answer_streams_a_gap_round_and_the_visualizer_shows_the_rounds(data_dir, monkeypatch, llm_server):
