@@ -74,7 +74,15 @@ def _item_pages(part: str, number: str, title: str, length: int, new_part: bool)
     return [head + [PROSE]] + [[PROSE, PROSE] for _ in range(length - 1)]
 
 
-def annual_report_pdf() -> bytes:
+BACK_REFERENCE = "The information required by this Item is included in Part IV, Item 15, beginning on page F-1."
+
+
+def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
+                      flat_outline: bool = False) -> bytes:
+    """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
+    most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
+    statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
+    Parts, Items and Item 1's topics all at level 1 (Nike's 2023 10-K)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
@@ -82,13 +90,29 @@ def annual_report_pdf() -> bytes:
          "For the fiscal year ended December 31, 2023", COMPANY.upper()],
         contents,
     ]
-    part = ""
+    part, toc = "", []
+    together = ("9A", "9B", "9C", "10", "11", "12", "13", "14") if stubs_together else ()
     for p, number, title, length in ITEMS:
-        pages += _financial_statements(f"Item {number}. {title}") if number == "8" else \
-            _item_pages(p, number, title, length, p != part)
+        if flat_outline:
+            toc += [(1, f"PART {p}", len(pages) + 1)] if p != part else []
+            toc.append((1, f"Item {number}. {title}", len(pages) + 1))
+            toc += [(1, MDNA_TOPICS[k // 2], len(pages) + 1 + k) for k in range(0, length, 2)] if number == "7" else []
+        if number == "8":
+            pages += [[bold(f"Item 8. {title}"), BACK_REFERENCE]] if statements_at_back else \
+                _financial_statements(f"Item 8. {title}")
+        elif number in together:
+            head = ([bold(f"PART {p}", 13)] if p != part else []) + [bold(f"Item {number}. {title}"), STUB]
+            if number == together[0] or number == "10":
+                pages.append(head)
+            else:
+                pages[-1] += head
+        else:
+            pages += _item_pages(p, number, title, length, p != part)
         part = p
+    if statements_at_back:
+        pages += _financial_statements("Index to Consolidated Financial Statements")
     pages = [[TextBlock(_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
-    return write_pdf(pages, title="0000950170-24-000123")
+    return write_pdf(pages, title="0000950170-24-000123", toc=toc)
 
 
 def _financial_statements(item_title: str, notes: list[str] = NOTES, running: str = "Notes to Consolidated "

@@ -181,11 +181,11 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
                     and not _table_header(lines, last):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2))
-        per_page.append((on_page, refs))
-    counts = Counter(f.kind.name for on_page, _ in per_page for f in on_page if f.kind)
+        per_page.append((on_page, refs, lines))
+    counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
-    for on_page, refs in per_page:
-        found += _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded], refs)
+    for on_page, refs, lines in per_page:
+        found += _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded], refs, lines)
     counts = Counter(f.kind.name for f in found if f.kind)
     found = [f for f in found if f.kind is None or not f.kind.needs or counts[f.kind.needs] >= MIN_NUMBERED]
     numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))
@@ -202,16 +202,40 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
 CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numbered lines at most
 
 
-def _outside_contents(on_page: list[_Found], refs: int) -> list[_Found]:
+PROSE_REACH = 3  # lines below a numbered heading where its text may start
+PROSE_WORDS = 10  # a plain line this long, or one that ends a sentence, is text, not a contents entry
+
+
+def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -> list[_Found]:
     """A page's headings without its contents entries: on a page of ``CONTENTS_LINES`` numbered lines
     (or lines ending in a page number), only the unnumbered and, when they are few, the emphasised
-    numbered ones (the "Item 8." above an index of statements and notes) stay."""
+    numbered ones (the "Item 8." above an index of statements and notes) stay. A page where text
+    follows at least half of its numbered lines is a page of short sections ("Item 13. …" / "The
+    information required by this Item is incorporated …", "Item 16. Form 10-K Summary" / "None."), not
+    a contents page: all its headings stay."""
     numbered = [f for f in on_page if f.kind is not None]
     if refs + len(numbered) < CONTENTS_LINES:
+        return on_page
+    if 2 * sum(_text_follows(lines, f.line) for f in numbered) >= len(numbered) + refs:
         return on_page
     styled = [f for f in numbered if f.emphasis == 2]
     keep = styled if len(styled) <= CONTENTS_STYLED and len(styled) < len(numbered) + refs else []
     return [f for f in on_page if f.kind is None or f in keep]
+
+
+def _text_follows(lines: list[pdf.Line], i: int) -> bool:
+    """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Not
+    below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …"):
+    a numbered list or table's rows read so as often as headings do."""
+    if _BARE_NUMBER.match(lines[i].text.strip()) and not (i + 1 < len(lines) and lines[i + 1].bold):
+        return False
+    for line in lines[i + 1:i + 1 + PROSE_REACH]:
+        text = line.text.strip()
+        if line.bold or rules().any_kind.match(text) or text[-1:].isdigit():
+            continue
+        if text.endswith(".") or len(text.split()) >= PROSE_WORDS:
+            return True
+    return False
 
 
 def _numbered(text: str, styled: bool) -> tuple[Kind, str, int] | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .. import pdf
 from ..models import DocumentIndex, Page, Section
 from .grouping import group_title, grouped, heading_label, page_span, stays_flat
+from .filing import statements_at_the_back
 from .headings import Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
 from .summaries import PageTerms, document_summary, summarise
@@ -216,8 +217,12 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, s
                max_leaf_pages: int = 8, title: str = "") -> tuple[Section, str]:
     n = content.page_count
     entries, source = trusted_outline(content), "outline"
-    if not entries:
-        entries, source = numbered_entries(content, layout), "headings"
+    if not entries or len({e.level for e in entries}) == 1:
+        numbered = numbered_entries(content, layout)
+        # a flat outline ("Part I", "Item 1. Business", "General" side by side) of a document whose
+        # pages number their headings in levels: the pages' tree is the deeper one
+        if not entries or len({e.level for e in numbered}) > 1:
+            entries, source = statements_at_the_back(numbered), "headings"
     if not entries:
         entries, source = heading_entries(content, layout), "headings"
         if len(entries) < 2 or (n > 6 and len(entries) < 3):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import filing_factory
+from alphasearch import pdf
 from alphasearch.index import indexer
 from alphasearch.index.grouping import group_title
 from test_indexer import check_invariants
@@ -70,3 +71,56 @@ def test_a_long_item_is_split_and_grouped_under_titles_that_say_what_they_hold()
     assert group_title(["Notes to X (introduction)", "Note 1. Basis", "Note 9. Debt"], 40, 52, "") == "Notes 1–9"
     long_parent = "Consolidated Results of Operations and Financial Condition of the Segments"
     assert group_title(["A", "B"], 3, 9, long_parent) == "Consolidated Results of Operations · pages 3–9"
+
+
+def _part(root, name):
+    return next(c for c in root.children if c.title == name)
+
+
+def test_items_printed_together_on_one_page_are_each_a_node():
+    """Items 10–14 (and 9A–9C) each a heading and a sentence on one page: five numbered lines, yet not a
+    contents page, for text follows each of them."""
+    doc = indexer.build_index(filing_factory.annual_report_pdf(stubs_together=True), "kestrel-10k.pdf")
+    part3 = _part(doc.root, "PART III")
+    assert [t.split(".")[0] for t in _titles(part3)] == ["Item 10", "Item 11", "Item 12", "Item 13", "Item 14"]
+    assert len({c.pages for c in part3.children}) == 1  # all on the one page
+    part2 = [t.split(".")[0] for t in _titles(_part(doc.root, "PART II"))]
+    assert part2[-3:] == ["Item 9A", "Item 9B", "Item 9C"]
+    contents = doc.root.children[0]  # the contents page lists every Item with its page: still not a section start
+    assert not any(n.title.startswith("Item") and n.pages[0] == 2 for n in doc.root.walk()), contents.title
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_statements_printed_after_the_last_item_get_an_item_8_node():
+    """Item 8 is one sentence referring to pages F-1 on; the statements printed after Item 16 are not
+    Item 16's ('Form 10-K Summary'): they hang under a node at Item level that says what it holds."""
+    doc = indexer.build_index(filing_factory.annual_report_pdf(statements_at_back=True), "kestrel-10k.pdf")
+    part2, part4 = _part(doc.root, "PART II"), _part(doc.root, "PART IV")
+    stub = next(c for c in part2.children if c.title.startswith("Item 8."))
+    assert not stub.children and stub.pages[0] == stub.pages[1]
+    assert [t.split(" ")[:2] for t in _titles(part4)][:2] == [["Item", "15."], ["Item", "16."]]
+    back = part4.children[-1]
+    assert back.title == "Item 8 — Financial statements (printed after Item 16)"
+    assert not part4.children[1].children and part4.children[1].pages[1] < back.pages[0]
+    held = [n.title for n in _flat(back)]
+    assert held[0] == "Index to Consolidated Financial Statements"
+    assert [t for t in held if t in filing_factory.STATEMENTS] == filing_factory.STATEMENTS
+    notes = next(n for n in _flat(back) if n.title.startswith("Notes to"))
+    assert [n.title for n in _flat(notes)] == [f"Note {k}. {t}" for k, t in enumerate(filing_factory.NOTES, 1)]
+    check_invariants(doc.root, doc.page_count, 8)
+    plain = indexer.build_index(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
+    assert not any("printed after" in n.title for n in plain.root.walk())  # statements inside Item 8: as they are
+
+
+def test_a_flat_outline_gives_way_to_the_numbered_headings_of_its_pages():
+    """An outline listing Parts, Items and MD&A topics side by side at level 1 is less than what the pages
+    number: the tree nests Items under Parts and statements under Item 8."""
+    data = filing_factory.annual_report_pdf(flat_outline=True)
+    content = pdf.read_pdf(data, "kestrel-10k.pdf")
+    assert len(content.toc) > 20 and {lvl for lvl, _, _ in content.toc} == {1}
+    doc = indexer.build_index(data, "kestrel-10k.pdf")
+    assert [c.title for c in doc.root.children if c.title.startswith("PART")] == [
+        "PART I", "PART II", "PART III", "PART IV"]
+    item8 = next(c for c in _part(doc.root, "PART II").children if c.title.startswith("Item 8."))
+    assert [t for t in _titles(item8) if t in filing_factory.STATEMENTS] == filing_factory.STATEMENTS
+    check_invariants(doc.root, doc.page_count, 8)

@@ -21,13 +21,14 @@ TOPICS = {
 }
 
 
-def check_invariants(root: Section, page_count: int, max_leaf: int) -> None:
-    """Leaves cover pages 1..page_count in order without gaps or overlap; children stay
-    inside their parent; no leaf is longer than max_leaf pages; fan-out is bounded (but for a flat kind's siblings: Items under a Part)."""
+def check_invariants(root: Section, page_count: int, max_leaf: int, *, shared_pages: bool = False) -> None:
+    """Leaves cover pages 1..page_count in order without gaps or overlap (``shared_pages``: sections that
+    start on one page may share it, no more); children stay inside their parent; no leaf is longer than
+    max_leaf pages; fan-out is bounded (but for a flat kind's siblings: Items under a Part)."""
     leaves = list(root.leaves())
     assert leaves[0].pages[0] == 1 and leaves[-1].pages[1] == page_count
     for a, b in zip(leaves, leaves[1:]):
-        assert b.pages[0] == a.pages[1] + 1, (a, b)
+        assert b.pages[0] == a.pages[1] + 1 or (shared_pages and b.pages[0] == a.pages[1]), (a, b)
     for node in root.walk():
         assert node.pages[0] <= node.pages[1]
         assert len(node.children) <= indexer.MAX_FANOUT or stays_flat([c.title for c in node.children])
@@ -281,3 +282,25 @@ def test_key_terms_add_up_the_pages_of_each_section():
         assert node.summary.endswith("Key terms: " + ", ".join(stats.shown[t] for _, t in best) + "."), node
         checked += 1
     assert checked > 5 and any(node.children for node in index.root.walk())
+
+
+def test_five_numbered_sections_on_one_page_with_text_are_sections_a_numbered_list_is_not():
+    """A page of short sections ("3" / "Method" in bold, a paragraph under each) is not a contents page
+    though it holds five numbered headings; a list of bold numbers each over a plain sentence ("5" /
+    "Same as for level 4, but …") stays text."""
+    para = ("The method section explains how the measurements were taken, which instruments were used and "
+            "how each sample was prepared before the tests began.")
+    pages = [[TextBlock("1", 13, True), TextBlock("Introduction", 13, True), para, para]]
+    pages.append([x for k, name in enumerate(("Method", "Data", "Results", "Discussion", "Limits"), 2)
+                  for x in (TextBlock(str(k), 13, True), TextBlock(name, 13, True), para)])
+    pages.append([TextBlock("Quality levels", 12, True), para]
+                 + [x for k in range(7, 12) for x in (TextBlock(str(k), 11, True),
+                                                       f"Same as for level {k - 1}, but with stronger wet", "pressing.")])
+    pages.append([TextBlock("7", 13, True), TextBlock("Conclusion", 13, True), para])
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "paper.pdf")
+    titles = [n.title for n in doc.root.walk() if n is not doc.root]
+    for k, name in enumerate(("Method", "Data", "Results", "Discussion", "Limits"), 2):
+        assert f"{k} {name}" in titles
+    assert "7 Conclusion" in titles  # the list's numbers did not break the sections' numbering
+    assert not any("Same as" in t for t in titles), titles
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
