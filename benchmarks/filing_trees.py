@@ -6,8 +6,9 @@ alone) and checked against what the pages print:
 
 - *printed Items*: the Item numbers (1, 1A, 7A, 9B …) that start a line set as a heading on a page
   that is not a contents page (the line bold, larger than body text or in capitals; a page with 5+
-  such lines and fewer than 5 lines of 10+ words besides is a contents page: Items 10–14 printed on one
-  page, each with its sentence, are not); *found* when a node of the tree is titled "Item <n>" with that number.
+  such lines and fewer sentences (lines of 4+ words ending in a full stop, Item lines aside) than half
+  their number is a contents page or a cross-reference index; Items 10–14 printed on one page, each with
+  its sentence, are not); *found* when a node of the tree is titled "Item <n>" with that number.
   Share over all reports;
 - *statements under Item 8*: nodes titled as a primary financial statement (balance sheets,
   statements of operations / income / comprehensive income / cash flows / equity) or "Notes to …"
@@ -45,7 +46,7 @@ STATEMENT = re.compile(r"(?i)\b(?:balance\s+sheets?|statements?\s+of\s+(?:consol
                        r"financial\s+position)|notes\s+to\s+(?:the\s+)?(?:condensed\s+)?(?:consolidated\s+)?financial)")
 SYNTHETIC = ("group", "split")
 CONTENTS = 5
-PROSE_WORDS = 10  # a contents page holds fewer than CONTENTS lines this long (Item lines aside)
+SENTENCE_WORDS = 4  # a line of this many words ending in a full stop ends a sentence
 
 
 def printed_items(content: pdf.PdfContent) -> set[str]:
@@ -58,8 +59,9 @@ def printed_items(content: pdf.PdfContent) -> set[str]:
             m = ITEM.match(line.text.strip())
             if m and len(line.text) <= 120 and (line.bold or line.size >= body + 1.0 or line.text[:4].isupper()):
                 hits.add(m.group(1).upper())
-        prose = sum(1 for line in page.lines if len(line.text.split()) >= PROSE_WORDS and not ITEM.match(line.text))
-        if len(hits) < CONTENTS or prose >= CONTENTS:
+        sentences = sum(1 for line in page.lines if len(line.text.split()) >= SENTENCE_WORDS
+                        and line.text.rstrip().endswith(".") and not ITEM.match(line.text))
+        if len(hits) < CONTENTS or 2 * sentences >= len(hits):
             out |= hits
     return out
 
