@@ -156,7 +156,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             if bare_number(text):
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text):
-                    text, styled, joined = f"{text} {nxt.text}", styled or layout.styled(nxt), i + 1  # "2.1" / "Setup"
+                    text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
+                    styled = styled or layout.styled(nxt) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
             if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
@@ -167,6 +168,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 text = f"{text} {lines[last].text}"
             nxt = lines[last + 1] if last + 1 < len(lines) else None
             hit = _numbered(text, styled)
+            if hit is not None and hit[0].rank is None and _RUN_IN.search(text, hit[2]):
+                continue  # "2. Naively finetuning … is not enough. Despite …": a numbered paragraph, not a title
             if hit is not None:
                 kind, number, end = hit
                 if end < len(text) and _PAGE_REF.search(text):
@@ -225,9 +228,11 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
 
 def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Not
-    below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …"):
+    below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …",
+    where "E.1" above "METHODOLOGY" is a heading):
     a numbered list or table's rows read so as often as headings do."""
-    if _BARE_NUMBER.match(lines[i].text.strip()) and not (i + 1 < len(lines) and lines[i + 1].bold):
+    title = lines[i + 1] if i + 1 < len(lines) else None
+    if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or _in_capitals(title.text))):
         return False
     for line in lines[i + 1:i + 1 + PROSE_REACH]:
         text = line.text.strip()
@@ -268,6 +273,15 @@ def _continues(line: pdf.Line, nxt: pdf.Line) -> bool:
 def _title_start(text: str) -> bool:
     """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
     return text[:1].isupper() or text[:1].isdigit()
+
+
+_RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
+
+
+def _in_capitals(text: str) -> bool:
+    """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
 
 
 def _sentence(text: str) -> bool:

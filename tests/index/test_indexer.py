@@ -304,3 +304,27 @@ def test_five_numbered_sections_on_one_page_with_text_are_sections_a_numbered_li
     assert "7 Conclusion" in titles  # the list's numbers did not break the sections' numbering
     assert not any("Same as" in t for t in titles), titles
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_subsections_numbered_in_capitals_are_sections_a_numbered_paragraph_is_not():
+    """A paper sets "4.1" over "TASKS" in body-size capitals (no bold, no larger size): a subsection. A
+    contribution list's bold "2. Naively finetuning is not enough. Despite …" runs on into its sentence:
+    not a section."""
+    para = ("We consider twenty popular classification datasets covering ethics, commonsense reasoning and "
+            "sentiment analysis, and we convert each of them to a binary task.")
+    pages = [[TextBlock("1", 13), TextBlock("INTRODUCTION", 13), para,
+              TextBlock("2. Naively finetuning on weak labels is not enough. Despite the gains we see", 11, True),
+              para]]
+    for k, (name, subs) in enumerate((("METHODS", ("SETUP", "MODELS")), ("MAIN RESULTS", ("TASKS", "BASELINES")),
+                                      ("DISCUSSION", ("LIMITS", "FUTURE WORK"))), 2):
+        page = [TextBlock(str(k), 13), TextBlock(name, 13), para]
+        for j, sub in enumerate(subs, 1):
+            page += [f"{k}.{j}", sub, para, para]
+        pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "paper.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    assert "3.1 TASKS" in titles and "4.2 FUTURE WORK" in titles, list(titles)
+    assert titles["3 MAIN RESULTS"].children and all(c.title.startswith("3.") or "introduction" in c.title
+                                                     for c in titles["3 MAIN RESULTS"].children)
+    assert not any(t.startswith("2. Naively") for t in titles) and "2 METHODS" in titles, list(titles)
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
