@@ -35,7 +35,9 @@ def tree_section(tq: dict) -> str:
         t = tq[label]
         rows.append([f"{label} ({tq['baseline_rev'] if label == 'before' else 'this commit'})",
                      f"{t['f1']:.3f} (P {t['precision']:.3f}, R {t['recall']:.3f})", f"{t['macro_f1']:.3f}",
-                     f"{t['page_f1']:.3f}", f"{t['level_agreement']:.3f}", f"{t['relation_agreement']:.3f}",
+                     f"{t['page_f1']:.3f}", f"{t['level_agreement']:.3f}",
+                     f"{t['level_agreement_levelled']:.3f}" if "level_agreement_levelled" in t else "–",
+                     f"{t['relation_agreement']:.3f}",
                      f"{t['matched']} / {t['gold']} / {t['pred']}"])
     kinds = [[kind, str(k["documents"]), *(f"{k[label]['f1']:.3f} / {k[label]['level_agreement']:.3f}"
                                              for label in labels)] for kind, k in tq.get("kinds", {}).items()]
@@ -45,11 +47,12 @@ def tree_section(tq: dict) -> str:
         f"{tq['documents']} PDFs whose outline the indexer trusts ({', '.join(tq.get('folders', ['eval']))}); each "
         "tree is built with the outline hidden (page layout alone) and compared with the outline. A start matches an "
         "outline entry on the same page (±1) with a similar title; level agreement: matched starts at the outline's "
-        "depth; relation agreement: consecutive matched starts that go deeper / stay / go up as the outline does "
+        "depth (also over outlines with more than one level alone: a flat outline has no levels to agree with); relation agreement: consecutive matched starts that go deeper / stay / go up as the outline does "
         "(`benchmarks/tree_quality.py`, which defines each figure).",
         "",
         md_table(["indexer", "start F1 (title)", "macro F1", "start F1 (page)", "level agreement",
-                  "relation agreement", "matched / outline / tree starts"], rows),
+                  "level agreement, outlines with levels", "relation agreement", "matched / outline / tree starts"],
+                 rows),
         "",
         *(["Per document kind (start F1 / level agreement):", "",
            md_table(["kind", "documents", *labels], kinds), ""] if kinds else []),

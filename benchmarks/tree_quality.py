@@ -13,7 +13,9 @@ alone, and compared with the outline:
 - start F1 (page): the same on the sets of start pages alone (exact page);
 - level agreement, over the matched pairs: the share whose heading depth (1 + the number
   of ancestors that are section starts) equals the outline level (shifted so the top
-  level is 1); and the share of consecutive matched pairs whose relation (deeper, same,
+  level is 1); also over the documents whose outline has more than one level alone (a flat
+  outline, "Part I", "Item 1. Business", "General" side by side, has no levels to agree with);
+  and the share of consecutive matched pairs whose relation (deeper, same,
   shallower) agrees.
 
 *Before* is the indexer of a git revision (``--baseline-rev``, the one before the layout
@@ -131,9 +133,11 @@ def compare(gold: list[Start], pred: list[Start]) -> dict:
     level_same = sum(gold[g].level == pred[p].level for g, p in matched)
     rel = [(_sign(gold[b[0]].level - gold[a[0]].level), _sign(pred[b[1]].level - pred[a[1]].level))
            for a, b in zip(matched, matched[1:])]
+    levelled = len({g.level for g in gold}) > 1  # a flat outline has no levels to agree with
     return {"gold": len(gold), "pred": len(pred), "matched": len(matched),
             "pages_gold": len(gp), "pages_pred": len(pp), "pages_matched": len(gp & pp),
-            "level_same": level_same, "relations": len(rel), "relations_same": sum(a == b for a, b in rel)}
+            "level_same": level_same, "relations": len(rel), "relations_same": sum(a == b for a, b in rel),
+            "levelled_matched": len(matched) if levelled else 0, "levelled_same": level_same if levelled else 0}
 
 
 def _sign(x: int) -> int:
@@ -174,6 +178,8 @@ def totals(rows: list[dict], key: str) -> dict:
     return {**s, "precision": round(p, 3), "recall": round(r, 3), "f1": round(f, 3),
             "page_precision": round(pp, 3), "page_recall": round(pr, 3), "page_f1": round(pf, 3),
             "level_agreement": round(s["level_same"] / s["matched"], 3) if s["matched"] else 0.0,
+            "level_agreement_levelled": round(s["levelled_same"] / s["levelled_matched"], 3)
+            if s.get("levelled_matched") else 0.0,
             "relation_agreement": round(s["relations_same"] / s["relations"], 3) if s["relations"] else 0.0,
             "macro_f1": round(sum(f1(r_[key]["matched"], r_[key]["pred"], r_[key]["gold"])[2]
                                   for r_ in rows) / len(rows), 3)}
@@ -247,7 +253,8 @@ def print_result(r: dict, labels: list[str]) -> None:
         t = r[label]
         print(f"{label:6} start F1 (title) {t['f1']:.3f} (P {t['precision']:.3f}, R {t['recall']:.3f}; "
               f"{t['matched']} of {t['gold']} outline entries, {t['pred']} tree starts; macro F1 {t['macro_f1']:.3f}); "
-              f"start F1 (page) {t['page_f1']:.3f}; level agreement {t['level_agreement']:.3f}, "
+              f"start F1 (page) {t['page_f1']:.3f}; level agreement {t['level_agreement']:.3f} "
+              f"({t['level_agreement_levelled']:.3f} over outlines with levels), "
               f"relation agreement {t['relation_agreement']:.3f}")
 
 
