@@ -19,6 +19,7 @@ from ..read.direct import asks_line_item, figure_answer
 from ..read.items import concepts, group_terms, singular, lexicon
 from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import YEAR_RE as FISCAL_YEAR, Direct, not_line_item, org_terms
+from ..read.running import without_running
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
@@ -134,7 +135,7 @@ def extractive_answer(
     # score, coverage, rank, page, sentence (verbatim: the citation's snippet), what a table row means
     candidates: list[tuple[float, float, int, int, str, str]] = []
     for rank, page in enumerate(pages[:read]):
-        sents = sentences(doc.page(page).text)
+        sents = sentences(without_running(doc, doc.page(page).text))  # no header nor footer quoted
         navigation = CONTENTS_PENALTY if contents_page(doc.page(page).text) else 0.0
         context = [_table_context(sents, i) for i in range(len(sents))]
         sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]

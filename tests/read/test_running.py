@@ -1,0 +1,43 @@
+"""Running headers and footers are not quoted (alphasearch/read/running.py): a survey report prints its
+publisher's name and address over every page; on a page of chart figures the header ran into the numbers
+and was stated as an answer ("PEW RESEARCH CENTER www.pewresearch.org 55 18 43 27")."""
+from __future__ import annotations
+
+import pdf_factory
+from alphasearch.answer.extractive import extractive_answer
+from alphasearch.index import indexer
+from alphasearch.read.running import running_lines, without_running
+
+HEADER = ["HARBOR RESEARCH CENTER", "www.harborresearch.org"]
+PROSE = ("Older adults in the survey go online less often than younger adults, and the gap narrows among "
+         "those with a college degree.")
+
+
+def _report() -> bytes:
+    pages = []
+    for k in range(6):
+        body = [PROSE, "(in percent)", "Households that use the internet at home, by region."]
+        if k == 3:  # a chart's numbers right under the header, then its caption
+            body = ["55", "18", "43", "27", "Higher-income seniors", "(in percent)", PROSE, PROSE]
+        pages.append([*HEADER, *body, str(k + 1)])
+    return pdf_factory.make_pdf(pages)
+
+
+def test_a_header_on_every_page_is_running_and_dropped_at_the_page_edge_only():
+    doc = indexer.build_index(_report(), "survey.pdf")
+    running = running_lines(doc)
+    assert set(HEADER) <= running and "(in percent)" in running
+    assert not any(line.isdigit() for line in running)  # page numbers and chart ticks are no running line
+    page = without_running(doc, doc.page(4).text)
+    assert "harborresearch" not in page and "HARBOR RESEARCH" not in page
+    assert "(in percent)" in page  # a unit under the chart, not at the page's top or bottom edge
+    assert "55" in page and "Higher-income seniors" in page
+
+
+def test_an_answer_does_not_quote_the_running_header(df_of):
+    doc = indexer.build_index(_report(), "survey.pdf")
+    question = "What percentage of higher-income seniors own a tablet?"
+    ex = extractive_answer(doc, question, [4, 1], df_of(doc))
+    shown = ex.text + (ex.direct.text if ex.direct else "")
+    assert "harborresearch" not in shown and "HARBOR RESEARCH" not in shown, shown  # it was the direct answer
+    assert "Higher-income seniors" in shown  # the chart's own caption is quoted
