@@ -5,22 +5,35 @@ nothing. The reader quotes a page's text without them.
 """
 from __future__ import annotations
 
-from collections import Counter
-from functools import lru_cache
+import threading
+from collections import Counter, OrderedDict
 
 from ..models import DocumentIndex
 
 SHARE, AT_LEAST = 0.2, 3  # a line on this share of the pages, and on this many at least, is a running line
 LETTERS = 3  # a running line holds words: a number repeated on many pages (an axis tick, a year) is left alone
+KEPT = 32  # documents whose running lines are kept
+_kept: OrderedDict[tuple[str, int], frozenset[str]] = OrderedDict()
+_lock = threading.Lock()
 EDGE = 3  # lines at the top and at the bottom of a page where a running line is a header or footer
 
 
 def running_lines(doc: DocumentIndex) -> frozenset[str]:
-    """The stripped lines of ``doc`` holding ``LETTERS`` letters that stand on ``SHARE`` of its pages (``AT_LEAST``)."""
-    return _running(tuple(p.text for p in doc.pages))
+    """The stripped lines of ``doc`` holding ``LETTERS`` letters that stand on ``SHARE`` of its pages (``AT_LEAST``);
+    kept for the last ``KEPT`` documents by their id and pages' hash (not their text)."""
+    texts = tuple(p.text for p in doc.pages)
+    key = (doc.doc_id, hash(texts))
+    with _lock:
+        found = _kept.get(key)
+    if found is None:
+        found = _running(texts)
+        with _lock:
+            _kept[key] = found
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+    return found
 
 
-@lru_cache(maxsize=64)
 def _running(texts: tuple[str, ...]) -> frozenset[str]:
     seen: Counter[str] = Counter()
     for text in texts:
