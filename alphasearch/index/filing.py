@@ -4,7 +4,7 @@ Many filings print Item 8 as one sentence ("The information required by this ite
 Item 15") and the statements after the last Items, as pages F-1 … F-n. Nested by level alone, the
 balance sheet and the notes then fall under "Item 15. Exhibits" or "Item 16. Form 10-K Summary". This
 module gives that block its own node at Item level, titled for what it holds (``statements`` in
-``data/headings.json``): "Item 8 · Financial statements (printed after Item 16)". Filings whose Item 8
+``data/headings.json``): "Item 8 — Financial statements (printed after Item 16)". Filings whose Item 8
 holds its statements, and documents without Items, are left as they are.
 """
 from __future__ import annotations

@@ -227,10 +227,10 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
 
 
 def _text_follows(lines: list[pdf.Line], i: int) -> bool:
-    """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Not
-    below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …",
-    where "E.1" above "METHODOLOGY" is a heading):
-    a numbered list or table's rows read so as often as headings do."""
+    """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Never
+    below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …"):
+    a numbered list's or table's rows read so as often as headings do ("E.1" above "METHODOLOGY", in
+    capitals, is a heading)."""
     title = lines[i + 1] if i + 1 < len(lines) else None
     if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or _in_capitals(title.text))):
         return False
