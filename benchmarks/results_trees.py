@@ -47,7 +47,8 @@ def tree_section(tq: dict) -> str:
         f"{tq['documents']} PDFs whose outline the indexer trusts ({', '.join(tq.get('folders', ['eval']))}); each "
         "tree is built with the outline hidden (page layout alone) and compared with the outline. A start matches an "
         "outline entry on the same page (±1) with a similar title; level agreement: matched starts at the outline's "
-        "depth (also over outlines with more than one level alone: a flat outline has no levels to agree with); relation agreement: consecutive matched starts that go deeper / stay / go up as the outline does "
+        "depth (also over outlines with more than one level alone: a flat outline has no levels to agree with); "
+        "relation agreement: consecutive matched starts that go deeper / stay / go up as the outline does "
         "(`benchmarks/tree_quality.py`, which defines each figure).",
         "",
         md_table(["indexer", "start F1 (title)", "macro F1", "start F1 (page)", "level agreement",

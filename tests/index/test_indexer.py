@@ -294,8 +294,9 @@ def test_five_numbered_sections_on_one_page_with_text_are_sections_a_numbered_li
     pages.append([x for k, name in enumerate(("Method", "Data", "Results", "Discussion", "Limits"), 2)
                   for x in (TextBlock(str(k), 13, True), TextBlock(name, 13, True), para)])
     pages.append([TextBlock("Quality levels", 12, True), para]
-                 + [x for k in range(7, 12) for x in (TextBlock(str(k), 11, True),
-                                                       f"Same as for level {k - 1}, but with stronger wet", "pressing.")])
+                 + [x for k in range(7, 12)
+                    for x in (TextBlock(str(k), 11, True), f"Same as for level {k - 1}, but with stronger wet",
+                              "pressing.")])
     pages.append([TextBlock("7", 13, True), TextBlock("Conclusion", 13, True), para])
     doc = indexer.build_index(pdf_factory.make_pdf(pages), "paper.pdf")
     titles = [n.title for n in doc.root.walk() if n is not doc.root]
