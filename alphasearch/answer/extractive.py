@@ -19,7 +19,7 @@ from ..read.direct import asks_line_item, figure_answer
 from ..read.items import concepts, group_terms, singular, lexicon
 from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import YEAR_RE as FISCAL_YEAR, Direct, not_line_item, org_terms
-from ..read.running import without_running
+from ..read.running import running_lines, without_running
 from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
@@ -134,8 +134,9 @@ def extractive_answer(
     kind = answer_kind(question)
     # score, coverage, rank, page, sentence (verbatim: the citation's snippet), what a table row means
     candidates: list[tuple[float, float, int, int, str, str]] = []
+    running = running_lines(doc)  # no header nor footer quoted
     for rank, page in enumerate(pages[:read]):
-        sents = sentences(without_running(doc, doc.page(page).text))  # no header nor footer quoted
+        sents = sentences(without_running(doc.page(page).text, running))
         navigation = CONTENTS_PENALTY if contents_page(doc.page(page).text) else 0.0
         context = [_table_context(sents, i) for i in range(len(sents))]
         sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]

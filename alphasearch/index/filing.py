@@ -43,22 +43,22 @@ def statements_at_the_back(entries: list[Entry]) -> list[Entry]:
     """``entries`` with an Item-level entry opening the statements printed after later Items, when
     Item 8 holds none of them; else ``entries`` unchanged."""
     r = _rules()
-    items = [i for i, e in enumerate(entries) if _item(e) is not None]
-    eight = next((i for i in items if _item(entries[i]) == r.item), None)
+    numbers = [_item(e) for e in entries]  # each entry's Item number, None for others
+    items = [i for i, n in enumerate(numbers) if n is not None]
+    eight = next((i for i in items if numbers[i] == r.item), None)
     after = [i for i in items if eight is not None and i > eight]
     if eight is None or not after:
         return entries
     if any(r.statement.match(e.title) for e in entries[eight + 1:after[0]]):
         return entries  # Item 8 holds its statements
     for k in range(after[0] + 1, len(entries)):
-        if not r.opens.match(entries[k].title) or _item(entries[k]) is not None:
+        if numbers[k] is not None or not r.opens.match(entries[k].title):
             continue
         for m in range(k, len(entries)):
-            if _item(entries[m]) is not None or entries[m].page - entries[k].page > r.reach:
+            if numbers[m] is not None or entries[m].page - entries[k].page > r.reach:
                 break
             if r.statement.match(entries[m].title):
-                before = max(i for i in items if i < k)
-                label = f"Item {_item(entries[before])}"
+                label = f"Item {numbers[max(i for i in items if i < k)]}"
                 node = Entry(entries[eight].level, r.title.format(after=label), entries[k].page)
                 return [*entries[:k], node, *entries[k:]]
     return entries

@@ -42,12 +42,12 @@ def _running(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(line for line, n in seen.items() if n >= least)
 
 
-def without_running(doc: DocumentIndex, text: str) -> str:
-    """``text`` (a page of ``doc``) without the running lines among its first and last ``EDGE`` lines (where
-    headers and footers stand; a statement's "(in millions)" repeated mid-page stays)."""
-    running = running_lines(doc)
-    lines = text.split("\n")
+def without_running(text: str, running: frozenset[str]) -> str:
+    """``text`` (a page) without the ``running`` lines (:func:`running_lines` of its document) among its first
+    and last ``EDGE`` lines (where headers and footers stand; a statement's "(in millions)" repeated mid-page
+    stays)."""
     if not running:
         return text
+    lines = text.split("\n")
     edge = set(range(EDGE)) | set(range(len(lines) - EDGE, len(lines)))
     return "\n".join(line for i, line in enumerate(lines) if i not in edge or line.strip() not in running)

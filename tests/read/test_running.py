@@ -28,7 +28,7 @@ def test_a_header_on_every_page_is_running_and_dropped_at_the_page_edge_only():
     running = running_lines(doc)
     assert set(HEADER) <= running and "(in percent)" in running
     assert not any(line.isdigit() for line in running)  # page numbers and chart ticks are no running line
-    page = without_running(doc, doc.page(4).text)
+    page = without_running(doc.page(4).text, running)
     assert "harborresearch" not in page and "HARBOR RESEARCH" not in page
     assert "(in percent)" in page  # a unit under the chart, not at the page's top or bottom edge
     assert "55" in page and "Higher-income seniors" in page
