@@ -30,7 +30,8 @@ for _optional in ("pymupdf.layout", "pymupdf4llm"):
 import pymupdf  # noqa: E402
 
 from .. import errors  # noqa: E402
-from . import budget, convert, ocr as ocr_reader, streams  # noqa: E402  (read at call time: tests lower their limits)
+# their limits are read at call time: tests lower them
+from . import budget, convert, grid, ocr as ocr_reader, streams  # noqa: E402
 
 pymupdf.no_recommend_layout()
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -384,6 +385,7 @@ def _cap_lines(lines: list[Line], limit: int) -> tuple[list[Line], bool]:
 # its style tags (<b>, <i>, <tt>, <sup> …, read as "b><i><"), font family and font size, and its text
 # (HTML-escaped, never holding "<"). A page is cut at each "<p " into its lines (most hold a single
 # span), and a span's style is read once per distinct style on the page and remembered.
+_AT = re.compile(r'style="top:([-\d.]+)pt;left:([-\d.]+)pt')  # a <p>'s place on the page
 _SPAN = re.compile(r'<((?:[a-z]+><)*span style="font-family:[^;"]*;font-size:[-+.\deE]+pt)[^"]*">([^<]*)</span>')
 _STYLE = re.compile(r'((?:[a-z]+><)*)span style="font-family:([^;"]*);font-size:([-+.\deE]+)pt')
 _ENTITY = re.compile(r"&[^;&<]*;?")  # MuPDF escapes every "&" of the text, so each "&" starts an entity
@@ -399,10 +401,13 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
     ``"dict"`` output's Python objects. Spans of white space count for the text (they separate
     words) but not for size or boldness."""
     out: list[Line] = []
+    cells: list[grid.Cell] = []  # where each line sits: rows a chart's text reads apart are rejoined
     html_text = _page_html(page)
     spans_of = _SPAN.findall
+    at = _AT.match
     for chunk in html_text.split("<p ")[1:]:
         spans = spans_of(chunk)
+        place = at(chunk)
         if len(spans) == 1:  # most lines: the line is its one span
             style, text = spans[0]
             if "&" in text:
@@ -410,6 +415,8 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
             joined = " ".join(text.split())
             if joined:
                 _, rounded, heavy = _STYLES.get(style) or _span_style(style)
+                if place:
+                    cells.append(grid.Cell(float(place[1]), float(place[2]), joined, len(out)))
                 out.append(_new_line((joined, rounded, heavy)))
             continue
         texts: list[str] = []
@@ -430,7 +437,11 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
         if total:
             joined = " ".join("".join(texts).split())
             if joined:
+                if place:
+                    cells.append(grid.Cell(float(place[1]), float(place[2]), joined, len(out)))
                 out.append(_new_line((joined, round(size, 1), bold * 2 >= total)))
+    for text, first in grid.rejoined(cells):
+        out.append(_new_line((text, out[first].size, False)))
     return out
 
 
