@@ -14,7 +14,7 @@ from common import OUT, REPO
 
 DEFAULT_MORE = REPO.parent / "shared" / "eval-more"
 DEFAULT_WORDINGS = REPO.parent / "shared" / "wordings" / "wordings.jsonl"
-DEFAULT_BATTERY = REPO.parent / "shared" / "battery"
+DEFAULT_BATTERY = REPO / "benchmarks" / "battery"  # the gold is ours (public filings); the PDFs are not kept here
 
 
 def run_steps(step: Callable, eval_dir: Path, results: Path, more: Path | None, wordings: Path | None,

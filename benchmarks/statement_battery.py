@@ -3,8 +3,14 @@
 statements by hand — does the direct answer carry the gold figure (up to a unit scale), state a wrong one,
 or state none?
 
-    python benchmarks/statement_battery.py --gold DIR            # DIR/gold.jsonl, PDFs in DIR/../filings
+    python benchmarks/statement_battery.py --pdfs FILINGS        # benchmarks/battery/gold.jsonl
     python benchmarks/statement_battery.py --gold DIR --pdfs FILINGS --rows rows.jsonl   # an earlier run
+
+The gold lives in the repository (``benchmarks/battery/gold.jsonl``: 36 filings, 360 lines, read off the
+statements by hand on 2026-11-28, each value checked to be printed on its page; figures of public SEC
+filings). The PDFs do not: restore them as ``../shared/eval-more/README.md`` says (github:patronus-ai/financebench,
+the latest two 10-Ks of each company ``financebench_filings.txt`` names) into ``FILINGS`` (default
+``../shared/filings``, else ``GOLD/../filings``).
 
 ``gold.jsonl``: one line per (doc, item): ``doc`` (the PDF's name without ``.pdf``), ``item`` (one of
 :data:`ASKED`), ``value`` (null when the filing prints none), ``unit``, ``year``, ``page``, ``label`` (the
@@ -93,10 +99,15 @@ def score(rows: list[dict], questions: dict[str, dict]) -> dict:
             for k, v in sorted(groups.items(), key=lambda kv: kv[0] != "all")}
 
 
-def battery_paths(gold: str, pdfs: str | None) -> tuple[Path, Path] | None:
-    """(gold folder, PDF folder; default GOLD/../filings), or None after saying what is absent."""
-    gold_dir = Path(gold)
-    folder = Path(pdfs) if pdfs else gold_dir.parent / "filings"
+DEFAULT_GOLD = Path(__file__).resolve().parent / "battery"
+DEFAULT_FILINGS = Path(__file__).resolve().parents[2] / "shared" / "filings"
+
+
+def battery_paths(gold: str | None, pdfs: str | None) -> tuple[Path, Path] | None:
+    """(gold folder, default the repository's; PDF folder, default ../shared/filings, else GOLD/../filings),
+    or None after saying what is absent."""
+    gold_dir = Path(gold) if gold else DEFAULT_GOLD
+    folder = Path(pdfs) if pdfs else DEFAULT_FILINGS if DEFAULT_FILINGS.is_dir() else gold_dir.parent / "filings"
     if not ((gold_dir / "gold.jsonl").is_file() or (gold_dir / "records.txt").is_file()) or not folder.is_dir():
         print(f"No statement battery at {gold_dir} (gold.jsonl) with PDFs in {folder}; nothing to measure.")
         return None
@@ -105,8 +116,8 @@ def battery_paths(gold: str, pdfs: str | None) -> tuple[Path, Path] | None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--gold", required=True, help="folder of gold.jsonl")
-    p.add_argument("--pdfs", default=None, help="folder of the filings' PDFs (default GOLD/../filings)")
+    p.add_argument("--gold", default=None, help=f"folder of gold.jsonl (default {DEFAULT_GOLD.name}/ beside this script)")
+    p.add_argument("--pdfs", default=None, help="folder of the filings' PDFs (default ../shared/filings)")
     p.add_argument("--rows", default=None, help="result rows of an earlier run")
     p.add_argument("--data-dir", default=None, help="where the engine keeps its indexes (default benchmarks/out/engine)")
     p.add_argument("--out", default=str(OUT / "statement_battery.json"))
