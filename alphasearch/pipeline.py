@@ -19,6 +19,7 @@ from .engines.offline import DocEngine, DocTools, OfflineEngine, OnText, timed
 from .folder.search import FolderSearch
 from .engines.llm import LLMEngine
 from .search.mcts import search
+from .lang.questions import spelled_out
 from .models import Answer, DocumentIndex, SearchStep
 from .folder.router import OfflineRouter, Router
 from .library import Library, UploadStore
@@ -78,10 +79,13 @@ class Engine:
         draft text, piece by piece, as the model writes it (the "openai" engine); the
         returned Answer is the finished one, citations checked. ``on_step(label, step)``: each
         search iteration as it ends (every search round's); an exception it raises
-        (:class:`~alphasearch.errors.SearchStopped`) ends the question there, nothing more judged."""
+        (:class:`~alphasearch.errors.SearchStopped`) ends the question there, nothing more judged. An analyst's
+        shorthand is written out first (:func:`~alphasearch.lang.questions.spelled_out`)."""
         s = self.settings
         started = time.perf_counter()
         check_question(question)
+        # "total liabs, $mm" is read as "total liabilities, $ millions" (unless the document prints "liabs")
+        question = spelled_out(question, lambda: (doc.page(p).text for p in range(1, doc.page_count + 1)))
         judges = self.backend.judges(doc, question)
 
         def search_for(query: str):

@@ -5,7 +5,7 @@ pictures it names.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from . import domain
@@ -20,6 +20,42 @@ def _question_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     numeric = re.compile(r"\b(" + "|".join(words["numeric_patterns"]) + "|" + domain.alternation(words["numeric_words"])
                          + r")\b", re.IGNORECASE)
     return instruction, numeric
+
+
+@lru_cache(maxsize=1)
+def _shorthand() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
+    """(any case, capitals only, the words they stand for) from ``shorthand`` of data/questions.json."""
+    words = domain.load("questions")
+    table = {k.lower(): v for k, v in words["shorthand"].items()} | dict(words["shorthand_capitals"])
+
+    def pattern(keys, flags=0) -> re.Pattern[str]:
+        alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+        return re.compile(rf"(?<![\w&$/'-])(?:{alternatives})(?![\w&/'-])", flags)
+
+    return pattern(words["shorthand"], re.IGNORECASE), pattern(words["shorthand_capitals"]), table
+
+
+def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None) -> str:
+    """The question with an analyst's shorthand written out, whole words only ("COST FY21 total liabs, $mm?" →
+    "COST FY21 total liabilities, $ millions?"; "LT debt" → "long-term debt", but not in a question written in
+    capitals, where "IS" is a word). A short form the document prints itself (``pages``: its pages' texts; a
+    chart's "Avg. weekly hours") stays as the question wrote it. What the search, the reader and the model
+    read; the question shown stays as typed."""
+    anycase, capitals, table = _shorthand()
+
+    def written_out(m: re.Match, case: int) -> str:
+        word = m.group(0)
+        if pages is not None and any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, case) for text in pages()):
+            return word
+        return table[word.lower() if case else word]
+
+    out = anycase.sub(lambda m: written_out(m, re.IGNORECASE), question)
+    if _LOWER_WORD.search(question):  # not a question written in capitals
+        out = capitals.sub(lambda m: written_out(m, 0), out)
+    return out
+
+
+_LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
 def clean_question(question: str) -> str:
