@@ -33,6 +33,10 @@ from .ranking import section_of
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
 SENTENCE_FIT = 0.75  # share of a line-item question's key terms a sentence stating figures holds to lead as the direct line
+# …and of any figure question's (a number or text asked; not a phone number, date or name): below it a sentence's
+# figures are about something else ("… conducted June 16 to July 14, 2020, among 1,003 adults" for what share of
+# Republicans rate China's response good). The highest that keeps every right sentence of the dev set but one.
+SENTENCE_MIN_FIT = 0.25
 COUNT_FIT = 0.75  # share of a "how many" question's key terms a sentence stating the count holds
 OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them asked: another period's count
 UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
@@ -269,18 +273,23 @@ def years_unprinted(question: str, df: Mapping[str, int]) -> list[str]:
 
 
 def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
-    """For a question asking for an amount a statement prints (:func:`asks_line_item`, and a statement it needs or
-    "how much"), whether ``sentence`` may be the direct line: it states no figure, or it holds
-    :data:`SENTENCE_FIT` of the question's key terms, a name of the line item standing for its words
-    (:func:`meaning.match`'s coverage). "The decrease in working capital … was primarily due to $27.8 billion net
-    cash used for …" is no answer to how much was spent on capital expenditures; other questions, and "how
-    many" ones, keep their best sentence."""
-    if not asks_line_item(question) or asks(question, "count") or not _real_figure(sentence):
-        return True  # a count's sentence is judged by count_sentence
-    if not statements_needed(question) and not re.search(r"\bhow much\b", question, re.IGNORECASE):
-        return True  # not a statement's amount ("the percentage of people who go online")
+    """Whether ``sentence`` may be the direct line: it states no figure, or it holds enough of the question's key
+    terms (:func:`meaning.match`'s coverage) — :data:`SENTENCE_MIN_FIT` for a question asking for a number or a
+    text (a phone number, a date or a name is judged by its kind), and :data:`SENTENCE_FIT` of the line item's
+    own words for a question asking for an amount a statement prints (:func:`asks_line_item`, and a statement it
+    needs or "how much"), a name of the line item standing for its words. "The decrease in working capital …
+    was primarily due to $27.8 billion net cash used for …" is no answer to how much was spent on capital
+    expenditures; a "how many" question's counting sentence is judged by :func:`count_sentence`."""
+    if not _real_figure(sentence):
+        return True
     groups = concepts(question)
     want = asked(question, groups, org_terms(doc), doc)
+    if answer_kind(question) in ("number", "text") and want.weights and match(sentence, "", want)[1] < SENTENCE_MIN_FIT:
+        return False
+    if not asks_line_item(question) or asks(question, "count"):
+        return True
+    if not statements_needed(question) and not re.search(r"\bhow much\b", question, re.IGNORECASE):
+        return True  # not a statement's amount ("the percentage of people who go online")
     # the line item's own words, not the question's verbs ("spend", "pay"): the sentence must name the item
     item = {t: w for t, w in want.weights.items() if any(t in group_terms(g)[1] for g in groups)}
     if item:
@@ -531,7 +540,7 @@ def answer_kind(question: str) -> str:
     q = question.lower()
     if asks(question, "phone"):
         return "phone"
-    if re.search(r"\b(when|what year|which year|what date|which date)\b", q):
+    if re.search(r"\b(when|what year|which year|what date|which date|dates)\b", q):  # "the incident and report dates"
         return "date"
     if re.search(r"\b(who|whom|whose|which company|name of)\b", q):
         return "name"

@@ -1,0 +1,33 @@
+"""A sentence leads as the direct answer to a figure question only when it holds enough of what is asked
+(alphasearch/answer/extractive.py ``SENTENCE_MIN_FIT``): a survey's methods sentence ("conducted June 16 to
+July 14, 2020, among 1,003 adults") was stated first for what share of Republicans rate China's response good."""
+from __future__ import annotations
+
+import pdf_factory
+from alphasearch.answer.extractive import extractive_answer
+from alphasearch.index import indexer
+
+METHODS = ("These are among the findings of a new survey by Harbor Research Center, conducted June 16 to July 14, "
+           "2020, among 1,003 adults in the United States.")
+TITLE = "Americans fault China for its role in the spread of the pandemic"
+RIGHT = "About 15% of Republicans and Republican-leaning independents say China has done a good job on the pandemic."
+
+
+def _report(with_answer: bool) -> bytes:
+    first = [TITLE, METHODS, "Republicans are more critical than Democrats."] + ([RIGHT] if with_answer else [])
+    return pdf_factory.make_pdf([first, ["Most adults follow the news about the outbreak closely."]])
+
+
+def test_a_sentence_about_something_else_is_not_the_direct_answer(df_of):
+    doc = indexer.build_index(_report(False), "survey.pdf")
+    question = "What percentage of Republicans rate China's response to the pandemic as good?"
+    ex = extractive_answer(doc, question, [1, 2], df_of(doc))
+    assert ex.direct is None or "survey" not in ex.direct.text, ex.direct
+    assert "1,003" in ex.text  # still quoted among the key points: the reader sees what the page says
+
+
+def test_a_sentence_that_says_what_is_asked_still_leads(df_of):
+    doc = indexer.build_index(_report(True), "survey.pdf")
+    question = "What percentage of Republicans rate China's response to the pandemic as good?"
+    ex = extractive_answer(doc, question, [1, 2], df_of(doc))
+    assert ex.direct is not None and "15%" in ex.direct.text, ex.direct
