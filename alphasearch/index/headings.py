@@ -11,6 +11,7 @@ page are not headings. Pages are 1-based.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -96,11 +97,42 @@ class Layout:
             norm.append(texts)
         n = content.page_count
         running = frozenset(t for t, c in seen.items() if c >= max(3, 0.2 * n))
-        return cls(sizes.most_common(1)[0][0] if sizes else 11.0, tuple(norm), running)
+        body = sizes.most_common(1)[0][0] if sizes else 11.0
+        return cls(body, _chapter_titles(content, norm, running, body), running)
+
+    def repeated(self, key: str) -> bool:
+        """The line is a running line, or a chapter's title that runs as one (a document's title is neither)."""
+        return key.removesuffix(CHAPTER_TITLE) in self.running
 
     def styled(self, line: pdf.Line) -> bool:
         """Larger than body text, or bold at about body size."""
         return line.size >= self.body + 1.0 or (line.bold and line.size >= self.body - 0.5)
+
+
+TITLE_STEP = 2.0  # points: a running line set this much larger than it usually is heads its chapter
+CHAPTER_TITLE = " (title)"  # the suffix of such a line's key
+
+
+def _chapter_titles(content: pdf.PdfContent, norm: list[tuple[str, ...]], running: frozenset[str],
+                    body: float) -> tuple[tuple[str, ...], ...]:
+    """``norm`` with the chapter titles among the running lines told apart: a manual's chapter name is the small
+    running header of its pages and, once, the large title that opens the chapter ("Getting Started", 26 pt on
+    its first page, 9 pt above the next ones); that occurrence is a heading, not a header. Its key gets a
+    suffix no running line has."""
+    usual: dict[str, Counter] = {}
+    for page, keys in zip(content.pages, norm):
+        for line, key in zip(page.lines, keys):
+            if key in running:
+                usual.setdefault(key, Counter())[line.size] += 1
+    common = {key: c.most_common(1)[0][0] for key, c in usual.items()}
+    out = []
+    for page, keys in zip(content.pages, norm):
+        if any(key in common for key in keys):
+            keys = tuple(f"{key}{CHAPTER_TITLE}" if key in common and line.size >= max(common[key] + TITLE_STEP,
+                                                                                       body + 1.0)
+                         else key for line, key in zip(page.lines, keys)) + keys[len(page.lines):]
+        out.append(keys)
+    return tuple(out)
 
 
 LONG_WORDS, LONG_CHARS = 24, 200  # a numbered title may be longer ("Item 5. Market for Registrant's … Securities")
@@ -129,6 +161,7 @@ class _Found:
     number: str
     rank: int  # numbered: the kind's rank; unnumbered: 1 (larger than body) or 2 (bold)
     emphasis: int  # 2 larger or bold, 1 in capitals, 0 plain
+    size: float = 0.0  # the line's font size (points)
 
 
 def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
@@ -180,10 +213,11 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                         text, joined = f"{text} {nxt.text}", i + 1
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
-                                      2 if styled else int(line.text.isupper())))
+                                      2 if styled else int(line.text.isupper()), line.size))
             elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
                     and not _table_header(lines, last):
-                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2))
+                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2,
+                                      line.size))
         per_page.append((on_page, refs, lines))
     counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
@@ -194,12 +228,39 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))
     if len(numbered) < MIN_NUMBERED:
         return []
-    ranks = sorted({f.rank for f in numbered})
-    levels = {r: i + 1 for i, r in enumerate(ranks)}
-    entries = [(f.page, f.line, Entry(levels[f.rank], f.title, f.page)) for f in numbered]
-    entries += [(f.page, f.line, Entry(len(ranks) + f.rank, f.title, f.page))
-                for f in _unnumbered(found, numbered)]
+    unnumbered = _unnumbered(found, numbered)
+    level = _levels(numbered, unnumbered)
+    entries = [(f.page, f.line, Entry(level(f), f.title, f.page)) for f in numbered + unnumbered]
     return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
+
+
+CHAPTER_STEP = 4.0  # points: an unnumbered heading this much larger than every numbered rank heads them
+
+
+def _levels(numbered: list[_Found], unnumbered: list[_Found]):
+    """A heading's level, by how large it is set: each numbered rank ("1", "1.1"; Part, Item) in order, then
+    each size of unnumbered headings used twice or more, larger first (a size used once takes the level of the
+    next smaller one); bold lines of body size last. An unnumbered size :data:`CHAPTER_STEP` larger than the
+    usual size of every rank of decimal numbers ("1", "1.1") heads them instead: a manual's chapter title over
+    its numbered steps. A filing's Parts, Items and Notes are ranked by their kind, whatever their size."""
+    ranks = sorted({f.rank for f in numbered})
+    decimal = all(f.kind.rank is None for f in numbered)
+    top = max((statistics.median(round(f.size) for f in numbered if f.rank == r) for r in ranks), default=0.0)
+    usage = Counter(round(f.size) for f in unnumbered if f.rank == 1)
+    sizes = sorted((size for size, k in usage.items() if k >= 2), reverse=True)
+    above = [size for size in sizes if decimal and size >= top + CHAPTER_STEP]
+    below = [size for size in sizes if size not in above]
+    order = [("u", size) for size in above] + [("n", r) for r in ranks] + [("u", size) for size in below]
+    at = {key: i + 1 for i, key in enumerate(order)}
+
+    def level(f: _Found) -> int:
+        if f.kind is not None:
+            return at[("n", f.rank)]
+        if f.rank != 1:
+            return len(order) + 1
+        size = next((s for s in sizes if s <= round(f.size)), sizes[-1] if sizes else None)
+        return at[("u", size)] if size is not None else len(ranks) + 1
+    return level
 
 
 CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numbered lines at most
@@ -373,7 +434,15 @@ def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
 REPEATED = 3  # a styled line on this many pages is a label (a company's name above each statement), not a section
 
 
+UNNUMBERED_PER_PAGE = 4
+
+
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
+    """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
+    on :data:`REPEATED` pages or more), after any numbered heading on its page; per page one bold line of body
+    size, and up to :data:`UNNUMBERED_PER_PAGE` lines set larger (a manual's page: a topic, then its tasks) —
+    one in a filing, whose Parts, Items and Notes are its sections and whose larger lines are table titles."""
+    decimal = all(f.kind.rank is None for f in numbered)
     pages_of: dict[str, set[int]] = {}
     for f in found:
         if f.kind is None:
@@ -383,9 +452,9 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         last_numbered_line[f.page] = max(last_numbered_line.get(f.page, -1), f.line)
     seen: set[str] = set()
     out: list[_Found] = []
-    pages_done: set[int] = set()
+    per_page: Counter = Counter()
     for f in found:
-        if f.kind is not None or f.page in pages_done:
+        if f.kind is not None or per_page[f.page] >= (UNNUMBERED_PER_PAGE if f.rank == 1 and decimal else 1):
             continue
         if f.line < last_numbered_line.get(f.page, -1):
             continue
@@ -393,7 +462,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         if key in seen or len(pages_of[key]) >= REPEATED:
             continue
         seen.add(key)
-        pages_done.add(f.page)
+        per_page[f.page] += 1
         out.append(f)
     return out
 

@@ -21,7 +21,7 @@ from .. import pdf
 from ..models import DocumentIndex, Page, Section
 from .grouping import group_title, grouped, heading_label, page_span, stays_flat
 from .filing import statements_at_the_back
-from .headings import Entry, Layout, heading_like, not_a_heading, numbered_entries
+from .headings import UNNUMBERED_PER_PAGE, Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
 from .summaries import PageTerms, document_summary, summarise
 from ..lang.text import normalise, shorten
@@ -162,10 +162,25 @@ def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                              if p == number and len(pages_of[normalise(text)]) < 3 and len(text.split()) >= 2), None)
             if distinct:
                 best[number] = Entry(e.level, distinct, number)
-    out = [best[p] for p in sorted(best)]
+    out = []
+    for number in sorted(best):  # the page's first section, then the further ones it opens (a manual's page)
+        out += [best[number], *_more_on_page(entries, best[number], len(levels))]
     # bold body-size lines are only a level of their own where they are not on every page
     if len(out) > 0.9 * n and n > 12:
         out = [e for e in out if e.level <= len(levels)] or out
+    return out
+
+
+def _more_on_page(entries: Sequence[Entry], best: Entry, sized: int) -> list[Entry]:
+    """The further sections ``best``'s page opens after its first: headings set in a heading size (a level of
+    the first ``sized``) no higher than ``best``, one per title, :data:`UNNUMBERED_PER_PAGE` in all."""
+    on_page = [e for e in entries if e.page == best.page]
+    first = next((i for i, e in enumerate(on_page) if e.level == best.level), len(on_page))
+    seen, out = {normalise(best.title)}, []
+    for e in on_page[first + 1:]:
+        if best.level <= e.level <= sized and normalise(e.title) not in seen and len(out) < UNNUMBERED_PER_PAGE - 1:
+            seen.add(normalise(e.title))
+            out.append(e)
     return out
 
 

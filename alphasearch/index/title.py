@@ -34,7 +34,7 @@ def document_title(content: pdf.PdfContent, pages: Sequence[Page], layout: Layou
         return found.label()
     if content.pages:
         lines = [ln for ln, key in zip(content.pages[0].lines, layout.norm[0])
-                 if heading_like(ln.text) and key not in layout.running]
+                 if heading_like(ln.text) and not layout.repeated(key)]
         if lines:
             top = max(ln.size for ln in lines)
             if top >= layout.body + 1.0:

@@ -329,3 +329,36 @@ def test_subsections_numbered_in_capitals_are_sections_a_numbered_paragraph_is_n
                                                      for c in titles["3 MAIN RESULTS"].children)
     assert not any(t.startswith("2. Naively") for t in titles) and "2 METHODS" in titles, list(titles)
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def _manual() -> bytes:
+    """A watch manual: each chapter opens with its name in 26 pt, which then runs small at the top of its other
+    pages; a page opens several 20 pt sections; steps are numbered in 15 pt."""
+    para = ("Press and hold the Up button until the watch vibrates, then follow the instructions on the screen "
+            "to finish the setup in the app on your phone.")
+    chapters = {"Getting Started": [["Buttons and screen control", "Wearing the watch"], ["Charging"],
+                                    ["Updating the watch", "Restarting the watch"]],
+                "Blood Pressure Management": [["Measuring blood pressure", "Reading the results"], ["Precautions"]],
+                "Care for Health": [["Measuring SpO2", "Sleep monitoring"], ["Skin temperature"]]}
+    pages, step = [], 0
+    for chapter, chapter_pages in chapters.items():
+        for k, sections in enumerate(chapter_pages):
+            page = [TextBlock(chapter, 26, True)] if k == 0 else [TextBlock(chapter, 8)]
+            for section in sections:
+                step += 1
+                page += [TextBlock(section, 20, True), para, TextBlock(f"{step % 3 + 1} Wear your watch", 15), para]
+            pages.append(page)
+    return pdf_factory.make_pdf(pages)
+
+
+def test_a_chapter_title_that_runs_as_the_header_heads_its_chapter_and_a_page_opens_several_sections():
+    """A chapter's name printed small over every page of the chapter is a running header there, but its large
+    occurrence on the chapter's first page is the chapter's title; a manual's page opens several sections."""
+    doc = indexer.build_index(_manual(), "watch.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    for chapter in ("Getting Started", "Blood Pressure Management", "Care for Health"):
+        assert chapter in titles and titles[chapter] in doc.root.children, [n.title for n in doc.root.children]
+    started = [c.title for c in titles["Getting Started"].children]
+    assert "Buttons and screen control" in started and "Wearing the watch" in started, started  # one page, two
+    assert "Restarting the watch" in started, started
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
