@@ -6,7 +6,7 @@ another one, and falling back, on a labelled set (``--eval-dir``: ../shared/eval
 the statement battery (``--battery``: gold.jsonl, the filings in ``--pdfs``). No search runs, so the figures
 are the reader's alone; ``eval_more.py`` and ``statement_battery.py`` give the same figures behind the search.
 
-    python benchmarks/reader_ceiling.py --eval-dir ../shared/eval-more --battery ../shared/battery --no-ocr
+    python benchmarks/reader_ceiling.py --eval-dir ../shared/eval-more --battery benchmarks/battery --pdfs FILINGS
 """
 from __future__ import annotations
 

@@ -173,7 +173,9 @@ class PageTerms:
         (a vector for :meth:`key_terms`; vectors of several ranges add up)."""
         terms, _, starts, columns, counts = self._rows
         a, b = starts[first - 1], starts[last]
-        return np.bincount(columns[a:b], weights=counts[a:b], minlength=len(terms))
+        # float even for pages without key terms (numpy counts an empty range in integers, and a node's counts
+        # add its children's up in place)
+        return np.bincount(columns[a:b], weights=counts[a:b], minlength=len(terms)).astype(np.float64, copy=False)
 
     def key_terms(self, counts: np.ndarray, k: int) -> list[str]:
         """The ``k`` terms of ``counts`` (:meth:`page_counts`) with the highest count x idf, as words

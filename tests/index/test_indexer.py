@@ -362,3 +362,14 @@ def test_a_chapter_title_that_runs_as_the_header_heads_its_chapter_and_a_page_op
     assert "Buttons and screen control" in started and "Wearing the watch" in started, started  # one page, two
     assert "Restarting the watch" in started, started
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_a_section_of_blank_pages_first_among_its_siblings_is_summarised():
+    """A node adds its children's key-term counts up in place; a first child whose pages hold no words (a blank
+    cover) counted in integers and the next child's counts could not be added: indexing the document failed."""
+    para = "The pump delivers forty litres a minute at full load and needs service every two thousand hours."
+    pages = [[""], [TextBlock("Part A", 16, True), para], [TextBlock("Part B", 16, True), para]]
+    toc = [(1, "Everything", 1), (2, "Cover", 1), (2, "Part A", 2), (2, "Part B", 3)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "manual.pdf")
+    titles = [n.title for n in doc.root.walk()]
+    assert "Cover" in titles and "Part B" in titles, titles
