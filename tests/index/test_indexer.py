@@ -373,3 +373,17 @@ def test_a_section_of_blank_pages_first_among_its_siblings_is_summarised():
     doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=toc), "manual.pdf")
     titles = [n.title for n in doc.root.walk()]
     assert "Cover" in titles and "Part B" in titles, titles
+
+
+def test_a_page_number_over_the_running_header_is_no_numbered_section():
+    """A survey report prints its page number, then its publisher's name, at the top of every page: "8" over
+    "PEW RESEARCH CENTER" read as a numbered heading made every page a section titled "8 PEW RESEARCH CENTER"."""
+    para = ("Most adults say the country can learn from other nations about slowing the outbreak, and the view "
+            "is more common among those with a college degree than among those without one.")
+    chapters = {1: "Views of China", 4: "Trust in the World Health Organization", 7: "Learning from abroad"}
+    pages = [[str(k), "HARBOR RESEARCH CENTER"] + ([TextBlock(chapters[k], 16, True)] if k in chapters else [])
+             + [para, para] for k in range(1, 10)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "survey.pdf")
+    titles = [n.title for n in doc.root.walk()]
+    assert not any("HARBOR RESEARCH CENTER" in t for t in titles), titles
+    assert all(t in titles for t in chapters.values()), titles
