@@ -188,8 +188,9 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             styled = size >= larger or (line.bold and size >= bold_from)
             if bare_number(text):
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
+                runs = i + 1 < len(norm) and norm[i + 1] in running  # a page's number over its running header
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
-                        and norm[i + 1] not in running:  # a page's number over its running header is no heading
+                        and not runs:
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
                     styled = styled or layout.styled(nxt) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
