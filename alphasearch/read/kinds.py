@@ -10,14 +10,19 @@ The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``
 """
 from __future__ import annotations
 
+import re
+
 from ..lang.questions import asks, statements_needed
 from .rows import UNIT_WORD, Figure
 
 
 def fits_kind(question: str, figure: Figure) -> bool:
     """``figure`` is of the kind ``question`` asks for (any figure when it asks for no particular kind)."""
-    if asks(question, "per_share") and figure.unit in UNIT_WORD and "." not in figure.cell.text:
-        return False  # a per-share figure has cents, or its row says "per share": a whole number in millions is a total
+    if asks(question, "per_share") and "." not in figure.cell.text and (figure.unit in UNIT_WORD
+                                                                         or _CENTS.search(figure.row)):
+        # a per-share figure has cents, or its row says "per share": a whole number in millions is a total, and so
+        # is one beside cents in the same row ("DILUTED EARNINGS PER SHARE $ 43 668 $ 0.06": income, shares, EPS)
+        return False
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
     if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):
@@ -25,6 +30,9 @@ def fits_kind(question: str, figure: Figure) -> bool:
     if asks(question, "percent") and not figure.cell.percent and (_money(figure) or abs(figure.value) > 100):
         return False  # a percentage asked: not an amount, nor a number no share of a whole can be
     return True
+
+
+_CENTS = re.compile(r"\d\.\d\d\b")
 
 
 def per_share_printed(question: str, figures: list) -> list:

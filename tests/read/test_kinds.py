@@ -134,6 +134,22 @@ def test_share_counts_eps_under_a_subheading_and_returns_are_of_the_kind_asked()
     assert fits_kind("What was the return on equity in 2023?", roe)
 
 
+def test_a_whole_number_beside_cents_in_a_per_share_row_is_no_eps(filing):
+    """An EPS computation table prints income, shares and the per-share amount side by side under each year
+    ("DILUTED EARNINGS PER SHARE $ 43 668 $ 0.06"); its columns were unnamed, the first cell was read, and the
+    battery stated AES's diluted EPS as $43."""
+    table = """Note 27 Earnings per share
+Year Ended December 31,
+(in millions, except per share data)
+2022 2021
+Income Shares $ per Share Income Shares $ per Share
+BASIC EARNINGS PER SHARE $ 43 665 $ 0.06 $ 302 664 $ 0.46
+DILUTED EARNINGS PER SHARE $ 43 668 $ 0.06 $ 302 667 $ 0.45"""
+    eps = replace(filing, doc_id="literal-eps-table", pages=(Page(1, table),))
+    got = figure_answer(eps, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
+    assert got is None or ("43" not in got.text.split("—")[0] and "668" not in got.text), got.text
+
+
 PLANS = """Benefit Plans
 Harbor sponsors 2 employee benefit plans and 3 employee stock purchase programs for its staff.
 The plans are described in Note 12."""
