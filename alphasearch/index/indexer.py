@@ -162,19 +162,22 @@ def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                              if p == number and len(pages_of[normalise(text)]) < 3 and len(text.split()) >= 2), None)
             if distinct:
                 best[number] = Entry(e.level, distinct, number)
+    on_page: dict[int, list[Entry]] = {}
+    for e in entries:
+        on_page.setdefault(e.page, []).append(e)
     out = []
     for number in sorted(best):  # the page's first section, then the further ones it opens (a manual's page)
-        out += [best[number], *_more_on_page(entries, best[number], len(levels))]
+        out += [best[number], *_more_on_page(on_page[number], best[number], len(levels))]
     # bold body-size lines are only a level of their own where they are not on every page
     if len(out) > 0.9 * n and n > 12:
         out = [e for e in out if e.level <= len(levels)] or out
     return out
 
 
-def _more_on_page(entries: Sequence[Entry], best: Entry, sized: int) -> list[Entry]:
-    """The further sections ``best``'s page opens after its first: headings set in a heading size (a level of
-    the first ``sized``) no higher than ``best``, one per title, :data:`UNNUMBERED_PER_PAGE` in all."""
-    on_page = [e for e in entries if e.page == best.page]
+def _more_on_page(on_page: Sequence[Entry], best: Entry, sized: int) -> list[Entry]:
+    """The further sections ``best``'s page opens after its first (``on_page``: the page's entries in order):
+    headings set in a heading size (a level of the first ``sized``) no higher than ``best``, one per title,
+    :data:`UNNUMBERED_PER_PAGE` in all."""
     first = next((i for i, e in enumerate(on_page) if e.level == best.level), len(on_page))
     seen, out = {normalise(best.title)}, []
     for e in on_page[first + 1:]:

@@ -42,10 +42,13 @@ def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None)
     chart's "Avg. weekly hours") stays as the question wrote it. What the search, the reader and the model
     read; the question shown stays as typed."""
     anycase, capitals, table = _shorthand()
+    printed: list[str] = []  # the document's text, read once and only when the question holds shorthand
 
     def written_out(m: re.Match, case: int) -> str:
         word = m.group(0)
-        if pages is not None and any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, case) for text in pages()):
+        if pages is not None and not printed:
+            printed.append("\n".join(pages()))
+        if printed and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", printed[0], case):
             return word
         return table[word.lower() if case else word]
 
