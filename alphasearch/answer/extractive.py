@@ -29,6 +29,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
+from .shape import line_fits
 
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
@@ -42,11 +43,13 @@ OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them as
 UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
 COUNT_WINDOW = 5  # words after a number within which what a "how many" question counts may follow it
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
+NO_FIGURE = " No line of the pages read states the figure asked."
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
 _NUM = re.compile(r"\d[\d,.]*")
 YEAR_RE = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}:\d\d\b")  # "14:04 CET"
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 _UNIT = re.compile(r"\bin (?:(?:EUR|USD|GBP|US\$|\$|€|£)\s*)?(?:thousands|millions|billions)\b", re.IGNORECASE)
 
@@ -176,6 +179,9 @@ def extractive_answer(
     # a table row read for a question asking why or what drove a change is no sign the first page
     # explains it: the figure's parts count for questions that ask for the figure, not the reason
     read_row = None if explain else figure
+    # a figure that is not the shape of the answer (one row for a list, a comparison, a name or a count of
+    # things: shape.line_fits) is no direct line either: it follows the sentences, as for an explanation
+    aside = explain or (figure is not None and not line_fits(question, figure.kind, figure.text))
     if semantic:
         in_doc = sum(idf[t] for t in q_terms if df.get(t, 0)) / total
         parts = {"meaning": closeness_of(doc, question, pages[:read]), "coverage": best_cov, "in_document": in_doc,
@@ -229,7 +235,7 @@ def extractive_answer(
                 and len(re.findall(r"[A-Za-z]{2,}", c[4])) >= 5]
         lead = next((c for c in said if states_cause(c[4])), said[0] if said else None)
     head = lead or chosen[0]
-    if not (figure and not explain) and says_nothing(head[4] + head[5], question):
+    if not (figure and not aside) and says_nothing(head[4] + head[5], question):
         # a heading or table header in the question's own words ("Votes Against") or a page footer tells
         # nothing: the next best line that adds something leads; none at all, then no direct line (the
         # key points stay)
@@ -240,8 +246,15 @@ def extractive_answer(
         chosen = [lead] + chosen[:max_sentences - 1]
     if figure is None and head is not None and head is not counting and not _sentence_fits(doc, question, head[4]):
         head = None  # a line item asked and no row states it: a sentence not naming it states no figure of its own
-    direct = None if withheld else (not explain and figure) or (head is not None and Direct(
+    if head is not None and not (line_fits(question, "sentence", head[4] + head[5]) and _dated(kind, head[4] + head[5])):
+        head = None  # its figures are not the shape of the answer, or a "when" answered by a figure without a date
+    direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
+    if direct is None and kind == "number" and not explain:
+        # a figure asked and no line of the pages read states one that fits: say so, with the pages read and the
+        # closest passages, rather than quote sentences that state other figures
+        return Extract(FALLBACK_ANSWER + NO_FIGURE, round(min(confidence, answers), 4), True, [], parts,
+                       structured=structure(doc, question, pages[:read], closest, None, df))
     chosen.sort(key=lambda c: (c[2], c[3]))
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
@@ -253,7 +266,7 @@ def extractive_answer(
                 citations.insert(0, Citation(doc=doc.name, section=section_of(doc.root, f.page).title,
                                              pages=(f.page, f.page), snippet=shorten(f.label, 300), doc_id=doc.doc_id))
                 cited.add((f.page, f.label))
-        text = f"{quotes}\n\n{figure.text}" if explain else f"{figure.text}\n\n{quotes}"
+        text = f"{quotes}\n\n{figure.text}" if aside else f"{figure.text}\n\n{quotes}"
     else:
         text = quotes
     return Extract(text, round(confidence, 4), False, citations, parts, direct,
@@ -557,6 +570,12 @@ def _real_figure(sentence: str) -> bool:
     return bool(_NUM.search(sentence))
 
 
+def _dated(kind: str, sentence: str) -> bool:
+    """A sentence may answer a "when" question (``kind`` "date") only with a date or a time: one stating a
+    figure and neither ("tweets had reached nearly 500,000") answers how many, not when."""
+    return kind != "date" or not _real_figure(sentence) or _has_kind(sentence, "date")
+
+
 def _has_kind(sentence: str, kind: str) -> bool:
     if kind == "phone":  # 8 digits or more, not a date
         return any(len(re.sub(r"\D", "", m.group(0))) >= 8 and not re.search(r"\d[.-]\d{1,2}[.-]\d", m.group(0))
@@ -564,7 +583,7 @@ def _has_kind(sentence: str, kind: str) -> bool:
     if kind == "number":
         return _real_figure(sentence)
     if kind == "date":
-        return bool(YEAR_RE.search(sentence) or _MONTH.search(sentence))
+        return bool(YEAR_RE.search(sentence) or _MONTH.search(sentence) or _TIME.search(sentence))
     if kind == "name":
         return bool(_PROPER.search(sentence))
     return False

@@ -3,7 +3,9 @@ share") is not answered by a total printed in the table's millions (the diluted 
 the ratio divides), and a count ("how many people") is not answered by an amount of money or a percentage
 ("Employee benefits: $1,314 million"), and a statement's amount ("income tax expense") is not answered by a rate
 printed beside it ("Effective income tax rate: 6.8%"), and a percentage ("what percentage of land area") is not
-answered by an amount of money or a number above 100 printed without a percent sign ("The Bronx: 980,000,000").
+answered by an amount of money or a number above 100 printed without a percent sign ("The Bronx: 980,000,000"),
+and a count of shares ("how many shares did it repurchase") is not answered by a money row that names no shares
+("Repurchases of common stock: $496 million").
 The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``per_share``, ``count``, and
 ``not_count``, which makes "how many" ask for an amount or a share: "how many dollars", "how many percent";
 ``rate``, the words that ask for a rate; ``percent``, for a percentage).
@@ -25,6 +27,9 @@ def fits_kind(question: str, figure: Figure) -> bool:
         return False
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
+    if _SHARES_COUNTED.search(question) and _money(figure) and not _SHARES.search(figure.label):
+        return False  # a money table prints share counts in millions in rows naming shares or their basis
+        # ("Diluted" under "Weighted-average shares"): its other rows are amounts
     if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):
         return False  # a statement's amount asked ("income tax expense"), not its rate ("effective … rate: 6.8%")
     if asks(question, "percent") and not figure.cell.percent and (_money(figure) or abs(figure.value) > 100):
@@ -33,6 +38,8 @@ def fits_kind(question: str, figure: Figure) -> bool:
 
 
 _CENTS = re.compile(r"\d\.\d\d\b")
+_SHARES_COUNTED = re.compile(r"\b(?:how many|number of)\b(?:\W+\w+){0,3}?\W+shares\b", re.IGNORECASE)
+_SHARES = re.compile(r"\b(?:shares?|basic|diluted|weighted)\b", re.IGNORECASE)  # the rows of a share count
 
 
 def per_share_printed(question: str, figures: list) -> list:

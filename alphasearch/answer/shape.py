@@ -1,0 +1,73 @@
+"""What a question's answer is made of beyond one printed figure, and whether a direct line has that shape.
+
+An extractive reader quotes what a page prints. Some questions are not answered by any one printed figure,
+however well its row matches their words, and stating one as the direct answer is stating a wrong figure:
+
+- ``several``: the answer is more than one figure — a list ("… in list format", "… respectively"), a comparison
+  of two things ("how did US sales growth compare to international");
+- ``combined``: the answer is one figure computed from several — a sum or a difference ("the combined percentage",
+  "the absolute percentage drop");
+- ``pick``: the answer names which of several things has the most or least of a measure ("which segment had the
+  lowest net revenue"): the figure of one of them, or of their total, is not the name asked;
+- ``things``: the answer counts things the pages show ("how many charts compare …"), which no printed figure states.
+
+A computed line (a change, a ratio, a comparison of named options) has done the combining and fits ``combined``;
+only a comparison of named options fits the others: one line item's change is not two things compared. A single
+table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more ("the
+growth was 5.3% and 5.2%"), ``pick`` when it says which one has the most (a superlative or a comparative), ``things`` when
+it names what is counted; a sentence stating no figure fits them all. The words are data: ``data/shapes.json``.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..lang import domain
+
+SHAPES = ("things", "pick", "several", "combined")
+COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figures themselves
+_FIGURE = re.compile(r"(?<![\w.])[-+$€£(]?\d[\d,]*(?:\.\d+)?%?")
+_YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict[str, re.Pattern[str]]:
+    data = domain.load("shapes")
+    return {
+        "several": re.compile(rf"\b(?:{domain.alternation(data['several'])})\b", re.IGNORECASE),
+        "combined": re.compile(rf"\b(?:{domain.alternation(data['combined'])})\b", re.IGNORECASE),
+        "pick": re.compile("|".join(f"(?:{p})" for p in data["pick"]), re.IGNORECASE),
+        "things": re.compile("|".join(f"(?:{p})" for p in data["things"]), re.IGNORECASE),
+        "superlatives": re.compile(rf"\b(?:{domain.alternation(data['superlatives'])})\b", re.IGNORECASE),
+    }
+
+
+def shape(question: str) -> str | None:
+    """``"things"``, ``"pick"``, ``"several"`` or ``"combined"`` (the first that matches, in that order), or None
+    for a question one printed figure or sentence may answer."""
+    patterns = _patterns()
+    return next((name for name in SHAPES if patterns[name].search(question)), None)
+
+
+def figures_stated(text: str) -> int:
+    """How many distinct figures ``text`` states (years, which date a figure, aside)."""
+    found = {m.group(0).strip("-+$€£(").rstrip("%").replace(",", "") for m in _FIGURE.finditer(text)}
+    return len({f for f in found if f and not _YEAR.match(f)})
+
+
+def line_fits(question: str, kind: str, text: str) -> bool:
+    """Whether a direct line of ``kind`` ("figure", "sentence", or a computed kind) reading ``text`` has the
+    shape of the answer ``question`` asks for (always, for a question of no particular :func:`shape`)."""
+    wanted = shape(question)
+    if wanted is None or kind == "comparison" or (wanted == "combined" and kind in COMPUTED):
+        return True
+    if kind != "sentence":  # one table figure: not a list, a comparison, a name or a count of things
+        return False
+    if not figures_stated(text):
+        return True  # a sentence stating no figure states no wrong one
+    if wanted in ("several", "combined"):
+        return figures_stated(text) >= 2
+    if wanted == "pick":
+        return bool(_patterns()["superlatives"].search(text))
+    things = _patterns()["things"].search(question).group(0).split()[-1].lower().rstrip("s")
+    return things in text.lower()

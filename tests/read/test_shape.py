@@ -1,0 +1,104 @@
+"""A direct line has the shape of the answer asked (alphasearch/answer/shape.py): one table figure is no list,
+no comparison, no name of the segment with the lowest revenue and no count of charts; a sentence stating one
+figure is no answer to "when"; a count of shares is not the money a cash-flow row prints; and a figure question
+that no line of the pages read answers falls back, the closest passages shown as what was read."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from alphasearch.answer.extractive import extractive_answer
+from alphasearch.answer.shape import line_fits, shape
+from alphasearch.models import Page
+
+SEGMENTS = """Harbor Corporation
+Net revenue by segment
+(in millions)
+2022 2021
+Ferries $ 4,210 $ 3,980
+Freight $ 2,730 $ 2,515
+Corporate $ (473) $ (120)
+Total net revenue $ 6,467 $ 6,375"""
+
+SALES = """Sales growth
+Sales in the U.S. increased 3.0% in 2022 while international sales decreased 0.6%.
+Worldwide sales increased 1.3% in 2022 on a reported basis."""
+
+CASH_FLOWS = """Harbor Corporation
+Consolidated Statements of Cash Flows
+(in millions)
+2022 2021
+Net income $ 1,310 $ 1,180
+Cash flows from financing activities
+Repurchases of common stock (496) (196)
+Dividends paid (1,498) (1,479)"""
+
+EQUITY = """Note 9 Equity
+Harbor repurchased shares of its common stock during 2022.
+Shares repurchased (in thousands) 1,358 643"""
+
+TWEETS = """Social media
+Tweets referencing #Harbor had reached nearly 500,000 globally within a day of the incident.
+The number of tweets passed 200,000 at 14:04 CET."""
+
+
+@pytest.fixture
+def harbor(doc):
+    pages = (Page(1, SEGMENTS), Page(2, SALES), Page(3, CASH_FLOWS), Page(4, EQUITY), Page(5, TWEETS))
+    return replace(doc, doc_id="literal-shapes", name="harbor-shapes.pdf", pages=pages)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which of Harbor's business segments had the lowest net revenue in 2022?", "pick"),
+    ("How did US sales growth compare to international sales growth in 2022?", "several"),
+    ("What were the GDP growth amounts for the first and second quarters respectively?", "several"),
+    ("What is the combined percentage of Album Sales % and Song Sales % for the Country genre?", "combined"),
+    ("In the slides, how many charts compare the US and Europe?", "things"),
+    ("What was Harbor's total net revenue in 2022?", None),
+    ("What is the total of Netflix's current liabilities at year end FY2017?", None),
+    ("What is the most recent quarterly dividend?", None),
+])
+def test_the_shape_of_the_answer_asked(question, expected):
+    assert shape(question) == expected
+
+
+def test_one_figure_is_not_the_segment_asked_for(harbor, df_of):
+    ex = extractive_answer(harbor, "Which of Harbor's business segments had the lowest net revenue in 2022?", [1],
+                           df_of(harbor))
+    # before: "Total net revenue, 2022: $6,467 million" was the direct answer
+    assert ex.direct is None or "6,467" not in ex.direct.text, ex.direct.text
+    assert ex.direct is None or ex.direct.kind != "figure", ex.direct.text
+
+
+def test_a_comparison_is_answered_by_the_sentence_stating_both_figures(harbor, df_of):
+    ex = extractive_answer(harbor, "How did Harbor's US sales growth compare to its international sales growth in "
+                                   "2022?", [2, 1], df_of(harbor))
+    assert ex.direct is not None and "3.0%" in ex.direct.text and "0.6%" in ex.direct.text, ex.direct
+    assert line_fits("How did A compare to B?", "sentence", "A rose 3.0% and B fell 0.6%.")
+    assert not line_fits("How did A compare to B?", "sentence", "Worldwide sales increased 1.3%.")
+    assert not line_fits("How did A compare to B?", "figure", "Sales, 2022: 1.3% — p. 2")
+    assert line_fits("How did A change from 2021 to 2022?", "figure", "Sales, 2022: 1.3% — p. 2")
+    assert not line_fits("How did A compare to B?", "change", "Sales: change 2021→2022: 1.3%")  # one item's change
+    assert line_fits("What is the difference between A's 2021 and 2022 sales?", "change", "Sales: change: 1.3%")
+
+
+def test_a_count_of_shares_is_not_the_money_spent_on_them(harbor, df_of):
+    ex = extractive_answer(harbor, "How many shares did Harbor repurchase in 2022?", [3, 4], df_of(harbor))
+    assert "496" not in (ex.direct.text if ex.direct else ""), ex.direct.text
+    spent = extractive_answer(harbor, "How much did Harbor spend on repurchases of common stock in 2022?", [3, 4],
+                              df_of(harbor))
+    assert spent.direct is not None and "496" in spent.direct.text, spent.direct  # the amount is still the amount
+
+
+def test_when_is_answered_by_a_time_not_by_another_figure(harbor, df_of):
+    ex = extractive_answer(harbor, "When did the number of tweets referencing Harbor exceed 200,000?", [5],
+                           df_of(harbor))
+    assert ex.direct is None or "500,000" not in ex.direct.text, ex.direct.text
+
+
+def test_a_figure_no_line_states_falls_back_with_what_was_read(harbor, df_of):
+    ex = extractive_answer(harbor, "How much did Harbor spend on research and development in 2022?", [1, 3],
+                           df_of(harbor))
+    assert ex.fallback and ex.direct is None, ex.text
+    assert ex.structured["looked_at"]["pages"], ex.structured
