@@ -146,3 +146,36 @@ def quarterly_report_pdf() -> bytes:
               [bold("Item 6. Exhibits"), PROSE]]
     pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
     return write_pdf(pages, title="0000950170-24-000456")
+
+
+CROSS_REFERENCE = [  # (Item, title, printed pages): Items 1B and 9 answered "Not applicable", 10 by reference
+    ("1", "Business", "Pages 1-2"), ("1A", "Risk Factors", "Pages 6-7"), ("1B", "Unresolved Staff Comments", None),
+    ("7", "Management's Discussion and Analysis of Financial Condition and Results of Operations", "Pages 3-5"),
+    ("8", "Financial Statements and Supplementary Data", "Pages 8-12"), ("9", "Changes in and Disagreements with "
+     "Accountants on Accounting and Financial Disclosure", None), ("9A", "Controls and Procedures", "Page 13"),
+    ("10", "Directors, Executive Officers and Corporate Governance", "(a)"),
+    ("15", "Exhibits and Financial Statement Schedules", "Page 14"),
+]
+
+
+def cross_reference_report_pdf() -> bytes:
+    """An annual report filed as the 10-K, laid out in the report's own sections (McDonald's, General Electric):
+    no Item heading anywhere; a "Form 10-K Cross-Reference Index" on the last page maps each Item to printed
+    pages (an Item, its title and its pages on three lines, then on one). The cover is unnumbered, so printed page
+    n is PDF page n + 1."""
+    sections = [("Business Overview", 2), ("Management's Discussion and Analysis", 3), ("Risk Factors", 2),
+                ("Report of Independent Registered Public Accounting Firm", 1)]
+    pages: list[list] = [["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
+                          COMPANY.upper()]]
+    for title, length in sections:
+        pages += [[TextBlock(title, 14, True), PROSE, PROSE]] + [[PROSE, *TABLE] for _ in range(length - 1)]
+    pages += [[TextBlock(title, 14, True), *TABLE] for title in STATEMENTS[:3]]
+    pages += [[TextBlock("Notes to Consolidated Financial Statements", 14, True), PROSE, *TABLE]]
+    pages += [[TextBlock("Controls and Procedures", 14, True), PROSE], [TextBlock("Exhibits", 14, True), PROSE]]
+    index = [TextBlock("Form 10-K Cross-Reference Index", 14, True), "Page reference"]
+    for k, (number, title, where) in enumerate(CROSS_REFERENCE):  # the first Items on three lines, the rest on one
+        index += [f"Item {number}", title, where or "Not applicable"] if k < 5 else [
+            f"Item {number}. {title} {where or 'Not applicable'}"]
+    pages.append(index)
+    return write_pdf([[*blocks, TextBlock(f"{COMPANY} 2023 Annual Report {i}", 8)] if i else blocks
+                      for i, blocks in enumerate(pages)], title="0000950170-24-000456")

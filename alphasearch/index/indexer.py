@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .. import pdf
 from ..models import DocumentIndex, Page, Section
 from .grouping import group_title, grouped, heading_label, page_span, stays_flat
+from .crossref import with_index_items
 from .filing import statements_at_the_back
 from .headings import UNNUMBERED_PER_PAGE, Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
@@ -246,6 +247,8 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, s
         if len(entries) < 2 or (n > 6 and len(entries) < 3):
             entries, source = [], "topics"
     if entries:
+        # a 10-K printing no Item headings, its Items on a cross-reference index page: Items above the headings
+        entries = with_index_items(entries, [p.text for p in content.pages])
         tops = _from_entries(entries, n)
     else:
         tops = [_Node(_group_title(pages, a, b), a, b, 1, "topics", [])

@@ -124,3 +124,30 @@ def test_a_flat_outline_gives_way_to_the_numbered_headings_of_its_pages():
     item8 = next(c for c in _part(doc.root, "PART II").children if c.title.startswith("Item 8."))
     assert [t for t in _titles(item8) if t in filing_factory.STATEMENTS] == filing_factory.STATEMENTS
     check_invariants(doc.root, doc.page_count, 8)
+
+
+def test_a_report_without_item_headings_takes_its_items_from_the_cross_reference_index():
+    """McDonald's 10-K prints no "Item 8": its cross-reference index maps Items to printed pages. The Items with a
+    page are nodes at the top, each starting on its first page (printed page + the cover), the report's own
+    headings under them: the statements under Item 8; Items answered "Not applicable" or by reference are not."""
+    doc = indexer.build_index(filing_factory.cross_reference_report_pdf(), "harbor-annual-report.pdf")
+    tops = {c.title.split(".")[0]: c for c in doc.root.children}
+    assert list(tops) == ["Front matter", "Item 1", "Item 7", "Item 1A", "Item 8", "Item 9A", "Item 15"], list(tops)
+    assert tops["Item 8"].title == "Item 8. Financial Statements and Supplementary Data"
+    assert tops["Item 8"].pages == (9, 13), tops["Item 8"].pages  # printed 8-12, behind an unnumbered cover
+    under8 = [n.title for n in tops["Item 8"].walk()]
+    assert all(s in under8 for s in filing_factory.STATEMENTS[:3]), under8
+    assert "Notes to Consolidated Financial Statements" in under8
+    assert [c.title for c in tops["Item 7"].children] == ["Management's Discussion and Analysis"]
+    assert tops["Item 9A"].title == "Item 9A. Controls and Procedures"  # "… Page 13" on one line: its page
+    check_invariants(doc.root, doc.page_count, 8)
+
+
+def test_a_filing_that_prints_its_items_ignores_a_cross_reference_page():
+    """Items printed as headings are the tree; a cross-reference page does not add a second set."""
+    from alphasearch.index.crossref import with_index_items
+    from alphasearch.index.headings import Entry
+
+    entries = [Entry(1, "Item 1. Business", 1), Entry(1, "Item 8. Financial Statements", 2)]
+    index = "Form 10-K Cross-Reference Index\nItem 1\nBusiness\nPage 1\nItem 7\nMD&A\nPage 2\nItem 8\nStatements\nPage 2"
+    assert with_index_items(entries, ["1", index + "\n2"]) == entries

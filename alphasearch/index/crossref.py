@@ -1,0 +1,84 @@
+"""A filing's Items placed by its Form 10-K cross-reference index.
+
+Some annual reports filed as a 10-K (McDonald's, General Electric, Citigroup) follow the report's own sections and
+print no "Item 8" heading at all: a "Form 10-K Cross-Reference Index" page maps each Item to the printed pages
+that hold it ("Item 8 Financial Statements and Supplementary Data Pages 35-57"). Without it the tree has no Item,
+and the statements sit under no Item 8. This module reads that page and gives each Item with a page a section
+start at its first page, one level above the document's own headings, which nest under the Item they start in;
+an Item the report answers by reference ("Not applicable", "(a)") has no page and no node; the pages before the
+first Item (the cover) are the front matter. Printed page numbers
+are mapped to the PDF's by the page numbers the pages print (:func:`alphasearch.index.ranker.page_labels`). The
+words are data: ``cross_reference`` of ``data/headings.json``.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ..lang import domain
+from .headings import Entry, numbered_heading
+from .ranker import page_labels
+
+FRONT = "Front matter"  # the grouping code keeps Items flat beside it (grouping.stays_flat)
+
+
+@lru_cache(maxsize=1)
+def _rules() -> tuple[re.Pattern[str], ...]:
+    raw = domain.load("headings")["cross_reference"]
+    return tuple(re.compile(raw[k], re.IGNORECASE) for k in ("title", "item", "pages", "none", "trailing"))
+
+
+def index_items(texts: Sequence[str]) -> list[tuple[str, str, int]]:
+    """(number, title, first printed page) of every Item the cross-reference index of ``texts`` (the pages' text)
+    gives a page; [] when no page is such an index."""
+    title, item, pages, none, trailing = _rules()
+    for text in texts:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if not any(title.search(ln) for ln in lines[:3]):
+            continue
+        found: list[tuple[str, str, int]] = []
+        current: list = []  # [number, title words]
+        for ln in lines:
+            if m := item.match(ln):
+                current = [m.group(1).upper(), m.group(2).strip()]
+                if t := trailing.match(current[1]):  # "Item 8. Financial Statements … 35-57" on one line
+                    found.append((current[0], t.group(1).strip(" .…"), int(t.group(2))))
+                    current = []
+            elif current and (p := pages.match(ln)):
+                found.append((current[0], current[1], int(p.group(1))))
+                current = []
+            elif current and none.match(ln):
+                current = []
+            elif current:
+                current[1] = f"{current[1]} {ln}".strip()
+        if len(found) >= 3:
+            return found
+    return []
+
+
+def _offset(labels: list[tuple[int, ...]]) -> int | None:
+    """The offset (PDF page - printed page number) most pages agree on, or None when no page prints a number."""
+    offsets = Counter(i + 1 - n for i, ns in enumerate(labels) for n in ns)
+    return offsets.most_common(1)[0][0] if offsets else None
+
+
+def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
+    """``entries`` with the Items of the document's cross-reference index (:func:`index_items`) as section starts
+    one level above them, when no entry is an Item already; else ``entries`` unchanged."""
+    if any((hit := numbered_heading(e.title)) and hit[0].name == "item" for e in entries):
+        return entries
+    items = index_items(texts)
+    offset = _offset(page_labels(texts)) if items else None
+    if offset is None:
+        return entries
+    placed = [(n + offset, f"Item {number}. {title}") for number, title, n in items if 1 <= n + offset <= len(texts)]
+    if len(placed) < 3:
+        return entries
+    starts = [(page, 0, i, Entry(1, name, page)) for i, (page, name) in enumerate(placed)]
+    first = min(page for page, _ in placed)
+    if any(e.page < first for e in entries):  # the cover and what precedes the first Item: one node, not an Item's
+        starts.append((1, -1, 0, Entry(1, FRONT, 1)))
+    starts += [(e.page, 1, i, Entry(e.level + 1, e.title, e.page)) for i, e in enumerate(entries)]
+    return [entry for *_, entry in sorted(starts, key=lambda s: s[:3])]
