@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import AVERAGE, norm_text, line_says, concepts, lexicon
+from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon
 from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
@@ -72,10 +72,22 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
                 if fits_kind(question, f)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
+    found = [sf for sf in found if names_every_item(sf[1].label, groups)]
     if not found:
         return None
     score, fig = found[0]
     return Direct(fig.line(), (fig,), "figure", fig.score)
+
+
+def names_every_item(label: str, groups: Sequence[str]) -> bool:
+    """A row's ``label`` names some word of each line item a question names, when it names two or more
+    ("depreciation on property and equipment"): "Total property and equipment, net" leaves depreciation out, and
+    its figure is the asset, not the expense. A question naming one line item is matched by :func:`pick` alone."""
+    if len(groups) < 2:
+        return True
+    held = set(terms(label))
+    return all(held & group_terms(g)[1] or any(line_says(label, name) for name, _ in group_terms(g)[0])
+               for g in groups)
 
 
 def asks_line_item(question: str) -> bool:

@@ -102,3 +102,23 @@ def test_a_figure_no_line_states_falls_back_with_what_was_read(harbor, df_of):
                            df_of(harbor))
     assert ex.fallback and ex.direct is None, ex.text
     assert ex.structured["looked_at"]["pages"], ex.structured
+
+
+ASSETS = """Harbor Corporation
+Consolidated Balance Sheets
+(in millions)
+2022 2021
+Total property and equipment, net $ 48,866 $ 29,114
+Total assets $ 131,310 $ 83,402"""
+
+
+def test_a_row_naming_one_of_two_line_items_asked_is_not_stated(doc):
+    """'depreciation on property and equipment' names two line items; the balance sheet's 'Total property and
+    equipment, net' names one, and its figure is the asset, not the expense (the wording set stated it)."""
+    from alphasearch.read.direct import figure_answer
+
+    sheet = replace(doc, doc_id="literal-two-items", pages=(Page(1, ASSETS),))
+    got = figure_answer(sheet, "Harbor 2022 depreciation on property and equipment, $ billions?", [1])
+    assert got is None or "48,866" not in got.text, got.text
+    asked = figure_answer(sheet, "What was Harbor's total property and equipment, net in 2022?", [1])
+    assert asked is not None and "48,866" in asked.text, asked  # one line item asked: the row answers
