@@ -1,10 +1,11 @@
 """Lines a document prints on many of its pages: running headers and footers ("PEW RESEARCH CENTER",
-"www.pewresearch.org", a company's name over every page). They are no answer: a quote that starts with
+"www.pewresearch.org", a company's name over every page, a footer with the page's number). They are no answer: a quote that starts with
 them and runs into a chart's numbers ("PEW RESEARCH CENTER www.pewresearch.org 55 18 43 27") states
 nothing. The reader quotes a page's text without them.
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter, OrderedDict
 
@@ -36,10 +37,34 @@ def running_lines(doc: DocumentIndex) -> frozenset[str]:
 
 def _running(texts: tuple[str, ...]) -> frozenset[str]:
     seen: Counter[str] = Counter()
-    for text in texts:
-        seen.update({line.strip() for line in text.split("\n") if sum(c.isalpha() for c in line) >= LETTERS})
+    numbers: dict[str, list[tuple[int, int]]] = {}  # a line with a page number: (page, the number it prints there)
+    for i, text in enumerate(texts):
+        lines = {line.strip() for line in text.split("\n") if sum(c.isalpha() for c in line) >= LETTERS}
+        for line in lines:
+            shape = folio(line)
+            seen[shape] += 1
+            if shape != line:
+                m = _FOLIO.search(line)
+                numbers.setdefault(shape, []).append((i, int(m.group(1) or m.group(2))))
     least = max(AT_LEAST, SHARE * len(texts))
-    return frozenset(line for line, n in seen.items() if n >= least)
+    return frozenset(line for line, n in seen.items() if n >= least and (line not in numbers or _grows(numbers[line])))
+
+
+def _grows(numbers: list[tuple[int, int]]) -> bool:
+    """Page numbers: from page to page they grow, by at most two a page (a spread prints two), with the odd
+    exception; a table's "Total 512" on many pages does not."""
+    steps = [0 < n_b - n_a <= 2 * (p_b - p_a) for (p_a, n_a), (p_b, n_b) in zip(numbers, numbers[1:])]
+    return sum(steps) >= 0.8 * len(steps)
+
+
+_FOLIO = re.compile(r"^(\d{1,4})\s+(?=\D)|(?<=\D)\s+(\d{1,4})$")
+
+
+def folio(line: str) -> str:
+    """A stripped line with the page number it begins or ends with written as "#": a footer that numbers its page
+    ("McDonald's Corporation 2022 Annual Report 36") is one running line on every page, when its numbers grow page
+    after page. A number joined to others ("Total revenue 3,020") is no page number and stays."""
+    return _FOLIO.sub(" # ", line.strip()).strip()
 
 
 def without_running(text: str, running: frozenset[str]) -> str:
@@ -50,4 +75,4 @@ def without_running(text: str, running: frozenset[str]) -> str:
         return text
     lines = text.split("\n")
     edge = set(range(EDGE)) | set(range(len(lines) - EDGE, len(lines)))
-    return "\n".join(line for i, line in enumerate(lines) if i not in edge or line.strip() not in running)
+    return "\n".join(line for i, line in enumerate(lines) if i not in edge or folio(line) not in running)

@@ -41,3 +41,19 @@ def test_an_answer_does_not_quote_the_running_header(df_of):
     shown = ex.text + (ex.direct.text if ex.direct else "")
     assert "harborresearch" not in shown and "HARBOR RESEARCH" not in shown, shown  # it was the direct answer
     assert "Higher-income seniors" in shown  # the chart's own caption is quoted
+
+
+def test_a_footer_that_numbers_its_page_is_running_and_not_quoted(df_of):
+    """McDonald's 10-K ends every page with "McDonald's Corporation 2022 Annual Report 36": a line of its own
+    on each page, it was quoted as one of the passages closest to a question. A line ending in a number that does
+    not grow page after page (a table's last row) is not a footer."""
+    pages = [[f"Research and development spending rose {k + 2} percent in region {k + 1}.", PROSE,
+              f"Total {500 + k % 2}", f"Harbor Corporation 2022 Annual Report {k + 36}"] for k in range(6)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "annual-report.pdf")
+    running = running_lines(doc)
+    assert "Harbor Corporation 2022 Annual Report #" in running and "Total #" not in running, running
+    page = without_running(doc.page(3).text, running)
+    assert "Annual Report" not in page and "Total 500" in page and "rose 4 percent" in page, page
+    ex = extractive_answer(doc, "What does the annual report say about research and development?", [3, 2],
+                           df_of(doc))
+    assert "Annual Report 38" not in ex.text + str(ex.structured), ex.text
