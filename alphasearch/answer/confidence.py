@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..index.ranker import names_page, page_labels
+from ..index.folios import page_labels
+from ..index.ranker import names_page
 from ..lang.questions import asks_picture, clean_question, page_refs
 from ..lang.text import terms
 from ..models import DocumentIndex
@@ -26,7 +27,7 @@ ROBUST_WORDS = 30  # at most this many leave-one-word-out rankings for the "robu
 
 
 def printed_labels(doc: DocumentIndex, page: int) -> tuple[int, ...]:
-    """The printed page numbers of ``page`` (:func:`~alphasearch.index.ranker.page_labels`, read with the whole document)."""
+    """The printed page numbers of ``page`` (:func:`~alphasearch.index.folios.page_labels`, read with the whole document)."""
     return page_labels([p.text for p in doc.pages])[page - 1] if 1 <= page <= doc.page_count else ()
 
 

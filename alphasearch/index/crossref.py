@@ -7,7 +7,7 @@ and the statements sit under no Item 8. This module reads that page and gives ea
 start at its first page, one level above the document's own headings, which nest under the Item they start in;
 an Item the report answers by reference ("Not applicable", "(a)") has no page and no node; the pages before the
 first Item (the cover) are the front matter. Printed page numbers
-are mapped to the PDF's by the page numbers the pages print (:func:`alphasearch.index.ranker.page_labels`). The
+are mapped to the PDF's by the page numbers the pages print (:func:`alphasearch.index.folios.page_labels`). The
 words are data: ``cross_reference`` of ``data/headings.json``.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ..lang import domain
 from .headings import Entry, numbered_heading
-from .ranker import page_labels
+from .folios import page_labels
 
 FRONT = "Front matter"  # the grouping code keeps Items flat beside it (grouping.stays_flat)
 

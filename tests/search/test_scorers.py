@@ -8,7 +8,8 @@ import pytest
 
 from alphasearch.models import DocumentIndex, Page, Section
 from alphasearch.search.scorers import HybridScorer, LexicalScorer, PriorScorer, TitleScorer, make_scorer
-from alphasearch.index.ranker import PageRanker, names_page, page_label, page_labels, statement_kind
+from alphasearch.index.folios import page_label, page_labels
+from alphasearch.index.ranker import PageRanker, names_page, statement_kind
 from alphasearch.lang.questions import caption_refs, page_refs, positional_refs, query_text, statements_needed
 
 INCOME = ("Acme Corp\nConsolidated Statements of Operations\n(In millions)\n2023 2022\nNet sales 1,200 1,100\n"
