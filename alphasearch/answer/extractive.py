@@ -129,7 +129,10 @@ def extractive_answer(
     fallback (its confidence at most that value), unless a table row matches the figure asked well (``FIGURE_ANSWERS``). With ``semantic=False`` (no model load) it is
     the sentence coverage, raised when the kind of answer asked for is present.
     A single figure whose row means what is asked less well than ``STATE_FIT`` (:func:`meaning.match` of its
-    label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes.
+    label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes. A line that is not
+    the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
+    the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
+    and no date; a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
     ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
     the best pages for other names of the line item, see :func:`expanded_pages`).
     """
@@ -246,7 +249,8 @@ def extractive_answer(
         chosen = [lead] + chosen[:max_sentences - 1]
     if figure is None and head is not None and head is not counting and not _sentence_fits(doc, question, head[4]):
         head = None  # a line item asked and no row states it: a sentence not naming it states no figure of its own
-    if head is not None and not (line_fits(question, "sentence", head[4] + head[5]) and _dated(kind, head[4] + head[5])):
+    line = head[4] + head[5] if head is not None else ""
+    if head is not None and not (line_fits(question, "sentence", line) and _dated(kind, line)):
         head = None  # its figures are not the shape of the answer, or a "when" answered by a figure without a date
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
