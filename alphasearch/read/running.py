@@ -5,7 +5,6 @@ nothing. The reader quotes a page's text without them.
 """
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter, OrderedDict
 
@@ -40,12 +39,10 @@ def _running(texts: tuple[str, ...]) -> frozenset[str]:
     numbers: dict[str, list[tuple[int, int]]] = {}  # a line with a page number: (page, the number it prints there)
     for i, text in enumerate(texts):
         lines = {line.strip() for line in text.split("\n") if sum(c.isalpha() for c in line) >= LETTERS}
-        for line in lines:
-            shape = folio(line)
+        for shape, number in {_folio(line) for line in lines}:
             seen[shape] += 1
-            if shape != line:
-                m = _FOLIO.search(line)
-                numbers.setdefault(shape, []).append((i, int(m.group(1) or m.group(2))))
+            if number is not None:
+                numbers.setdefault(shape, []).append((i, number))
     least = max(AT_LEAST, SHARE * len(texts))
     return frozenset(line for line, n in seen.items() if n >= least and (line not in numbers or _grows(numbers[line])))
 
@@ -57,14 +54,27 @@ def _grows(numbers: list[tuple[int, int]]) -> bool:
     return sum(steps) >= 0.8 * len(steps)
 
 
-_FOLIO = re.compile(r"^(\d{1,4})\s+(?=\D)|(?<=\D)\s+(\d{1,4})$")
+def _page_number(word: str) -> bool:
+    return len(word) <= 4 and word.isascii() and word.isdigit()
+
+
+def _folio(line: str) -> tuple[str, int | None]:
+    """The line's words with the page number it begins or ends with written as "#", and that number (None when it
+    has none). Words, not a pattern: a line of a hostile PDF may hold any run of spaces."""
+    words = line.split()
+    if len(words) > 1 and _page_number(words[-1]) and not words[-2][-1].isdigit():
+        return " ".join([*words[:-1], "#"]), int(words[-1])
+    if len(words) > 1 and _page_number(words[0]) and not words[1][0].isdigit():
+        return " ".join(["#", *words[1:]]), int(words[0])
+    return " ".join(words), None
 
 
 def folio(line: str) -> str:
-    """A stripped line with the page number it begins or ends with written as "#": a footer that numbers its page
-    ("McDonald's Corporation 2022 Annual Report 36") is one running line on every page, when its numbers grow page
-    after page. A number joined to others ("Total revenue 3,020") is no page number and stays."""
-    return _FOLIO.sub(" # ", line.strip()).strip()
+    """A line as a running line is kept: its words, the page number it begins or ends with written as "#" — a
+    footer that numbers its page ("McDonald's Corporation 2022 Annual Report 36") is one running line on every
+    page, when its numbers grow page after page. A number joined to others ("Total revenue 3,020") is no page
+    number and stays."""
+    return _folio(line)[0]
 
 
 def without_running(text: str, running: frozenset[str]) -> str:

@@ -57,3 +57,17 @@ def test_a_footer_that_numbers_its_page_is_running_and_not_quoted(df_of):
     ex = extractive_answer(doc, "What does the annual report say about research and development?", [3, 2],
                            df_of(doc))
     assert "Annual Report 38" not in ex.text + str(ex.structured), ex.text
+
+
+def test_a_line_of_a_hostile_pdf_with_any_run_of_spaces_is_read_in_linear_time():
+    """A page number is found by words, not by a pattern: a pattern anchored at the line's end took 9 s on one line
+    of 32,000 spaces (quadratic), and a hostile PDF can print a longer one on every page."""
+    import time
+
+    from alphasearch.read.running import _running, folio
+
+    line = "x" + " " * 200_000 + "y"
+    started = time.perf_counter()
+    assert folio(line) == "x y" and folio("Harbor Annual Report   17") == "Harbor Annual Report #"
+    _running((line + "\nHarbor Annual Report 3",) * 20)
+    assert time.perf_counter() - started < 2.0
