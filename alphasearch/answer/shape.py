@@ -12,10 +12,12 @@ however well its row matches their words, and stating one as the direct answer i
 - ``things``: the answer counts things the pages show ("how many charts compare …"), which no printed figure states.
 
 A computed line (a change, a ratio, a comparison of named options) has done the combining and fits ``combined``;
-only a comparison of named options fits the others: one line item's change is not two things compared. A single
-table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more ("the
-growth was 5.3% and 5.2%"), ``pick`` when it says which one has the most (a superlative or a comparative), ``things`` when
-it names what is counted; a sentence stating no figure fits them all. The words are data: ``data/shapes.json``.
+a comparison of named options fits every shape, and a change or ratio fits ``several`` when the comparison asked
+is one of periods and it shows two figures ("change 2021→2022: 6,467 - 6,375" for "… in 2022 versus 2021"; a stated
+"change: 1.3%" compares nothing, and one line item's change is no comparison of US and international sales). A
+single table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more ("the
+growth was 5.3% and 5.2%") or none, ``pick`` when it says which one has the most (a superlative or a comparative),
+``things`` when it names what is counted. The words are data: ``data/shapes.json``.
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ SHAPES = ("things", "pick", "several", "combined")
 COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figures themselves
 _FIGURE = re.compile(r"(?<![\w.])[-+$€£(]?\d[\d,]*(?:\.\d+)?%?")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b")
+_CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +40,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "several": re.compile(rf"\b(?:{domain.alternation(data['several'])})\b", re.IGNORECASE),
         "combined": re.compile(rf"\b(?:{domain.alternation(data['combined'])})\b", re.IGNORECASE),
+        "periods": re.compile(rf"\b(?:{domain.alternation(data['periods'])})\b", re.IGNORECASE),
         "pick": re.compile("|".join(f"(?:{p})" for p in data["pick"]), re.IGNORECASE),
         "things": re.compile("|".join(f"(?:{p})" for p in data["things"]), re.IGNORECASE),
         "superlatives": re.compile(rf"\b(?:{domain.alternation(data['superlatives'])})\b", re.IGNORECASE),
@@ -49,10 +54,18 @@ def shape(question: str) -> str | None:
     return next((name for name in SHAPES if patterns[name].search(question)), None)
 
 
+def compares_periods(question: str) -> bool:
+    """The comparison asked is one of periods: the question names two years ("in 2022 versus 2021") or a period
+    before ("versus the prior year"), not two things ("US sales growth compared to international")."""
+    return len(set(_YEARS.findall(question))) >= 2 or bool(_patterns()["periods"].search(question))
+
+
 def figures_stated(text: str) -> int:
-    """How many distinct figures ``text`` states (years, which date a figure, aside)."""
-    found = {m.group(0).strip("-+$€£(").rstrip("%").replace(",", "") for m in _FIGURE.finditer(text)}
-    return len({f for f in found if f and not _YEAR.match(f)})
+    """How many distinct figures ``text`` states: years (which date a figure, printed without a comma: "1,950" is
+    a figure) and the line's page citation ("— p. 77", "(pp. 40, 41)") aside."""
+    text = _CITED.sub(" ", text)
+    found = {m.group(0).strip("-+$€£(").rstrip("%") for m in _FIGURE.finditer(text)}
+    return len({f.replace(",", "") for f in found if f and not _YEAR.match(f)})
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
@@ -61,13 +74,13 @@ def line_fits(question: str, kind: str, text: str) -> bool:
     wanted = shape(question)
     if wanted is None or kind == "comparison" or (wanted == "combined" and kind in COMPUTED):
         return True
+    if wanted == "several" and kind in COMPUTED:  # a change of two years' figures compares them ("… versus 2021")
+        return compares_periods(question) and figures_stated(text) >= 2
     if kind != "sentence":  # one table figure: not a list, a comparison, a name or a count of things
         return False
-    if not figures_stated(text):
-        return True  # a sentence stating no figure states no wrong one
-    if wanted in ("several", "combined"):
-        return figures_stated(text) >= 2
-    if wanted == "pick":
+    if wanted == "pick":  # a line that names the one with the most says so
         return bool(_patterns()["superlatives"].search(text))
-    things = _patterns()["things"].search(question).group(0).split()[-1].lower().rstrip("s")
-    return things in text.lower()
+    if wanted == "things":  # … and a count of charts names the charts
+        counted = _patterns()["things"].search(question).group(0).split()[-1].lower().rstrip("s")
+        return bool(re.search(rf"\b{re.escape(counted)}s?\b", text, re.IGNORECASE))
+    return figures_stated(text) != 1  # a list, a comparison or a sum: two figures or more, or none stated

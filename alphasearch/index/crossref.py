@@ -27,35 +27,42 @@ FRONT = "Front matter"  # the grouping code keeps Items flat beside it (grouping
 @lru_cache(maxsize=1)
 def _rules() -> tuple[re.Pattern[str], ...]:
     raw = domain.load("headings")["cross_reference"]
-    return tuple(re.compile(raw[k], re.IGNORECASE) for k in ("title", "item", "pages", "none", "trailing"))
+    return tuple(re.compile(raw[k], re.IGNORECASE) for k in ("title", "item", "pages", "none", "trailing", "none_after"))
 
 
-def index_items(texts: Sequence[str]) -> list[tuple[str, str, int]]:
-    """(number, title, first printed page) of every Item the cross-reference index of ``texts`` (the pages' text)
-    gives a page; [] when no page is such an index."""
-    title, item, pages, none, trailing = _rules()
-    for text in texts:
+def index_items(texts: Sequence[str]) -> tuple[int, list[tuple[str, str, int]]]:
+    """The 1-based page of the cross-reference index of ``texts`` (the pages' text) and (number, title, first printed
+    page) of every Item it gives a page; (0, []) when no page is such an index. A title may run over lines and end
+    in its pages; a number alone on one of the page's last three lines is the index page's own number, not an
+    Item's page."""
+    title, item, pages, none, trailing, none_after = _rules()
+    for k, text in enumerate(texts, 1):
         lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
         if not any(title.search(ln) for ln in lines[:3]):
             continue
         found: list[tuple[str, str, int]] = []
         current: list = []  # [number, title words]
-        for ln in lines:
+        for i, ln in enumerate(lines):
             if m := item.match(ln):
                 current = [m.group(1).upper(), m.group(2).strip()]
-                if t := trailing.match(current[1]):  # "Item 8. Financial Statements … 35-57" on one line
+                if none_after.search(current[1]):  # "Item 9 Changes … None" on one line
+                    current = []
+                elif t := trailing.match(current[1]):  # "Item 8. Financial Statements … 35-57" on one line
                     found.append((current[0], t.group(1).strip(" .…"), int(t.group(2))))
                     current = []
-            elif current and (p := pages.match(ln)):
+            elif current and (p := pages.match(ln)) and not (ln.isdigit() and i >= len(lines) - 3):
                 found.append((current[0], current[1], int(p.group(1))))
                 current = []
             elif current and none.match(ln):
                 current = []
+            elif current and (t := trailing.match(ln)):  # the title's last line ends in its pages
+                found.append((current[0], f"{current[1]} {t.group(1).strip(' .…')}".strip(), int(t.group(2))))
+                current = []
             elif current:
                 current[1] = f"{current[1]} {ln}".strip()
         if len(found) >= 3:
-            return found
-    return []
+            return k, found
+    return 0, []
 
 
 def _offset(labels: list[tuple[int, ...]]) -> int | None:
@@ -66,10 +73,15 @@ def _offset(labels: list[tuple[int, ...]]) -> int | None:
 
 def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
     """``entries`` with the Items of the document's cross-reference index (:func:`index_items`) as section starts
-    one level above them, when no entry is an Item already; else ``entries`` unchanged."""
-    if any((hit := numbered_heading(e.title)) and hit[0].name == "item" for e in entries):
+    one level above them, when no entry is an Item already (Item lines on the index page itself are read as headings
+    and are dropped); else ``entries`` unchanged."""
+    printed = [e for e in entries if (hit := numbered_heading(e.title)) and hit[0].name == "item"]
+    if len({e.page for e in printed}) > 1:
+        return entries  # Items printed as headings (the index page's own lines are on one page)
+    page, items = index_items(texts)
+    if printed and printed[0].page != page:
         return entries
-    items = index_items(texts)
+    entries = [e for e in entries if e not in printed]  # an index line read as a heading is no section
     offset = _offset(page_labels(texts)) if items else None
     if offset is None:
         return entries

@@ -15,16 +15,21 @@ _LABEL_LINE = re.compile(r"^\s*(?:page\s+)?[(\-–—]?\s*(\d{1,4})\s*[)\-–—
 _LEAD_NUMBER = re.compile(r"^(?P<n>\d{1,3})(?:\s*[|•·]\s*|\s{2,}|\s+(?=[^\W\d_]))(?P<words>\S.{0,80})$")
 _TRAIL_NUMBER = re.compile(r"^(?P<words>.{0,80}\S)(?:\s*[|•·]\s*|\s+)(?P<n>\d{1,3})$")
 # the words next to the number make it something else: "Note 12", "Item 7", "$ 245", "12 %", "No. 3"
-_NOT_PAGE_BEFORE = re.compile(r"(?:\b(?:notes?|items?|chapters?|sections?|parts?|tables?|fig(?:ure)?s?|appendix|"
+NOT_PAGE_BEFORE = re.compile(r"(?:\b(?:notes?|items?|chapters?|sections?|parts?|tables?|fig(?:ure)?s?|appendix|"
                               r"steps?|exhibits?|schedules?|articles?|no|nr|rule|phase|level|class|q[1-4]|fy)\.?|"
                               r"[$€£%#:,.+\-/(])$", re.IGNORECASE)
-_NOT_PAGE_AFTER = re.compile(r"^(?:[$€£%#:,.+\-/)]|(?:percent|million|billion|thousand|months?|years?|days?)\b)",
+NOT_PAGE_AFTER = re.compile(r"^(?:[$€£%#:,.+\-/)]|(?:percent|million|billion|thousand|months?|years?|days?)\b)",
                              re.IGNORECASE)
 
 
+EDGE_CHARS = 120  # a page number's line is short: a longer one is passed over unread (a hostile PDF's run of
+# spaces made the anchored patterns below quadratic: 24 s for a line of 40,000)
+
+
 def _edge_lines(text: str) -> list[str]:
-    """The last three then the first three non-empty lines (each once): where a printed page number sits."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    """The last three then the first three non-empty lines (each once): where a printed page number sits. Lines
+    longer than ``EDGE_CHARS`` stand in their place as empty strings, which no pattern matches."""
+    lines = [ln.strip() if len(ln.strip()) <= EDGE_CHARS else "" for ln in text.splitlines() if ln.strip()]
     last, first = range(len(lines) - 1, max(-1, len(lines) - 4), -1), range(min(3, len(lines)))
     return [lines[i] for i in dict.fromkeys([*last, *first])]
 
@@ -44,7 +49,7 @@ def _running_parts(line: str) -> list[tuple[str, int]]:
     "Annual Report 2023 | 17" -> ("annual report 2023", 17), "16  Graduate Studies" -> ("graduate
     studies", 16). A word like "Note" or "Item" before the number makes it a heading, not a page."""
     out = []
-    for rx, beside in ((_LEAD_NUMBER, _NOT_PAGE_AFTER), (_TRAIL_NUMBER, _NOT_PAGE_BEFORE)):
+    for rx, beside in ((_LEAD_NUMBER, NOT_PAGE_AFTER), (_TRAIL_NUMBER, NOT_PAGE_BEFORE)):
         m = rx.match(line)
         if m and re.search(r"[^\W\d_]", m.group("words")) and not beside.search(m.group("words")):
             out.append((" ".join(m.group("words").lower().split()), int(m.group("n"))))

@@ -80,14 +80,16 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
 
 
 def names_every_item(label: str, groups: Sequence[str]) -> bool:
-    """A row's ``label`` names some word of each line item a question names, when it names two or more
-    ("depreciation on property and equipment"): "Total property and equipment, net" leaves depreciation out, and
-    its figure is the asset, not the expense. A question naming one line item is matched by :func:`pick` alone."""
+    """A row's ``label`` names the line item a question names first, when it names two or more: the first is what
+    is asked, the next qualify it ("depreciation on property and equipment", "interest expense on long-term debt").
+    "Total property and equipment, net" leaves depreciation out, and its figure is the asset, not the expense;
+    "Interest expense" names what is asked. A name counts by its own words, not the neutral ones ("net sales" does
+    not name net income). A question naming one line item is matched by :func:`pick` alone."""
     if len(groups) < 2:
         return True
+    phrases, _ = group_terms(groups[0])
     held = set(terms(label))
-    return all(held & group_terms(g)[1] or any(line_says(label, name) for name, _ in group_terms(g)[0])
-               for g in groups)
+    return any(line_says(label, name) or (own and own <= held) for name, own in phrases)
 
 
 def asks_line_item(question: str) -> bool:

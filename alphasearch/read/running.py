@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 
+from ..index.folios import NOT_PAGE_AFTER, NOT_PAGE_BEFORE
 from ..models import DocumentIndex
 
 SHARE, AT_LEAST = 0.2, 3  # a line on this share of the pages, and on this many at least, is a running line
@@ -62,9 +63,10 @@ def _folio(line: str) -> tuple[str, int | None]:
     """The line's words with the page number it begins or ends with written as "#", and that number (None when it
     has none). Words, not a pattern: a line of a hostile PDF may hold any run of spaces."""
     words = line.split()
-    if len(words) > 1 and _page_number(words[-1]) and not words[-2][-1].isdigit():
+    if len(words) > 1 and _page_number(words[-1]) and not words[-2][-1].isdigit() and not NOT_PAGE_BEFORE.search(
+            words[-2]):  # "Note 12", "Item 7", "$ 245" are no page numbers
         return " ".join([*words[:-1], "#"]), int(words[-1])
-    if len(words) > 1 and _page_number(words[0]) and not words[1][0].isdigit():
+    if len(words) > 1 and _page_number(words[0]) and not words[1][0].isdigit() and not NOT_PAGE_AFTER.search(words[1]):
         return " ".join(["#", *words[1:]]), int(words[0])
     return " ".join(words), None
 

@@ -151,3 +151,26 @@ def test_a_filing_that_prints_its_items_ignores_a_cross_reference_page():
     entries = [Entry(1, "Item 1. Business", 1), Entry(1, "Item 8. Financial Statements", 2)]
     index = "Form 10-K Cross-Reference Index\nItem 1\nBusiness\nPage 1\nItem 7\nMD&A\nPage 2\nItem 8\nStatements\nPage 2"
     assert with_index_items(entries, ["1", index + "\n2"]) == entries
+
+
+def test_cross_reference_layouts_titles_over_lines_none_and_the_index_pages_own_number():
+    """An index prints an Item's title over two lines ending in its pages, 'None' on the Item's own line, and its
+    own page number alone on its last line: none of them is misread. Item lines the heading reader took for
+    headings on the index page are no sections."""
+    from alphasearch.index.crossref import index_items, with_index_items
+    from alphasearch.index.headings import Entry
+
+    index = "\n".join(["Form 10-K Cross-Reference Index", "Item 1. Business 2", "Item 7. Management's Discussion and "
+                       "Analysis of Financial", "Condition and Results of Operations 3-4", "Item 9. Changes None",
+                       "Item 8. Financial Statements and Supplementary Data", "Pages 5-6", "Item 15. Exhibits", "7"])
+    texts = ["cover", *(f"body\n{n}" for n in range(2, 8)), index + "\n8"]
+    page, items = index_items(texts)
+    assert page == 8 and items == [("1", "Business", 2), ("7", "Management's Discussion and Analysis of Financial "
+                                    "Condition and Results of Operations", 3),
+                                   ("8", "Financial Statements and Supplementary Data", 5)], items
+    misread = [Entry(1, "Section A", 2), Entry(1, "Item 1. Business 2", 8), Entry(1, "Item 9. Changes None", 8)]
+    got = with_index_items(misread, texts)
+    assert [e.title for e in got if e.level == 1] == ["Item 1. Business", "Item 7. Management's Discussion and "
+                                                          "Analysis of Financial Condition and Results of Operations",
+                                                          "Item 8. Financial Statements and Supplementary Data"], got
+    assert not any(e.page == 8 and e.title.startswith("Item") for e in got), got

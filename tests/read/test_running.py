@@ -69,5 +69,19 @@ def test_a_line_of_a_hostile_pdf_with_any_run_of_spaces_is_read_in_linear_time()
     line = "x" + " " * 200_000 + "y"
     started = time.perf_counter()
     assert folio(line) == "x y" and folio("Harbor Annual Report   17") == "Harbor Annual Report #"
+    assert folio("Note 12") == "Note 12" and folio("12 percent of adults") == "12 percent of adults"  # no page
     _running((line + "\nHarbor Annual Report 3",) * 20)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_a_printed_page_number_is_read_in_linear_time_on_a_hostile_line():
+    """The printed page number's patterns are anchored at both ends of a line: a 40,000-space line took 24 s."""
+    import time
+
+    from alphasearch.index.folios import page_label, page_labels
+
+    started = time.perf_counter()
+    page_label("1" + " " * 40_000 + "x")
+    page_labels(["page" + " " * 40_000 + "x"] * 3)
+    assert page_label("body\nPage 4 of 9") == 4
     assert time.perf_counter() - started < 2.0
