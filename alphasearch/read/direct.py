@@ -72,24 +72,34 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
                 if fits_kind(question, f)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
-    found = [sf for sf in found if names_every_item(sf[1].label, groups)]
+    found = [sf for sf in found if names_every_item(sf[1].label, groups, question)]
     if not found:
         return None
     score, fig = found[0]
     return Direct(fig.line(), (fig,), "figure", fig.score)
 
 
-def names_every_item(label: str, groups: Sequence[str]) -> bool:
+def names_every_item(label: str, groups: Sequence[str], question: str = "") -> bool:
     """A row's ``label`` names the line item a question names first, when it names two or more: the first is what
     is asked, the next qualify it ("depreciation on property and equipment", "interest expense on long-term debt").
     "Total property and equipment, net" leaves depreciation out, and its figure is the asset, not the expense;
-    "Interest expense" names what is asked. A name counts by its own words, not the neutral ones ("net sales" does
-    not name net income). A question naming one line item is matched by :func:`pick` alone."""
+    "Interest expense" names what is asked. When ``question`` asks to combine them (a ratio, a margin: "cash to
+    total liabilities ratio", "D&A % margin") no row naming one of them is the answer. A name counts by its own
+    words, not the neutral ones ("net sales" does not name net income). A question naming one line item is matched
+    by :func:`pick` alone."""
     if len(groups) < 2:
         return True
-    phrases, _ = group_terms(groups[0])
     held = set(terms(label))
-    return any(line_says(label, name) or (own and own <= held) for name, own in phrases)
+
+    def names(group: str) -> bool:
+        return any(line_says(label, name) or (own and own <= held) for name, own in group_terms(group)[0])
+
+    if _COMBINES.search(question) or _operands(question)[0]:
+        return all(names(g) for g in groups)
+    return names(groups[0])
+
+
+_COMBINES = re.compile(r"\b(?:ratio|margin|divided by|percentage of|as a (?:%|percent(?:age)?) of)\b", re.IGNORECASE)
 
 
 def asks_line_item(question: str) -> bool:

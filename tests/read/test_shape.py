@@ -140,3 +140,17 @@ def test_figures_with_commas_are_figures_and_a_page_citation_is_none():
     assert shape("How many maps did the company add?") is None  # a company's count, not the document's charts
     assert shape("Did revenue differ materially from guidance?") is None
     assert not line_fits("In the slides, how many tables are there?", "sentence", "The portfolio is stable at 12.")
+
+
+def test_a_ratio_of_two_line_items_is_not_answered_by_one_of_them(doc):
+    """'cash balance to total liability ratio' combines two line items: when the ratio cannot be computed, neither
+    row is stated for it ('Cash and cash equivalents, 2017: $20,522 million' was, for Amazon's 0.198)."""
+    from alphasearch.read.direct import figure_answer, names_every_item
+
+    sheet = replace(doc, doc_id="literal-ratio", pages=(Page(1, ASSETS),))
+    got = figure_answer(sheet, "What is Harbor's FY2022 property and equipment to total assets ratio?", [1])
+    assert got is None or got.kind == "ratio", got.text
+    assert not names_every_item("Cash and cash equivalents", ["cash", "total liabilities"],
+                                "what is the cash balance to total liability ratio?")
+    assert names_every_item("Interest expense", ["interest expense", "long-term debt"],
+                            "What was interest expense on long-term debt in 2022?")
