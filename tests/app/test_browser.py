@@ -234,6 +234,8 @@ def test_structured_answer_and_a_fallback_that_lists_its_pages(page):
     assert "Key points" in box.inner_text()
     # the passages quoted from p. 2 share one box, numbered [1] [2] …, their page shown once with all highlighted
     cites = page.get_by_test_id("stExpander").filter(has_text="harbor-statement.pdf")
+    cites.first.wait_for(timeout=WAIT)  # drawn after the answer's box: on a loaded machine, a moment later
+    wait_idle(page)
     labels = [cites.nth(i).locator("summary").inner_text().splitlines()[-1] for i in range(cites.count())]
     assert len(labels) == len({label.split("harbor-statement.pdf", 1)[1] for label in labels}), labels
     assert labels[0].startswith("[1] [2]") and labels[0].endswith("p. 2"), labels
