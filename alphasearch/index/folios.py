@@ -56,6 +56,16 @@ def _running_parts(line: str) -> list[tuple[str, int]]:
     return out
 
 
+def grows(by_page: dict[int, list[int]]) -> bool:
+    """Page numbers (``by_page``: page index -> the numbers a line prints there): page after page they grow by at
+    most two per page (a spread holds two), with the odd exception (numbering restarting in an appendix), on three
+    pages at least; a table's "Total 512" on many pages does not."""
+    pages = sorted(by_page)
+    steps = [0 < min(by_page[b]) - max(by_page[a]) and max(by_page[b]) - max(by_page[a]) <= 2 * (b - a)
+             for a, b in zip(pages, pages[1:])]
+    return len(pages) >= 3 and sum(steps) >= 0.8 * len(steps)
+
+
 def page_labels(texts: Sequence[str]) -> list[tuple[int, ...]]:
     """The printed page numbers of every page of a document (a spread of two printed pages has
     two): a line of only a number (:func:`page_label`), or a running header/footer line that
@@ -67,14 +77,6 @@ def page_labels(texts: Sequence[str]) -> list[tuple[int, ...]]:
     for i, ps in enumerate(parts):
         for words, n in ps:
             seen.setdefault(words, {}).setdefault(i, []).append(n)
-
-    def grows(by_page: dict[int, list[int]]) -> bool:
-        """Page after page, the numbers grow by at most two per page (a spread holds two), with
-        the odd exception (numbering restarting in an appendix)."""
-        pages = sorted(by_page)
-        steps = [0 < min(by_page[b]) - max(by_page[a]) and max(by_page[b]) - max(by_page[a]) <= 2 * (b - a)
-                 for a, b in zip(pages, pages[1:])]
-        return len(pages) >= 3 and sum(steps) >= 0.8 * len(steps)
 
     running = {words for words, by_page in seen.items() if grows(by_page)}
     out = []

@@ -1,6 +1,6 @@
 """Lines a document prints on many of its pages: running headers and footers ("PEW RESEARCH CENTER",
-"www.pewresearch.org", a company's name over every page, a footer with the page's number). They are no answer: a quote that starts with
-them and runs into a chart's numbers ("PEW RESEARCH CENTER www.pewresearch.org 55 18 43 27") states
+"www.pewresearch.org", a company's name over every page, a footer with the page's number). They are no answer: a
+quote that starts with them and runs into a chart's numbers ("PEW RESEARCH CENTER www.pewresearch.org 55 18 43 27") states
 nothing. The reader quotes a page's text without them.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 
-from ..index.folios import NOT_PAGE_AFTER, NOT_PAGE_BEFORE
+from ..index.folios import NOT_PAGE_AFTER, NOT_PAGE_BEFORE, grows
 from ..models import DocumentIndex
 
 SHARE, AT_LEAST = 0.2, 3  # a line on this share of the pages, and on this many at least, is a running line
@@ -37,22 +37,15 @@ def running_lines(doc: DocumentIndex) -> frozenset[str]:
 
 def _running(texts: tuple[str, ...]) -> frozenset[str]:
     seen: Counter[str] = Counter()
-    numbers: dict[str, list[tuple[int, int]]] = {}  # a line with a page number: (page, the number it prints there)
+    numbers: dict[str, dict[int, list[int]]] = {}  # a line with a page number: page -> the numbers it prints there
     for i, text in enumerate(texts):
         lines = {line.strip() for line in text.split("\n") if sum(c.isalpha() for c in line) >= LETTERS}
         for shape, number in {_folio(line) for line in lines}:
             seen[shape] += 1
             if number is not None:
-                numbers.setdefault(shape, []).append((i, number))
+                numbers.setdefault(shape, {}).setdefault(i, []).append(number)
     least = max(AT_LEAST, SHARE * len(texts))
-    return frozenset(line for line, n in seen.items() if n >= least and (line not in numbers or _grows(numbers[line])))
-
-
-def _grows(numbers: list[tuple[int, int]]) -> bool:
-    """Page numbers: from page to page they grow, by at most two a page (a spread prints two), with the odd
-    exception; a table's "Total 512" on many pages does not."""
-    steps = [0 < n_b - n_a <= 2 * (p_b - p_a) for (p_a, n_a), (p_b, n_b) in zip(numbers, numbers[1:])]
-    return sum(steps) >= 0.8 * len(steps)
+    return frozenset(line for line, n in seen.items() if n >= least and (line not in numbers or grows(numbers[line])))
 
 
 def _page_number(word: str) -> bool:
