@@ -11,12 +11,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..lang.questions import asks, clean_question, statements_needed, wants_number
+from ..lang.questions import asks, clean_question, first_sentence_says, statements_needed, wants_number
 from ..lang.text import STOPWORDS, sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
 from ..read.direct import asks_line_item, figure_answer
-from ..read.items import concepts, group_terms, singular, lexicon
+from ..read.items import concepts, group_terms, ratio_named, singular, lexicon
 from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import YEAR_RE as FISCAL_YEAR, Direct, not_line_item, org_terms
 from ..read.running import running_lines, without_running
@@ -250,8 +250,10 @@ def extractive_answer(
     if figure is None and head is not None and head is not counting and not _sentence_fits(doc, question, head[4]):
         head = None  # a line item asked and no row states it: a sentence not naming it states no figure of its own
     line = head[4] + head[5] if head is not None else ""
-    if head is not None and not (line_fits(question, "sentence", line) and _dated(kind, line)):
-        head = None  # its figures are not the shape of the answer, or a "when" answered by a figure without a date
+    if head is not None and not (line_fits(question, "sentence", line) and _dated(kind, line)
+                                 and not _only_spans(kind, question, line)):
+        head = None  # its figures are not the shape of the answer, a "when" answered by a figure without a date,
+        # or a count answered by a span of time
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
@@ -331,10 +333,7 @@ def restates(line: str, question: str) -> bool:
 
 def wants_figure(question: str) -> bool:
     """The question names a line item of the lexicon (revenue, capital expenditure…) or a ratio."""
-    from ..read.items import concepts, lexicon
-
-    low = question.lower()
-    return bool(concepts(question)) or any(name in low for name in lexicon()["ratios"])
+    return bool(concepts(question)) or ratio_named(question) is not None
 
 
 def structure(doc: DocumentIndex, question: str, read: Sequence[int], passages: Sequence[tuple[int, str]],
@@ -578,6 +577,18 @@ def _dated(kind: str, sentence: str) -> bool:
     """A sentence may answer a "when" question (``kind`` "date") only with a date or a time: one stating a
     figure and neither ("tweets had reached nearly 500,000") answers how many, not when."""
     return kind != "date" or not _real_figure(sentence) or _has_kind(sentence, "date")
+
+
+def _only_spans(kind: str, question: str, sentence: str) -> bool:
+    """For a question asking for a number other than a span of time, ``sentence``'s only figures are spans of time
+    ("within the 12 months prior" for a count of warehouses): the lexicon's ``durations``."""
+    spans = lexicon()["durations"]
+    if kind != "number" or not _real_figure(sentence) or first_sentence_says(question, spans["asks"]):
+        return False
+    unit = rf"(?:{'|'.join(map(re.escape, spans['units']))})"
+    span = rf"\b\d[\d,.]*(?:\s|-)*(?:full\s+|fiscal\s+|calendar\s+)?{unit}\b"  # "12 months", "5-year", "3 full years"
+    rest = re.sub(span, " ", sentence, flags=re.IGNORECASE)
+    return not _real_figure(YEAR_RE.sub(" ", rest))
 
 
 def _has_kind(sentence: str, kind: str) -> bool:

@@ -15,8 +15,9 @@ A computed line (a change, a ratio, a comparison of named options) has done the 
 a comparison of named options fits every shape, and a change or ratio fits ``several`` when the comparison asked
 is one of periods and it shows two figures ("change 2021→2022: 6,467 - 6,375" for "… in 2022 versus 2021"; a stated
 "change: 1.3%" compares nothing, and one line item's change is no comparison of US and international sales). A
-single table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more ("the
-growth was 5.3% and 5.2%") or none, ``pick`` when it says which one has the most (a superlative or a comparative),
+single table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more of
+one kind ("the growth was 5.3% and 5.2%"; not "growth of 1.3% to $94.9 billion", one growth and one amount) or
+none, ``pick`` when it says which one has the most (a superlative or a comparative),
 ``things`` when it names what is counted. The words are data: ``data/shapes.json``.
 """
 from __future__ import annotations
@@ -31,6 +32,8 @@ COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figure
 _FIGURE = re.compile(r"(?<![\w.])[-+$€£(]?\d[\d,]*(?:\.\d+)?%?")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _YEARS = re.compile(r"\b(?:19|20)\d\d\b")
+_PERCENT_AFTER = re.compile(r"\s?(?:percent|per cent|percentage points?|pp)\b", re.IGNORECASE)
+_SCALE_AFTER = re.compile(r"\s?(?:billion|million|thousand|bn|mn)\b", re.IGNORECASE)
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
 
@@ -63,9 +66,25 @@ def compares_periods(question: str) -> bool:
 def figures_stated(text: str) -> int:
     """How many distinct figures ``text`` states: years (which date a figure, printed without a comma: "1,950" is
     a figure) and the line's page citation ("— p. 77", "(pp. 40, 41)") aside."""
+    return sum(figures_by_kind(text).values())
+
+
+def figures_by_kind(text: str) -> dict[str, int]:
+    """How many distinct figures ``text`` states of each kind: ``"%"`` a percentage ("3.0%", "12 percent"), ``"$"``
+    an amount (a currency sign, or a scale word: "94.9 billion"), ``""`` any other number; years and page citations
+    aside, as in :func:`figures_stated`."""
     text = _CITED.sub(" ", text)
-    found = {m.group(0).strip("-+$€£(").rstrip("%") for m in _FIGURE.finditer(text)}
-    return len({f.replace(",", "") for f in found if f and not _YEAR.match(f)})
+    found: dict[str, set[str]] = {}
+    for m in _FIGURE.finditer(text):
+        printed = m.group(0).strip("-+$€£(").rstrip("%")
+        if not printed or _YEAR.match(printed):  # "1,950" is a figure, "1950" a year
+            continue
+        value = printed.replace(",", "")
+        after = text[m.end():m.end() + 20]
+        kind = "%" if m.group(0).endswith("%") or _PERCENT_AFTER.match(after) else (
+            "$" if m.group(0).lstrip("-+(")[:1] in "$€£" or _SCALE_AFTER.match(after) else "")
+        found.setdefault(kind, set()).add(value)
+    return {kind: len(values) for kind, values in found.items()}
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
@@ -83,4 +102,7 @@ def line_fits(question: str, kind: str, text: str) -> bool:
     if wanted == "things":  # … and a count of charts names the charts
         counted = _patterns()["things"].search(question).group(0).split()[-1].lower().rstrip("s")
         return bool(re.search(rf"\b{re.escape(counted)}s?\b", text, re.IGNORECASE))
-    return figures_stated(text) != 1  # a list, a comparison or a sum: two figures or more, or none stated
+    # a list, a comparison or a sum: two figures or more of one kind, or none stated ("sales growth of 1.3% to
+    # $94.9 billion" states one growth: it compares nothing)
+    kinds = figures_by_kind(text)
+    return not kinds or max(kinds.values()) >= 2

@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon
+from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, ratio_named
 from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
@@ -221,11 +221,11 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     asked = _expression(question.split("?")[0], {n: ops for n, ops in formulas.items() if ops and n not in lex["groups"]})
     if asked:  # "EBITDA less capex", "free cash flow minus dividends"
         return asked, percent, ""
-    for name in sorted(lex["ratios"], key=len, reverse=True):  # "return on average equity" before "return on equity"
-        if line_says(question, name):
-            num, den = lex["ratios"][name]
-            rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
-            return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
+    name = ratio_named(question)  # by its phrase or by its words ("the turnover of Nike's payables")
+    if name is not None:
+        num, den = lex["ratios"][name]
+        rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
+        return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
     for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
         if formulas[name] and name not in lex["groups"] and norm_text(name) in norm_text(question):  # (a group's own rows first)
             return formulas[name], percent, name

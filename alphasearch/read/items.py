@@ -62,6 +62,33 @@ def line_says(text: str, name: str) -> bool:
     return want in norm or _singulars(want) in _singulars(norm)
 
 
+RATIO_SPAN = 2  # words a ratio's name may have between its own when the question reorders it
+
+
+def ratio_named(question: str) -> str | None:
+    """The lexicon ratio ``question`` names: by its phrase ("payables turnover"; the longest first: "return on
+    average equity" before "return on equity"), else by its words within a few of each other in any order
+    ("the turnover of Nike's payables", "return on the company's assets"), so that an analyst's wording names it
+    as the lexicon's does. None when it names none."""
+    names = sorted(lexicon()["ratios"], key=len, reverse=True)
+    found = next((name for name in names if line_says(question, name)), None)
+    if found is not None:
+        return found
+    tokens = terms(question.split("?")[0])
+    for name in sorted(names, key=lambda n: (-len(set(terms(n))), -len(n))):
+        need = set(terms(name))
+        if len(need) < 2 or not need <= set(tokens):
+            continue
+        at = [i for i, t in enumerate(tokens) if t in need]
+        for i in range(len(at)):  # the shortest run of tokens holding every word of the name
+            for j in range(i, len(at)):
+                if {tokens[k] for k in at[i:j + 1]} >= need:
+                    if at[j] - at[i] + 1 <= len(need) + RATIO_SPAN:
+                        return name
+                    break
+    return None
+
+
 def singular(word: str) -> str:
     """"liabilities" -> "liability", "assets" -> "asset"; "gross", "basis", "bonus" stay."""
     if len(word) > 4 and word.endswith("ies"):
@@ -134,8 +161,8 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
     years = " ".join(years_named(question))
     norm = norm_text(question)
     asked = set(terms(question))
-    groups = concepts(question) + [g.removeprefix(AVERAGE) for name, ops in lex["ratios"].items()
-                                   if line_says(question, name) for g in ops]
+    ratio = ratio_named(question)
+    groups = concepts(question) + [g.removeprefix(AVERAGE) for g in (lex["ratios"][ratio] if ratio else ())]
 
     def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
         return norm_text(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked

@@ -5,9 +5,10 @@ the ratio divides), and a count ("how many people") is not answered by an amount
 printed beside it ("Effective income tax rate: 6.8%"), and a percentage ("what percentage of land area") is not
 answered by an amount of money or a number above 100 printed without a percent sign ("The Bronx: 980,000,000"),
 and a count of shares ("how many shares did it repurchase") is not answered by a money row that names no shares
-("Repurchases of common stock: $496 million").
+("Repurchases of common stock: $496 million"), nor one asked as "shares repurchased".
 The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``per_share``, ``count``, and
 ``not_count``, which makes "how many" ask for an amount or a share: "how many dollars", "how many percent";
+``shares_counted`` and ``money``, a number of shares asked without "how many";
 ``rate``, the words that ask for a rate; ``percent``, for a percentage).
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ def fits_kind(question: str, figure: Figure) -> bool:
         return False
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
-    if _SHARES_COUNTED.search(question) and _money(figure) and not _SHARES.search(figure.label):
+    if counts_shares(question) and _money(figure) and not _SHARES.search(figure.label):
         return False  # a money table prints share counts in millions in rows naming shares or their basis
         # ("Diluted" under "Weighted-average shares"): its other rows are amounts
     if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):
@@ -40,6 +41,12 @@ def fits_kind(question: str, figure: Figure) -> bool:
 _CENTS = re.compile(r"\d\.\d\d\b")
 _SHARES_COUNTED = re.compile(r"\b(?:how many|number of)\b(?:\W+\w+){0,3}?\W+shares\b", re.IGNORECASE)
 _SHARES = re.compile(r"\b(?:shares?|basic|diluted|weighted)\b", re.IGNORECASE)  # the rows of a share count
+
+
+def counts_shares(question: str) -> bool:
+    """The question asks for a number of shares: "how many shares …", or a phrase of ``shares_counted`` ("FY21
+    shares repurchased?") with no word asking for money ("how much was spent on shares repurchased")."""
+    return bool(_SHARES_COUNTED.search(question)) or (asks(question, "shares_counted") and not asks(question, "money"))
 
 
 def per_share_printed(question: str, figures: list) -> list:

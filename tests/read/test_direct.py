@@ -223,6 +223,11 @@ def test_a_quarter_page_read_first_gives_way_to_the_full_year_further_down(engin
 @pytest.mark.parametrize("question, start", [
     ("What is the FY2023 inventory turnover?", "11,724 / avg(1,700, 1,900) = 6.51"),
     ("What is the FY2023 payables turnover? Round to one decimal place.", "11,724 / avg(2,248, 2,836) = 4.6"),
+    # the ratio's words in another order, the company's name between them (the wording set's Nike question was
+    # answered "Revenues, 2021: $44,538 million": "turnover" alone named revenue)
+    ("What is the turnover of the company's payables in FY2023? Round to one decimal place.",
+     "11,724 / avg(2,248, 2,836) = 4.6"),
+    ("What was the FY2023 turnover of its inventory?", "11,724 / avg(1,700, 1,900) = 6.51"),
     ("What was the effective tax rate in fiscal 2023? Round to three decimal places.",
      "259 / 1,335 = 0.194 (19.4%)"),
     ("What is the after-tax return on average equity for FY2023?", "1,076 / avg(3,900, 4,100) = 0.27"),
@@ -819,3 +824,15 @@ def test_a_wrong_figure_is_one_stated_where_none_is_the_gold_one():
     assert states_other("Cash and cash equivalents, 2022: $4,810 million — p. 1", gold)
     assert not states_other("Net cash provided by operating activities, 2022: $2.045 billion", gold)
     assert not states_other("", gold) and not states_other("In 2022, see page 3.", gold)  # no figure stated
+
+
+def test_a_ratio_is_named_by_its_words_in_any_order_close_together():
+    from alphasearch.read.items import ratio_named
+
+    assert ratio_named("What is Nike's payables turnover?") == "payables turnover"
+    assert ratio_named("What is the turnover of Nike's payables in FY2021?") == "payables turnover"
+    assert ratio_named("What was the return on Harbor's total assets?") == "return on assets"
+    assert ratio_named("What is the fixed asset turnover?") == "fixed asset turnover"
+    # the words far apart are two things asked, not the ratio
+    assert ratio_named("What is the return of capital to shareholders and the company's total assets?") is None
+    assert ratio_named("What was Nike's revenue in 2021?") is None

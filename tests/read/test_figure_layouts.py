@@ -207,7 +207,7 @@ def test_header_words_written_between_the_years_keep_one_header(engine, top):
     the words between the years do not close the header."""
     data = layout_statement_pdf([list(top), ["2022", "2021"]], BALANCE, by_column=True, unit="(In millions)",
                                 title="Consolidated Balance Sheets")
-    assert _direct(engine, data, f"What were total assets as of December 31, 2021?") == \
+    assert _direct(engine, data, "What were total assets as of December 31, 2021?") == \
         "Total assets, 2021: $65,115 million — p. 2"
 
 

@@ -154,3 +154,44 @@ def test_a_ratio_of_two_line_items_is_not_answered_by_one_of_them(doc):
                                 "what is the cash balance to total liability ratio?")
     assert names_every_item("Interest expense", ["interest expense", "long-term debt"],
                             "What was interest expense on long-term debt in 2022?")
+
+
+MIXED = """Sales growth
+Full-year reported sales growth of 1.3% to $94.9 billion was driven by strong commercial execution."""
+
+MEMBERS = """Membership
+Our membership counts include active memberships as well as memberships that have not renewed within the 12 months
+prior to the reporting date."""
+
+
+def test_a_comparison_needs_two_figures_of_one_kind(doc, df_of):
+    """"growth of 1.3% to $94.9 billion" states one growth and one amount: it compares no US growth with an
+    international one (the wording set's JnJ question was answered by it)."""
+    from alphasearch.answer.shape import figures_by_kind
+
+    page = replace(doc, doc_id="literal-mixed", pages=(Page(1, MIXED),))
+    ex = extractive_answer(page, "How did Harbor's US sales growth stack up against its international sales growth "
+                                 "in 2022?", [1], df_of(page))
+    assert ex.direct is None or "1.3%" not in ex.direct.text, ex.direct.text
+    assert figures_by_kind("growth of 1.3% to $94.9 billion") == {"%": 1, "$": 1}
+    assert figures_by_kind("US sales rose 3.0% and international sales fell 0.6 percent") == {"%": 2}
+    assert line_fits("How did A compare to B?", "sentence", "A was $5.2 billion and B 4.8 billion.")
+    assert not line_fits("How did A compare to B?", "sentence", "A grew 1.3% to $94.9 billion.")
+
+
+def test_shares_repurchased_asked_without_how_many_is_no_money_row(harbor, df_of):
+    ex = extractive_answer(harbor, "Harbor FY22 shares repurchased?", [3, 4], df_of(harbor))
+    assert ex.direct is None or "496" not in ex.direct.text, ex.direct.text
+    spent = extractive_answer(harbor, "How much was spent on shares repurchased by Harbor in 2022?", [3, 4],
+                              df_of(harbor))
+    assert spent.direct is not None and "496" in spent.direct.text, spent.direct  # money asked: the amount
+
+
+def test_a_count_is_not_answered_by_a_span_of_time(doc, df_of):
+    """"within the 12 months prior" states how long, not how many warehouses (the wording set stated it)."""
+    page = replace(doc, doc_id="literal-members", pages=(Page(1, MEMBERS),))
+    ex = extractive_answer(page, "Harbor membership warehouse count 2022?", [1], df_of(page))
+    assert ex.direct is None or "12" not in ex.direct.text, ex.direct.text
+    long = extractive_answer(page, "How many months without renewal do Harbor's membership counts include?", [1],
+                             df_of(page))
+    assert long.direct is not None and "12 months" in long.direct.text, long.direct  # a span asked: it answers
