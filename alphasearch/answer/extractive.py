@@ -30,6 +30,7 @@ from .confidence import (
 )
 from .ranking import section_of
 from .shape import line_fits
+from .unmentioned import names_unmentioned
 
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
@@ -133,6 +134,9 @@ def extractive_answer(
     the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
     the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
     and no date; a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
+    A question naming a year or a name the document never prints (:func:`years_unprinted`,
+    :func:`unmentioned.names_unmentioned`: "Boeing" put to a deck about Germanwings) is the fallback, saying so;
+    for a name, unless a table row matches the figure asked well.
     ``more_pages``: pages the figure lookup may read after the first ``read`` (query expansion:
     the best pages for other names of the line item, see :func:`expanded_pages`).
     """
@@ -220,6 +224,8 @@ def extractive_answer(
     strong_figure = (figure is not None and figure.score >= FIGURE_ANSWERS) or counting is not None
     unknown_words = semantic and parts["in_document"] == 0  # the document uses none of the question's terms
     unprinted = years_unprinted(question, df)
+    if not unprinted and not strong_figure:  # a name the document never prints: it is about someone else
+        unprinted = names_unmentioned(doc, question)
     if unprinted or ((answers < threshold or unknown_words) and not strong_figure):
         # the fallback's confidence is at most the value that made it fall back
         why = f" It never mentions {' or '.join(unprinted)}." if unprinted else ""

@@ -325,6 +325,30 @@ def test_a_year_the_document_never_prints_is_a_fallback_that_says_so(engine):
         assert other.pages[0] == 2  # the pages searched are still shown
 
 
+def test_a_name_the_document_never_prints_is_a_fallback_that_says_so(engine, make_pdf):
+    """A question about Boeing put to a crisis report about Germanwings is about someone else: the answer falls
+    back and names what the document never mentions, instead of quoting Germanwings' figures. A typo of a name the
+    document prints ("Germanwigns") and a ticker ("GWI") are not taken for another name."""
+    from alphasearch.answer.unmentioned import names_asked, names_unmentioned
+
+    d = engine.index_bytes(make_pdf([
+        "Crisis communication. Germanwings flight 9525 crashed in the French Alps on 24 March 2015.",
+        "Social media. Within the first 60 minutes, more than 60,000 tweets referencing Germanwings were posted. "
+        "Airbus and Lufthansa changed their logos to black and white within hours.",
+    ]), "crisis.pdf")
+    asked = engine.ask_document(d, "How many tweets referencing Germanwings were posted in the first 60 minutes?",
+                                seed=0)
+    assert not asked.fallback and "60,000" in asked.extra.get("direct_answer", ""), asked.text
+    other = engine.ask_document(d, "How many tweets referencing Boeing were posted in the first 60 minutes?", seed=0)
+    assert other.fallback and "never mentions Boeing" in other.text and not other.extra.get("direct_answer"), \
+        other.text
+    assert names_unmentioned(d, "How many tweets referencing Germanwigns were posted?") == []  # a typo
+    assert names_unmentioned(d, "How did GWI's Airbus partner Lufthansa react?") == []  # a ticker, printed names
+    assert names_unmentioned(d, "Which logos did the Lufthansas change?") == []  # a plural
+    assert names_asked("Please see Page 3. Which Boeing jets?") == []  # form words; the first sentence only
+    assert names_asked("On page 3, which Boeing jets did Jane Smith's team use?") == ["Boeing", "Jane", "Smith"]
+
+
 def test_confidence_orders_a_matching_table_row_above_an_off_topic_question(engine):
     from pdf_factory import table_pdf
 
