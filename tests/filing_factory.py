@@ -78,11 +78,13 @@ BACK_REFERENCE = "The information required by this Item is included in Part IV, 
 
 
 def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
-                      flat_outline: bool = False) -> bytes:
+                      flat_outline: bool = False, report_after_notes: bool = False) -> bytes:
     """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
     most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
     statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
-    Parts, Items and Item 1's topics all at level 1 (Nike's 2023 10-K)."""
+    Parts, Items and Item 1's topics all at level 1 (Nike's 2023 10-K); ``report_after_notes``: the auditor's
+    report follows the last Note, set smaller than "NOTES TO …", and the first notes page prints "Note 1." before
+    the "Notes to …" heading in its text (Adobe's 2022 10-K)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
@@ -99,7 +101,7 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
             toc += [(1, MDNA_TOPICS[k // 2], len(pages) + 1 + k) for k in range(0, length, 2)] if number == "7" else []
         if number == "8":
             pages += [[bold(f"Item 8. {title}"), BACK_REFERENCE]] if statements_at_back else \
-                _financial_statements(f"Item 8. {title}")
+                _financial_statements(f"Item 8. {title}", report_after_notes=report_after_notes)
         elif number in together:
             head = ([bold(f"PART {p}", 13)] if p != part else []) + [bold(f"Item {number}. {title}"), STUB]
             if number == together[0] or number == "10":
@@ -116,13 +118,19 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
 
 
 def _financial_statements(item_title: str, notes: list[str] = NOTES, running: str = "Notes to Consolidated "
-                          "Financial Statements") -> list[list]:
-    pages: list[list] = [[bold(item_title), bold("Report of Independent Registered Public Accounting Firm"), PROSE]]
+                          "Financial Statements", report_after_notes: bool = False) -> list[list]:
+    report = bold("Report of Independent Registered Public Accounting Firm")
+    pages: list[list] = [[bold(item_title)] + ([] if report_after_notes else [report]) + [PROSE]]
     for k, title in enumerate(STATEMENTS):
         pages.append([bold(COMPANY), bold(title), *TABLE])
     for k, title in enumerate(notes, 1):
         body = [PROSE] + (FAIR_VALUE if title == "Fair Value Measurements" else TABLE if k % 2 else [PROSE])
-        pages.append([bold(running, 9), bold(f"Note {k}. {title}"), *body])
+        head = [bold(running, 9), bold(f"Note {k}. {title}")]
+        if report_after_notes:
+            head = [bold(f"Note {k}. {title}"), bold(running.upper(), 12)] if k == 1 else head[1:]
+        pages.append([*head, *body])
+    if report_after_notes:
+        pages.append([report, PROSE, PROSE])
     return pages
 
 

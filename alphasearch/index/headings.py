@@ -232,7 +232,14 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         return []
     unnumbered = _unnumbered(found, numbered)
     level = _levels(numbered, unnumbered)
-    entries = [(f.page, f.line, Entry(level(f), f.title, f.page)) for f in numbered + unnumbered]
+    # "Notes to … statements" opens the Notes on its page even when the text order puts it after Note 1 (Adobe)
+    note_line: dict[int, float] = {}
+    for f in numbered:
+        if f.kind.name == "note":
+            note_line[f.page] = min(note_line.get(f.page, f.line), f.line)
+    def order(f: _Found) -> float:
+        return min(f.line, note_line.get(f.page, f.line) - 0.5) if f.kind and f.kind.name == "notes" else f.line
+    entries = [(f.page, order(f), Entry(level(f), f.title, f.page)) for f in numbered + unnumbered]
     return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
 
 
@@ -244,7 +251,8 @@ def _levels(numbered: list[_Found], unnumbered: list[_Found]):
     each size of unnumbered headings used twice or more, larger first (a size used once takes the level of the
     next smaller one); bold lines of body size last. An unnumbered size :data:`CHAPTER_STEP` larger than the
     usual size of every rank of decimal numbers ("1", "1.1") heads them instead: a manual's chapter title over
-    its numbered steps. A filing's Parts, Items and Notes are ranked by their kind, whatever their size."""
+    its numbered steps. A filing's Parts, Items and Notes are ranked by their kind, whatever their size, and in a
+    filing an auditor's report printed after the Notes is at the level of "Notes to …", not inside the last Note."""
     ranks = sorted({f.rank for f in numbered})
     decimal = all(f.kind.rank is None for f in numbered)
     top = max((statistics.median(round(f.size) for f in numbered if f.rank == r) for r in ranks), default=0.0)
@@ -255,14 +263,28 @@ def _levels(numbered: list[_Found], unnumbered: list[_Found]):
     order = [("u", size) for size in above] + [("n", r) for r in ranks] + [("u", size) for size in below]
     at = {key: i + 1 for i, key in enumerate(order)}
 
+    notes = next((k.rank for k in rules().kinds if k.name == "notes"), None)
+    filing = ("n", notes) in at and any(f.kind.name == "item" for f in numbered)
+    first_note = min(((f.page, f.line) for f in numbered if f.kind.name == "note"), default=None)
+
     def level(f: _Found) -> int:
         if f.kind is not None:
             return at[("n", f.rank)]
+        if filing and first_note and (f.page, f.line) > first_note and _beside_notes().search(f.title):
+            return at[("n", notes)]  # the auditor's report printed after the notes: beside them, not in the last
         if f.rank != 1:
             return len(order) + 1
         size = next((s for s in sizes if s <= round(f.size)), sizes[-1] if sizes else None)
         return at[("u", size)] if size is not None else len(ranks) + 1
     return level
+
+
+@lru_cache(maxsize=1)
+def _beside_notes() -> re.Pattern[str]:
+    """The headings a filing sets at the level of "Notes to …" (``statements.beside_notes`` of data/headings.json:
+    the auditor's report)."""
+    return re.compile("|".join(f"(?:{p})" for p in domain.load("headings")["statements"]["beside_notes"]),
+                      re.IGNORECASE)
 
 
 CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numbered lines at most

@@ -50,6 +50,19 @@ def test_annual_report_parts_items_statements_and_notes():
     check_invariants(root, doc.page_count, 8)
 
 
+def test_an_auditors_report_after_the_notes_is_beside_them_and_note_1_is_inside_them():
+    """Adobe's 2022 10-K prints the auditor's report after Note 19, in a smaller type than "Notes to …": nested by
+    size it was a part of Note 19; and its first notes page gives "NOTE 1." before "NOTES TO …" in its text, which
+    left Note 1 outside the notes."""
+    root = indexer.build_index(filing_factory.annual_report_pdf(report_after_notes=True), "kestrel-10k.pdf").root
+    item8 = next(n for n in root.walk() if n.title.startswith("Item 8."))
+    assert _titles(item8) == [f"{item8.title} (introduction)", *filing_factory.STATEMENTS,
+                              "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS",
+                              "Report of Independent Registered Public Accounting Firm"], _titles(item8)
+    notes = item8.children[-2]
+    assert [n.title for n in _flat(notes)] == [f"Note {k}. {t}" for k, t in enumerate(filing_factory.NOTES, 1)]
+
+
 def test_quarterly_report_has_two_parts_with_their_items():
     doc = indexer.build_index(filing_factory.quarterly_report_pdf(), "kestrel-10q.pdf")
     parts = [c for c in doc.root.children if c.title.startswith("PART")]
