@@ -13,7 +13,10 @@ alone, and compared with the outline:
 - start F1 (page): the same on the sets of start pages alone (exact page);
 - level agreement, over the matched pairs: the share whose heading depth (1 + the number
   of ancestors that are section starts) equals the outline level (shifted so the top
-  level is 1); also over the documents whose outline has more than one level alone (a flat
+  level is 1; an outline whose first entry is its only one at the top level, every other entry
+  below it, puts the document's title there, as the tree's root is: that entry is left out and
+  the level below it is the top, "Congratulations, you and your MacBook Air …" over every
+  chapter of Apple's guide); also over the documents whose outline has more than one level alone (a flat
   outline, "Part I", "Item 1. Business", "General" side by side, has no levels to agree with);
   and the share of consecutive matched pairs whose relation (deeper, same,
   shallower) agrees.
@@ -111,6 +114,8 @@ def tree_starts(root: Section) -> list[Start]:
 
 def outline_starts(entries) -> list[Start]:
     top = min(e.level for e in entries)
+    if len(entries) > 1 and entries[0].level == top and all(e.level > top for e in entries[1:]):
+        entries, top = entries[1:], top + 1  # the document's title over all of it: the tree's root
     return [Start(e.title, e.page, e.level - top + 1) for e in entries]
 
 
