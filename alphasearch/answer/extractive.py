@@ -50,6 +50,7 @@ _NUM = re.compile(r"\d[\d,.]*")
 YEAR_RE = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+_FIGURES_ALONE = re.compile(r"(?=[^\d]*\d)[-–—+$€£%()\d\s.,:;/*]+$")  # figures, signs and no word
 _TIME = re.compile(r"\b\d{1,2}:\d\d\b")  # "14:04 CET"
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 _UNIT = re.compile(r"\bin (?:(?:EUR|USD|GBP|US\$|\$|€|£)\s*)?(?:thousands|millions|billions)\b", re.IGNORECASE)
@@ -155,8 +156,8 @@ def extractive_answer(
         context = [_table_context(sents, i) for i in range(len(sents))]
         sent_terms = [set(terms(s + c)) for s, c in zip(sents, context)]
         for i, s in enumerate(sents):
-            if len(s) < 12 or len(s) > 600 or not_line_item(s):  # a page footer is no quote
-                continue
+            if len(s) < 12 or len(s) > 600 or not_line_item(s) or _FIGURES_ALONE.match(s):
+                continue  # a page footer is no quote, nor a chart's run of figures without a word ("4 55 18 43 27")
             window = sent_terms[i] | (sent_terms[i - 1] if i else set()) | (
                 sent_terms[i + 1] if i + 1 < len(sents) else set())
             own = sum(idf[t] for t in q_terms if t in sent_terms[i]) / total

@@ -195,3 +195,19 @@ def test_a_count_is_not_answered_by_a_span_of_time(doc, df_of):
     long = extractive_answer(page, "How many months without renewal do Harbor's membership counts include?", [1],
                              df_of(page))
     assert long.direct is not None and "12 months" in long.direct.text, long.direct  # a span asked: it answers
+
+
+CHART = """Harbor survey.
+Higher-income seniors: go online, smartphone, tablet.
+4 55 18 43 27
+Source: Harbor survey, 2013."""
+
+
+def test_a_line_of_figures_alone_names_nothing_and_is_no_answer(doc, df_of):
+    """A chart's data run printed without a word ("4 55 18 43 27") was the direct line of a list question: it says
+    nothing of what its figures are."""
+    page = replace(doc, doc_id="literal-chart", pages=(Page(1, CHART),))
+    ex = extractive_answer(page, "Among the higher-income Harbor seniors, what are the percentages of them that go "
+                                 "online, have a smartphone and own a tablet, in a list?", [1], df_of(page))
+    assert ex.direct is None or "4 55 18" not in ex.direct.text, ex.direct.text
+    assert "4 55 18" not in ex.text, ex.text  # nor a quote
