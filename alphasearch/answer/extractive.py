@@ -593,7 +593,7 @@ def _only_spans(kind: str, question: str, sentence: str) -> bool:
     if kind != "number" or not _real_figure(sentence) or first_sentence_says(question, spans["asks"]):
         return False
     unit = rf"(?:{'|'.join(map(re.escape, spans['units']))})"
-    span = rf"\b\d[\d,.]*(?:\s|-)*(?:full\s+|fiscal\s+|calendar\s+)?{unit}\b"  # "12 months", "5-year", "3 full years"
+    span = rf"(?<![\d,.])\d[\d,.]*(?:\s|-)*(?:full\s+|fiscal\s+|calendar\s+)?{unit}\b"  # "12 months", "5-year", "3 full years"
     rest = re.sub(span, " ", sentence, flags=re.IGNORECASE)
     return not _real_figure(YEAR_RE.sub(" ", rest))
 

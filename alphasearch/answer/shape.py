@@ -32,8 +32,8 @@ COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figure
 _FIGURE = re.compile(r"(?<![\w.])[-+$€£(]?\d[\d,]*(?:\.\d+)?%?")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _YEARS = re.compile(r"\b(?:19|20)\d\d\b")
-_PERCENT_AFTER = re.compile(r"\s?(?:percent|per cent|percentage points?|pp)\b", re.IGNORECASE)
-_SCALE_AFTER = re.compile(r"\s?(?:billion|million|thousand|bn|mn)\b", re.IGNORECASE)
+_PERCENT_AFTER = re.compile(r"\)?\s?(?:%|percent\b|per cent\b|percentage points?\b|pp\b)", re.IGNORECASE)
+_SCALE_AFTER = re.compile(r"\)?\s?(?:billion|million|thousand|bn|mn)\b", re.IGNORECASE)
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
 
@@ -66,25 +66,42 @@ def compares_periods(question: str) -> bool:
 def figures_stated(text: str) -> int:
     """How many distinct figures ``text`` states: years (which date a figure, printed without a comma: "1,950" is
     a figure) and the line's page citation ("— p. 77", "(pp. 40, 41)") aside."""
-    return sum(figures_by_kind(text).values())
+    return len({value for _, value in _figures(text)})
 
 
 def figures_by_kind(text: str) -> dict[str, int]:
-    """How many distinct figures ``text`` states of each kind: ``"%"`` a percentage ("3.0%", "12 percent"), ``"$"``
-    an amount (a currency sign, or a scale word: "94.9 billion"), ``""`` any other number; years and page citations
-    aside, as in :func:`figures_stated`."""
-    text = _CITED.sub(" ", text)
+    """How many distinct figures ``text`` states of each kind: ``"%"`` a percentage ("3.0%", "(0.6)%", "12
+    percent"), ``"$"`` an amount (a currency sign, or a scale word: "94.9 billion"), ``""`` any other number; years
+    and page citations aside, as in :func:`figures_stated`."""
     found: dict[str, set[str]] = {}
+    for kind, value in _figures(text):
+        found.setdefault(kind, set()).add(value)
+    return {kind: len(values) for kind, values in found.items()}
+
+
+def _figures(text: str) -> list[tuple[str, str]]:
+    text = _CITED.sub(" ", text)
+    out = []
     for m in _FIGURE.finditer(text):
         printed = m.group(0).strip("-+$€£(").rstrip("%")
         if not printed or _YEAR.match(printed):  # "1,950" is a figure, "1950" a year
             continue
-        value = printed.replace(",", "")
         after = text[m.end():m.end() + 20]
         kind = "%" if m.group(0).endswith("%") or _PERCENT_AFTER.match(after) else (
             "$" if m.group(0).lstrip("-+(")[:1] in "$€£" or _SCALE_AFTER.match(after) else "")
-        found.setdefault(kind, set()).add(value)
-    return {kind: len(values) for kind, values in found.items()}
+        out.append((kind, printed.replace(",", "")))
+    return out
+
+
+def of_one_kind(text: str) -> bool:
+    """``text`` states two figures or more that may be compared: of one kind, a plain number counting as the kind
+    beside it when it is the only one ("rose 3 and 5 percent", "were 5.2 and 4.8 billion, respectively"); not
+    one percentage and one amount ("growth of 1.3% to $94.9 billion")."""
+    kinds = figures_by_kind(text)
+    typed = {k: n for k, n in kinds.items() if k}
+    if len(typed) > 1:
+        return max(typed.values()) >= 2
+    return sum(kinds.values()) >= 2
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
@@ -104,5 +121,4 @@ def line_fits(question: str, kind: str, text: str) -> bool:
         return bool(re.search(rf"\b{re.escape(counted)}s?\b", text, re.IGNORECASE))
     # a list, a comparison or a sum: two figures or more of one kind, or none stated ("sales growth of 1.3% to
     # $94.9 billion" states one growth: it compares nothing)
-    kinds = figures_by_kind(text)
-    return not kinds or max(kinds.values()) >= 2
+    return not figures_stated(text) or of_one_kind(text)

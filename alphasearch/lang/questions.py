@@ -89,10 +89,14 @@ def asks(question: str, what: str) -> bool:
     return first_sentence_says(question, domain.load("lexicon")["asks"][what])
 
 
+def first_sentence(question: str) -> str:
+    """The question's first sentence (its main ask; "Please answer in millions." and the like follow it)."""
+    return re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
+
+
 def first_sentence_says(question: str, phrases: Sequence[str]) -> bool:
     """The question's first sentence holds one of ``phrases`` (lower-case words, whole words)."""
-    first = re.split(r"(?<=[?.!])\s", question.strip(), maxsplit=1)[0]
-    low = " " + " ".join(re.findall(r"[a-z0-9']+", first.lower())) + " "
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", first_sentence(question).lower())) + " "
     return any(f" {w} " in low for w in phrases)
 _STATEMENT_NEED = {
     "income": re.compile(

@@ -221,11 +221,9 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
     asked = _expression(question.split("?")[0], {n: ops for n, ops in formulas.items() if ops and n not in lex["groups"]})
     if asked:  # "EBITDA less capex", "free cash flow minus dividends"
         return asked, percent, ""
-    name = ratio_named(question)  # by its phrase or by its words ("the turnover of Nike's payables")
+    name = ratio_named(question, loose=False)  # by its phrase; by its words in another order last of all
     if name is not None:
-        num, den = lex["ratios"][name]
-        rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
-        return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
+        return _named_ratio(name, percent)
     for name in sorted(formulas, key=len, reverse=True):  # "free cash flow" = operating cash flow - capex
         if formulas[name] and name not in lex["groups"] and norm_text(name) in norm_text(question):  # (a group's own rows first)
             return formulas[name], percent, name
@@ -238,7 +236,16 @@ def _operands(question: str) -> tuple[list[tuple[str, list[str]]], bool | str, s
             a, b = concepts(m.group("a")), concepts(m.group("b"))
             if a and b:
                 return [("", [a[-1]]), ("/", [b[0]])], percent or "%" in m.group(0) or "percent" in m.group(0), ""
-    return [], percent, ""
+    name = ratio_named(question)  # "the turnover of Nike's payables"
+    return _named_ratio(name, percent) if name else ([], percent, "")
+
+
+def _named_ratio(name: str, percent: bool) -> tuple[list[tuple[str, list[str]]], bool | str, str]:
+    """A lexicon ratio's operands, whether it is a percentage, its name (see :func:`_operands`)."""
+    lex = lexicon()
+    num, den = lex["ratios"][name]
+    rate = "rate" in name or name in lex.get("rates", ())  # shown both ways: "0.05 (5.1%)"
+    return [("", [num]), ("/", [den])], percent or "margin" in name or ("name" if rate else False), name
 
 
 @lru_cache(maxsize=1)

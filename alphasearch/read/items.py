@@ -63,28 +63,47 @@ def line_says(text: str, name: str) -> bool:
 
 
 RATIO_SPAN = 2  # words a ratio's name may have between its own when the question reorders it
+_BETWEEN_OK = frozenset({"company", "company's", "companys", "firm", "firm's", "its", "their"})
 
 
-def ratio_named(question: str) -> str | None:
-    """The lexicon ratio ``question`` names: by its phrase ("payables turnover"; the longest first: "return on
-    average equity" before "return on equity"), else by its words within a few of each other in any order
-    ("the turnover of Nike's payables", "return on the company's assets"), so that an analyst's wording names it
-    as the lexicon's does. None when it names none."""
-    names = sorted(lexicon()["ratios"], key=len, reverse=True)
-    found = next((name for name in names if line_says(question, name)), None)
-    if found is not None:
-        return found
-    tokens = terms(question.split("?")[0])
-    for name in sorted(names, key=lambda n: (-len(set(terms(n))), -len(n))):
+def ratios_named(question: str) -> list[str]:
+    """The lexicon ratios ``question`` names by their phrase ("payables turnover"), longest first ("return on
+    average equity" before "return on equity")."""
+    return [name for name in sorted(lexicon()["ratios"], key=len, reverse=True) if line_says(question, name)]
+
+
+def ratio_named(question: str, *, loose: bool = True) -> str | None:
+    """The lexicon ratio ``question`` names: by its phrase, else (``loose``) by its words in another order with at
+    most :data:`RATIO_SPAN` others between them (stopwords aside), each a name (capitalised), the company's, or a word
+    of the ratio's own line items ("the turnover of Nike's payables", "return on the company's total assets"); not
+    "expected return on plan assets" nor "net interest margin", whose other words qualify the item. None when it
+    names none."""
+    exact = ratios_named(question)
+    if exact or not loose:
+        return exact[0] if exact else None
+    words = re.findall(r"[A-Za-z][\w'’&-]*", question.split("?")[0])
+    own = [set(terms(w)) for w in words]
+    for name in sorted(lexicon()["ratios"], key=lambda n: (-len(set(terms(n))), -len(n))):
         need = set(terms(name))
-        if len(need) < 2 or not need <= set(tokens):
+        if len(need) < 2:
             continue
-        at = [i for i, t in enumerate(tokens) if t in need]
-        for i in range(len(at)):  # the shortest run of tokens holding every word of the name
-            for j in range(i, len(at)):
-                if {tokens[k] for k in at[i:j + 1]} >= need:
-                    if at[j] - at[i] + 1 <= len(need) + RATIO_SPAN:
-                        return name
+        operands = {t for item in lexicon()["ratios"][name] for t in terms(item)}  # "return on total assets"
+        for i, first in enumerate(own):
+            if not first & need:
+                continue
+            held: set[str] = set()
+            others = 0
+            for k in range(i, min(len(words), i + 3 * (len(need) + RATIO_SPAN))):  # stopwords between too
+                if own[k] & need:
+                    held |= own[k] & need
+                elif own[k] and not (own[k] <= operands or words[k][:1].isupper()
+                                     or words[k].lower() in _BETWEEN_OK):
+                    break  # a word that qualifies the item ("plan" assets, "interest" margin)
+                elif own[k]:
+                    others += 1
+                if held == need:
+                    return name
+                if others > RATIO_SPAN:
                     break
     return None
 
@@ -161,8 +180,8 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
     years = " ".join(years_named(question))
     norm = norm_text(question)
     asked = set(terms(question))
-    ratio = ratio_named(question)
-    groups = concepts(question) + [g.removeprefix(AVERAGE) for g in (lex["ratios"][ratio] if ratio else ())]
+    named = ratios_named(question) or [r for r in (ratio_named(question),) if r]
+    groups = concepts(question) + [g.removeprefix(AVERAGE) for name in named for g in lex["ratios"][name]]
 
     def new(phrase: str) -> bool:  # a name the question does not already use (in any inflection)
         return norm_text(phrase) not in norm and len(phrase) > 4 and not set(terms(phrase)) <= asked

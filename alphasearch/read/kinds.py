@@ -40,13 +40,18 @@ def fits_kind(question: str, figure: Figure) -> bool:
 
 _CENTS = re.compile(r"\d\.\d\d\b")
 _SHARES_COUNTED = re.compile(r"\b(?:how many|number of)\b(?:\W+\w+){0,3}?\W+shares\b", re.IGNORECASE)
+_TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _SHARES = re.compile(r"\b(?:shares?|basic|diluted|weighted)\b", re.IGNORECASE)  # the rows of a share count
 
 
 def counts_shares(question: str) -> bool:
     """The question asks for a number of shares: "how many shares …", or a phrase of ``shares_counted`` ("FY21
-    shares repurchased?") with no word asking for money ("how much was spent on shares repurchased")."""
-    return bool(_SHARES_COUNTED.search(question)) or (asks(question, "shares_counted") and not asks(question, "money"))
+    shares repurchased?") with no word asking for money ("how much was spent on shares repurchased", "the cost of
+    shares repurchased"; a word in capitals is a ticker: "COST FY21 shares repurchased?")."""
+    if _SHARES_COUNTED.search(question):
+        return True
+    words = question if question.isupper() else _TICKER.sub(" ", question)  # "COST" is Costco's ticker, not a cost
+    return asks(question, "shares_counted") and not asks(words, "money")
 
 
 def per_share_printed(question: str, figures: list) -> list:

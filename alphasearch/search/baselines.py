@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import random
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import bm25s
 import numpy as np
 
 from ..lang.text import stemmer
+from ..memo import Recent
 from ..models import DocumentIndex, SearchNode, SearchStep, SearchTrace, Section
 from .mcts import Scorer, confirmed_first, ranked_frontier
 
@@ -188,23 +188,11 @@ class _FlatIndex:
         return vecs @ embed([question])[0]
 
 
-_flat_cache: OrderedDict[str, _FlatIndex] = OrderedDict()
-_flat_lock = threading.Lock()
+_flat_indexes: Recent[_FlatIndex] = Recent(16)
 
 
 def _flat(doc: DocumentIndex) -> _FlatIndex:
-    key = doc.doc_id + doc.engine
-    with _flat_lock:
-        hit = _flat_cache.get(key)
-        if hit is not None:
-            _flat_cache.move_to_end(key)
-            return hit
-    built = _FlatIndex(doc)
-    with _flat_lock:
-        _flat_cache[key] = built
-        while len(_flat_cache) > 16:
-            _flat_cache.popitem(last=False)
-    return built
+    return _flat_indexes.get(doc.doc_id + doc.engine, lambda: _FlatIndex(doc))
 
 
 def ranked(scores: np.ndarray, k: int | None = None) -> list[int]:

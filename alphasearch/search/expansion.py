@@ -10,12 +10,12 @@ The vocabulary vectors are computed once per document and kept in a bounded cach
 from __future__ import annotations
 
 import re
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 
 import numpy as np
 
 from ..lang.text import STOPWORDS, terms, words
+from ..memo import Recent
 from ..models import DocumentIndex
 from ..lang.questions import clean_question
 from ..lang.embeddings import embed
@@ -25,8 +25,7 @@ MIN_WORD = 4  # shorter words (ids, units) are not expanded
 NEIGHBOUR_MIN = 0.55  # cosine below which a word has no neighbour in the document
 _CACHE_DOCS = 32
 
-_lock = threading.Lock()
-_vocab: OrderedDict[str, tuple[list[str], list[str], np.ndarray]] = OrderedDict()
+_vocab: Recent[tuple[list[str], list[str], np.ndarray]] = Recent(_CACHE_DOCS)
 
 
 def _content_words(text: str) -> list[str]:
@@ -36,21 +35,15 @@ def _content_words(text: str) -> list[str]:
 def vocabulary(doc: DocumentIndex) -> tuple[list[str], list[str], np.ndarray]:
     """The document's content words (most frequent first), their stems and unit vectors;
     cached per document (at most ``_CACHE_DOCS`` documents)."""
-    with _lock:
-        hit = _vocab.get(doc.doc_id)
-        if hit is not None:
-            _vocab.move_to_end(doc.doc_id)
-            return hit
+    return _vocab.get(doc.doc_id, lambda: _vocabulary(doc))
+
+
+def _vocabulary(doc: DocumentIndex) -> tuple[list[str], list[str], np.ndarray]:
     counts = Counter(w for p in doc.pages for w in _content_words(p.text.lower()))
     vocab = [w for w, _ in counts.most_common(VOCAB_SIZE)]
     stems = [terms(w)[0] if terms(w) else w for w in vocab]
     vecs = embed(vocab) if vocab else np.zeros((0, 1), dtype=np.float32)
-    built = (vocab, stems, vecs)
-    with _lock:
-        _vocab[doc.doc_id] = built
-        while len(_vocab) > _CACHE_DOCS:
-            _vocab.popitem(last=False)
-    return built
+    return vocab, stems, vecs
 
 
 def neighbour_queries(doc: DocumentIndex, question: str, limit: int = 2) -> list[str]:

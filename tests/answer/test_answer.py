@@ -329,12 +329,12 @@ def test_a_name_the_document_never_prints_is_a_fallback_that_says_so(engine, mak
     """A question about Boeing put to a crisis report about Germanwings is about someone else: the answer falls
     back and names what the document never mentions, instead of quoting Germanwings' figures. A typo of a name the
     document prints ("Germanwigns") and a ticker ("GWI") are not taken for another name."""
-    from alphasearch.answer.unmentioned import names_asked, names_unmentioned
+    from alphasearch.answer.unmentioned import names_asked, names_unmentioned, printed
 
     d = engine.index_bytes(make_pdf([
         "Crisis communication. Germanwings flight 9525 crashed in the French Alps on 24 March 2015.",
         "Social media. Within the first 60 minutes, more than 60,000 tweets referencing Germanwings were posted. "
-        "Airbus and Lufthansa changed their logos to black and white within hours.",
+        "Airbus and Lufthansa changed their logos to black and white within hours. Exxon Mobil supplied the fuel.",
     ]), "crisis.pdf")
     asked = engine.ask_document(d, "How many tweets referencing Germanwings were posted in the first 60 minutes?",
                                 seed=0)
@@ -345,6 +345,12 @@ def test_a_name_the_document_never_prints_is_a_fallback_that_says_so(engine, mak
     assert names_unmentioned(d, "How many tweets referencing Germanwigns were posted?") == []  # a typo
     assert names_unmentioned(d, "How did GWI's Airbus partner Lufthansa react?") == []  # a ticker, printed names
     assert names_unmentioned(d, "Which logos did the Lufthansas change?") == []  # a plural
+    assert names_unmentioned(d, "How much fuel did ExxonMobil supply?") == []  # printed with a space inside
+    words = frozenset("china canada mærsk corporation subsidiary wal mart exxon mobil think".split())
+    for name in ("Chinese", "Canadian", "Mærsk", "Corp", "Subsidiaries"):  # a place's adjective, no accent to strip,
+        assert printed(name, words), name  # an abbreviation, an -ies plural
+    assert not printed("Thinkpad", words) and not printed("Boeing", words)
+    assert names_asked("Question 3: Describe the Boeing fleet.") == ["Boeing"]  # after a colon, a verb
     assert names_asked("Please see Page 3. Which Boeing jets?") == []  # form words; the first sentence only
     assert names_asked("On page 3, which Boeing jets did Jane Smith's team use?") == ["Boeing", "Jane", "Smith"]
 
