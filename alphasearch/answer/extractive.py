@@ -32,6 +32,7 @@ from .ranking import section_of
 from .shape import line_fits
 from .unmentioned import names_unmentioned
 
+UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
 SENTENCE_FIT = 0.75  # share of a line-item question's key terms a sentence stating figures holds to lead as the direct line
@@ -228,9 +229,11 @@ def extractive_answer(
     if not unprinted and not strong_figure:  # a name the document never prints: it is about someone else
         unprinted = names_unmentioned(doc, question)
     if unprinted or ((answers < threshold or unknown_words) and not strong_figure):
-        # the fallback's confidence is at most the value that made it fall back
+        # the fallback's confidence is at most the value that made it fall back; a document that never mentions
+        # what is asked answers it with no confidence worth showing, however well its pages match the other words
         why = f" It never mentions {' or '.join(unprinted)}." if unprinted else ""
-        return Extract(FALLBACK_ANSWER + why, round(min(confidence, answers), 4), True, [], parts,
+        cap = UNMENTIONED_CONFIDENCE if unprinted else 1.0
+        return Extract(FALLBACK_ANSWER + why, round(min(confidence, answers, cap), 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
     for cand in candidates:

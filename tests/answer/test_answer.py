@@ -322,6 +322,7 @@ def test_a_year_the_document_never_prints_is_a_fallback_that_says_so(engine):
     for q in ("What were total revenues in 2019?", "What were total revenues in FY2019 compared with 2022?"):
         other = engine.ask_document(d, q, seed=0)
         assert other.fallback and "never mentions 2019" in other.text and not other.extra.get("direct_answer"), q
+        assert other.confidence <= 0.05, q
         assert other.pages[0] == 2  # the pages searched are still shown
 
 
@@ -342,6 +343,7 @@ def test_a_name_the_document_never_prints_is_a_fallback_that_says_so(engine, mak
     other = engine.ask_document(d, "How many tweets referencing Boeing were posted in the first 60 minutes?", seed=0)
     assert other.fallback and "never mentions Boeing" in other.text and not other.extra.get("direct_answer"), \
         other.text
+    assert other.confidence <= 0.05 < asked.confidence  # not "confidence 99%" beside "I could not find …"
     assert names_unmentioned(d, "How many tweets referencing Germanwigns were posted?") == []  # a typo
     assert names_unmentioned(d, "How did GWI's Airbus partner Lufthansa react?") == []  # a ticker, printed names
     assert names_unmentioned(d, "Which logos did the Lufthansas change?") == []  # a plural
