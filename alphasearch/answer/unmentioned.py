@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from ..lang import domain
 from ..lang.questions import first_sentence
-from ..memo import Recent
+from ..search.memo import Recent
 from ..models import DocumentIndex
 
 _NAME = re.compile(r"^[\"'`(“‘]*([A-Z][\w&.'’-]*)")

@@ -26,7 +26,7 @@ import bm25s
 import numpy as np
 
 from ..lang.text import stemmer
-from ..memo import Recent
+from .memo import Recent
 from ..models import DocumentIndex, SearchNode, SearchStep, SearchTrace, Section
 from .mcts import Scorer, confirmed_first, ranked_frontier
 

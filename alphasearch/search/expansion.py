@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 
 from ..lang.text import STOPWORDS, terms, words
-from ..memo import Recent
+from .memo import Recent
 from ..models import DocumentIndex
 from ..lang.questions import clean_question
 from ..lang.embeddings import embed
