@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -592,13 +593,17 @@ def _dated(kind: str, sentence: str) -> bool:
 def _only_spans(kind: str, question: str, sentence: str) -> bool:
     """For a question asking for a number other than a span of time, ``sentence``'s only figures are spans of time
     ("within the 12 months prior" for a count of warehouses): the lexicon's ``durations``."""
-    spans = lexicon()["durations"]
-    if kind != "number" or not _real_figure(sentence) or first_sentence_says(question, spans["asks"]):
+    asks_span = first_sentence_says(question, lexicon()["durations"]["asks"])
+    if kind != "number" or not _real_figure(sentence) or asks_span:
         return False
-    unit = rf"(?:{'|'.join(map(re.escape, spans['units']))})"
-    span = rf"(?<![\d,.])\d[\d,.]*(?:\s|-)*(?:full\s+|fiscal\s+|calendar\s+)?{unit}\b"  # "12 months", "5-year", "3 full years"
-    rest = re.sub(span, " ", sentence, flags=re.IGNORECASE)
-    return not _real_figure(YEAR_RE.sub(" ", rest))
+    return not _real_figure(YEAR_RE.sub(" ", _spans().sub(" ", sentence)))
+
+
+@lru_cache(maxsize=1)
+def _spans() -> re.Pattern[str]:
+    """A span of time printed: "12 months", "5-year", "3 full years" (the lexicon's ``durations`` units)."""
+    unit = rf"(?:{'|'.join(map(re.escape, lexicon()['durations']['units']))})"
+    return re.compile(rf"(?<![\d,.])\d[\d,.]*(?:\s|-)*(?:full\s+|fiscal\s+|calendar\s+)?{unit}\b", re.IGNORECASE)
 
 
 def _has_kind(sentence: str, kind: str) -> bool:

@@ -100,10 +100,10 @@ def printed(name: str, words: frozenset[str]) -> bool:
     return False
 
 
-def _spelled_apart(name: str, doc: DocumentIndex) -> bool:
-    """The document prints ``name`` with a space or a hyphen inside ("Exxon Mobil", "Wal-Mart")."""
-    pattern = re.compile(r"[\s\-‐–.&]?".join(map(re.escape, plain(name))))
-    return any(pattern.search(plain(page.text)) for page in doc.pages)
+def _spelled_apart(name: str, words: frozenset[str]) -> bool:
+    """The document prints ``name`` as two words ("Exxon Mobil", "Wal-Mart" for "ExxonMobil", "Walmart")."""
+    low = plain(name)
+    return any(low[:k] in words and low[k:] in words for k in range(2, len(low) - 1))
 
 
 def names_unmentioned(doc: DocumentIndex, question: str) -> list[str]:
@@ -112,4 +112,4 @@ def names_unmentioned(doc: DocumentIndex, question: str) -> list[str]:
     if not names:
         return []
     words = _document_words(doc)
-    return [n for n in names if not printed(n, words) and not _spelled_apart(n, doc)]
+    return [n for n in names if not printed(n, words) and not _spelled_apart(n, words)]

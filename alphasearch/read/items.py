@@ -83,11 +83,7 @@ def ratio_named(question: str, *, loose: bool = True) -> str | None:
         return exact[0] if exact else None
     words = re.findall(r"[A-Za-z][\w'’&-]*", question.split("?")[0])
     own = [set(terms(w)) for w in words]
-    for name in sorted(lexicon()["ratios"], key=lambda n: (-len(set(terms(n))), -len(n))):
-        need = set(terms(name))
-        if len(need) < 2:
-            continue
-        operands = {t for item in lexicon()["ratios"][name] for t in terms(item)}  # "return on total assets"
+    for name, need, operands in _ratio_words():
         for i, first in enumerate(own):
             if not first & need:
                 continue
@@ -106,6 +102,16 @@ def ratio_named(question: str, *, loose: bool = True) -> str | None:
                 if others > RATIO_SPAN:
                     break
     return None
+
+
+@lru_cache(maxsize=1)
+def _ratio_words() -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    """Each lexicon ratio of two words or more, most words first: its name, its words, its line items' words
+    ("return on total assets")."""
+    ratios = lexicon()["ratios"]
+    out = [(name, frozenset(terms(name)), frozenset(t for item in ratios[name] for t in terms(item)))
+           for name in ratios]
+    return sorted([r for r in out if len(r[1]) >= 2], key=lambda r: (-len(r[1]), -len(r[0])))
 
 
 def singular(word: str) -> str:
