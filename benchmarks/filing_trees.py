@@ -12,8 +12,10 @@ alone) and checked against what the pages print:
   Share over all reports;
 - *statements under Item 8*: nodes titled as a primary financial statement (balance sheets,
   statements of operations / income / comprehensive income / cash flows / equity) or "Notes to …"
-  with an ancestor titled "Item 8" (10-K) or "Item 1" of Part I (10-Q): per report, and the number of
-  reports with at least one;
+  with an ancestor titled "Item 8" (10-K) or "Item 1" of Part I (10-Q), whose first page is not an index of
+  the statements (a page printing ``INDEX_LINES`` or more statement titles: Item 8's "see page F-1" page
+  lists them all, and a node there holds none of them): per report, and the number of reports with at
+  least one;
 - *made-up group titles*: grouping or page-split nodes whose title strings child titles together
   ("pp. 22–29: A; B; …"): a ';' or '…' in a synthetic node's title.
 
@@ -47,6 +49,7 @@ STATEMENT = re.compile(r"(?i)\b(?:balance\s+sheets?|statements?\s+of\s+(?:consol
 SYNTHETIC = ("group", "split")
 CONTENTS = 5
 SENTENCE_WORDS = 4  # a line of this many words ending in a full stop ends a sentence
+INDEX_LINES = 4  # a page printing this many statement titles lists the statements (an index), holds none
 
 
 def printed_items(content: pdf.PdfContent) -> set[str]:
@@ -70,17 +73,24 @@ def tree_items(root: Section) -> set[str]:
     return {m.group(1).upper() for node in root.walk() if (m := ITEM.match(node.title.strip()))}
 
 
-def statements_under_item8(root: Section, quarterly: bool) -> int:
-    """Statement nodes with an 'Item 8' ancestor (a 10-Q: 'Item 1' of Part I)."""
+def statement_index(text: str) -> bool:
+    """Whether a page's ``text`` lists the statements (``INDEX_LINES`` lines or more naming one)."""
+    return sum(1 for line in text.splitlines() if len(line) <= 150 and STATEMENT.search(line)) >= INDEX_LINES
+
+
+def statements_under_item8(root: Section, quarterly: bool, content: pdf.PdfContent | None = None) -> int:
+    """Statement nodes with an 'Item 8' ancestor (a 10-Q: 'Item 1' of Part I); with ``content``, only those
+    whose first page is not an index of the statements (:func:`statement_index`)."""
     wanted = "1" if quarterly else "8"
     count = 0
+    listing = {p.number for p in content.pages if statement_index(p.text)} if content is not None else set()
 
     def walk(node: Section, inside: bool) -> None:
         nonlocal count
         for child in node.children:
             m = ITEM.match(child.title.strip())
             here = inside or bool(m and m.group(1).upper() == wanted)
-            if inside and STATEMENT.search(child.title):
+            if inside and STATEMENT.search(child.title) and child.pages[0] not in listing:
                 count += 1
             walk(child, here)
 
@@ -111,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         quarterly = "10Q" in path.name.upper()
         rows.append({"doc": path.name, "pages": content.page_count, "source": source,
                      "printed_items": sorted(printed), "missing_items": sorted(printed - in_tree),
-                     "statements_under_item8": statements_under_item8(root, quarterly),
+                     "statements_under_item8": statements_under_item8(root, quarterly, content),
                      "made_up_titles": made_up_titles(root), "nodes": sum(1 for _ in root.walk()),
                      "seconds": round(time.perf_counter() - t, 2)})
     printed_n = sum(len(r["printed_items"]) for r in rows)

@@ -77,14 +77,20 @@ def _item_pages(part: str, number: str, title: str, length: int, new_part: bool)
 BACK_REFERENCE = "The information required by this Item is included in Part IV, Item 15, beginning on page F-1."
 
 
+EXHIBIT_PROSE = ("The Participant shall be entitled to the award on the terms set out in this Agreement, subject to "
+                 "the Plan, which is incorporated herein by reference, and to the laws of the State of Delaware. ")
+
+
 def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
-                      flat_outline: bool = False, report_after_notes: bool = False) -> bytes:
+                      flat_outline: bool = False, report_after_notes: bool = False, exhibits: int = 0) -> bytes:
     """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
     most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
     statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
     Parts, Items and Item 1's topics all at level 1 (Nike's 2023 10-K); ``report_after_notes``: the auditor's
     report follows the last Note, set smaller than "NOTES TO …", and the first notes page prints "Note 1." before
-    the "Notes to …" heading in its text (Adobe's 2022 10-K)."""
+    the "Notes to …" heading in its text (Adobe's 2022 10-K); ``exhibits``: that many pages of exhibits follow,
+    set larger (13 pt) and holding more text than the report, so the document's most used size is theirs
+    (Activision's 10-K, 8.7 pt, before 190 pages of award agreements in 10.5 pt)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
@@ -113,6 +119,9 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
         part = p
     if statements_at_back:
         pages += _financial_statements("Index to Consolidated Financial Statements")
+    for k in range(exhibits):
+        pages.append(([TextBlock(f"EXHIBIT 10.{k + 1}", 13, True)] if k % 3 == 0 else [])
+                     + [TextBlock(EXHIBIT_PROSE * 4, 13)] * 3)
     pages = [[TextBlock(_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
     return write_pdf(pages, title="0000950170-24-000123", toc=toc)
 

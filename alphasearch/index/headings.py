@@ -10,6 +10,7 @@ page are not headings. Pages are 1-based.
 """
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
@@ -74,39 +75,79 @@ def _one_pattern(kinds) -> str:
     return "|".join(f"(?:{k.regex.pattern.replace('(?P<n>', '(?:')})" for k in kinds)
 
 
+PART_PAGES = 10  # a page's own body size is the most used over this many pages either side of it
+PART_SHARE = 0.2  # a run of pages opening or closing the document in another body size, this share of its pages
+# at least, is a part bound to it (a 10-K before its exhibits); a run inside is the document's small print
+
+
 @dataclass(frozen=True)
 class Layout:
     """What heading detection needs about the whole document, computed once:
-    the body text size (pt), each line's normalised text, and the running lines
-    (normalised text repeated on ≥ 20 % of pages, at least 3: headers, footers)."""
+    the body text size (pt) of the document and of each page's part, each line's normalised text, and the
+    running lines (normalised text repeated on ≥ 20 % of pages, at least 3: headers, footers).
+
+    A document bound from parts set in different sizes has a body size per part: Activision's 10-K is set in
+    8.7 pt and followed by 190 pages of exhibits in 10.5 pt, so its statements' bold 8.7 pt titles are
+    headings of body size in their part, though smaller than the document's most used size. A part opens or
+    closes the document (:data:`PART_SHARE` of its pages at least); a stretch of smaller print inside it
+    (a 10-Q's Notes in 8 pt between 10 pt text) is the document's own and keeps its body size."""
 
     body: float
     norm: tuple[tuple[str, ...], ...]  # per page, per line
     running: frozenset[str]
+    parts: tuple[float, ...] = ()  # per page: the body size of the part it sits in
 
     @classmethod
     def of(cls, content: pdf.PdfContent) -> "Layout":
         sizes: Counter[float] = Counter()
+        per_page: list[Counter[float]] = []
         seen: Counter[str] = Counter()
         norm = []
         for page in content.pages:
+            here: Counter[float] = Counter()
             for line in page.lines:
-                sizes[line.size] += len(line.text)
+                here[line.size] += len(line.text)
+            sizes.update(here)
+            per_page.append(here)
             texts = tuple(normalise_lines(page.text)) if page.lines else ()  # a page's text: its lines joined
             seen.update(set(texts))
             norm.append(texts)
         n = content.page_count
         running = frozenset(t for t, c in seen.items() if c >= max(3, 0.2 * n))
         body = sizes.most_common(1)[0][0] if sizes else 11.0
-        return cls(body, _chapter_titles(content, norm, running, body), running)
+        return cls(body, _chapter_titles(content, norm, running, body), running, _part_bodies(per_page, body))
+
+    def body_of(self, page: int) -> float:
+        """The body text size of the part page ``page`` (1-based) sits in."""
+        return self.parts[page - 1] if 0 < page <= len(self.parts) else self.body
 
     def repeated(self, key: str) -> bool:
         """The line is a running line, or a chapter's title that runs as one (a document's title is neither)."""
         return key.removesuffix(CHAPTER_TITLE) in self.running
 
-    def styled(self, line: pdf.Line) -> bool:
-        """Larger than body text, or bold at about body size."""
-        return line.size >= self.body + 1.0 or (line.bold and line.size >= self.body - 0.5)
+    def styled(self, line: pdf.Line, page: int = 0) -> bool:
+        """Larger than body text, or bold at about body size (the body of ``page``'s part, when given)."""
+        body = self.body_of(page)
+        return line.size >= body + 1.0 or (line.bold and line.size >= body - 0.5)
+
+
+def _part_bodies(per_page: list[Counter[float]], body: float) -> tuple[float, ...]:
+    """Each page's part body size (:class:`Layout`): ``body``, but for the run of pages opening or closing the
+    document whose own size (the most used over :data:`PART_PAGES` pages around each) is another."""
+    n = len(per_page)
+    own = []
+    for i in range(n):
+        around: Counter[float] = Counter()
+        for here in per_page[max(0, i - PART_PAGES):i + PART_PAGES + 1]:
+            around.update(here)
+        own.append(around.most_common(1)[0][0] if around else body)
+    out = [body] * n
+    for run in (range(n), range(n - 1, -1, -1)):  # the opening run, then the closing one
+        pages = [i for i in itertools.takewhile(lambda i: own[i] == own[run[0]], run)] if n else []
+        if pages and own[pages[0]] != body and len(pages) >= PART_SHARE * n:
+            for i in pages:
+                out[i] = own[i]
+    return tuple(out)
 
 
 TITLE_STEP = 2.0  # points: a running line set this much larger than it usually is heads its chapter
@@ -175,8 +216,9 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     per_page: list[tuple[list[_Found], int]] = []
     running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
     running_kind = rules().running_kind
-    larger, bold_from = layout.body + 1.0, layout.body - 0.5  # Layout.styled, read in the loop over every line
     for page, norm in zip(content.pages, layout.norm):
+        body = layout.body_of(page.number)
+        larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
         on_page: list[_Found] = []
         joined = -1  # a line already read as the title of the numbered line before it
         refs = 0  # numbered lines that end with a page number
@@ -192,7 +234,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
                         and not runs:
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
-                    styled = styled or layout.styled(nxt) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
+                    styled = styled or layout.styled(nxt, page.number) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
             if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
@@ -218,7 +260,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                                       2 if styled else int(line.text.isupper()), line.size))
             elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
                     and not _table_header(lines, last):
-                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= layout.body + 1.0 else 2, 2,
+                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs, lines))
     counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)

@@ -100,13 +100,14 @@ def section_tree(content: pdf.PdfContent, *, max_leaf_pages: int = 8, name: str 
 def detect_headings(content: pdf.PdfContent, layout: Layout) -> list[Page]:
     """Pages with their heading lines: larger than body text or bold, short, and
     not running headers (text repeated on ≥ 20 % of pages)."""
-    body, running = layout.body, layout.running
+    running = layout.running
     toc_titles: dict[int, list[str]] = {}
     for _, title, page in content.toc:
         toc_titles.setdefault(page, []).append(title)
     out = []
-    larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
     for page, norm in zip(content.pages, layout.norm):
+        body = layout.body_of(page.number)
+        larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
         heads = []
         for line, key in zip(page.lines, norm):
             size = line.size

@@ -9,6 +9,7 @@ from filing_trees import made_up_titles, printed_items, statements_under_item8, 
 
 import filing_factory  # noqa: E402
 from alphasearch import pdf  # noqa: E402
+from alphasearch.pdf import write_pdf  # noqa: E402
 from alphasearch.index import indexer  # noqa: E402
 from alphasearch.models import Section  # noqa: E402
 
@@ -20,6 +21,7 @@ def test_a_generated_10k_prints_every_item_and_its_tree_holds_them_with_statemen
     root = indexer.section_tree(content)[0]
     assert printed <= tree_items(root)
     assert statements_under_item8(root, quarterly=False) == len(filing_factory.STATEMENTS) + 1  # and "Notes to …"
+    assert statements_under_item8(root, quarterly=False, content=content) == len(filing_factory.STATEMENTS) + 1
     assert made_up_titles(root) == 0
 
 
@@ -28,3 +30,19 @@ def test_statements_outside_item_8_and_list_titles_are_counted():
     listed = Section("3", "pp. 3–4: Overview; Liquidity; …", (3, 4), source="group")
     root = Section("0", "Report", (1, 4), children=(stray, listed))
     assert statements_under_item8(root, quarterly=False) == 0 and made_up_titles(root) == 1
+
+
+def test_a_statement_node_on_the_page_that_lists_the_statements_holds_none_of_them():
+    """Item 8's page lists the statements with their pages ("see page F-1"): a node titled "Notes to …" there
+    (Activision's tree) is not the Notes, and counts only without the pages' text."""
+    listing = "\n".join(["Item 8. Financial Statements and Supplementary Data"] + [
+        f"{t} F-{k}" for k, t in enumerate(filing_factory.STATEMENTS + ["Notes to Consolidated Financial Statements"], 1)])
+    content = pdf.read_pdf(write_pdf([[listing], ["Consolidated Balance Sheets", *filing_factory.TABLE[2:]]]), "l.pdf")
+    item8 = Section("1", "Item 8. Financial Statements", (1, 1), children=(
+        Section("2", "Notes to Consolidated Financial Statements", (1, 1)),))
+    root = Section("0", "Report", (1, 2), children=(item8,))
+    assert statements_under_item8(root, quarterly=False) == 1
+    assert statements_under_item8(root, quarterly=False, content=content) == 0
+    on_its_page = Section("1", "Item 8. Financial Statements", (1, 2), children=(
+        Section("3", "Consolidated Balance Sheets", (2, 2)),))
+    assert statements_under_item8(Section("0", "Report", (1, 2), children=(on_its_page,)), False, content) == 1

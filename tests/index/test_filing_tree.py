@@ -8,6 +8,7 @@ import filing_factory
 from alphasearch import pdf
 from alphasearch.index import indexer
 from alphasearch.index.grouping import group_title
+from alphasearch.index.headings import Layout
 from test_indexer import check_invariants
 
 
@@ -123,6 +124,21 @@ def test_statements_printed_after_the_last_item_get_an_item_8_node():
     check_invariants(doc.root, doc.page_count, 8)
     plain = indexer.build_index(filing_factory.annual_report_pdf(), "kestrel-10k.pdf")
     assert not any("printed after" in n.title for n in plain.root.walk())  # statements inside Item 8: as they are
+
+
+def test_a_report_bound_before_longer_exhibits_in_larger_type_keeps_its_statements():
+    """A 10-K set in 11 pt followed by more pages of exhibits in 13 pt: 13 pt is the document's most used size,
+    but the report's bold 11 pt statement titles are headings in their part (each part has its own body size),
+    so the statements are nodes under Item 8, and the exhibits' text in 13 pt is no heading."""
+    data = filing_factory.annual_report_pdf(statements_at_back=True, exhibits=60)
+    content = pdf.read_pdf(data, "kestrel-10k.pdf")
+    layout = Layout.of(content)
+    assert layout.body == 13.0 and layout.body_of(1) == 11.0 and layout.body_of(content.page_count) == 13.0
+    doc = indexer.build_index(data, "kestrel-10k.pdf")
+    back = next(n for n in doc.root.walk() if n.title.startswith("Item 8 — Financial statements"))
+    assert [n.title for n in _flat(back) if n.title in filing_factory.STATEMENTS] == filing_factory.STATEMENTS
+    assert not any(n.title.startswith("The Participant") for n in doc.root.walk())
+    check_invariants(doc.root, doc.page_count, 8)
 
 
 def test_a_flat_outline_gives_way_to_the_numbered_headings_of_its_pages():
