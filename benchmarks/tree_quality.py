@@ -83,8 +83,13 @@ class Start:
     level: int
 
 
+NUMBERING = re.compile(r"^(?:chapter\s+)?\d{1,3}(?:\.\d{1,3})*\.?:?\s+(?=\S)", re.IGNORECASE)
+
+
 def norm(title: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", title.lower()).split())
+    """``title`` in lower-case words, without a leading section number ("4.4.21 GHM", "Chapter 18: Log
+    Analysis"): an outline may print the number or leave it out, and either way it is the same section."""
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", NUMBERING.sub("", title.strip(), count=1).lower()).split())
 
 
 def same_title(a: str, b: str) -> float:

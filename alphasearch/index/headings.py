@@ -26,6 +26,8 @@ CONTENTS_LINES = 5  # a page with this many numbered headings is a table of cont
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
 _FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
+_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
+_CAPTION = re.compile(r"^(?:fig(?:ure)?|table|chart|exhibit)\.?\s+[\dA-Z][\d.]*\s*[:.|]", re.IGNORECASE)  # "Figure 2: …"
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Rules:
     any_kind: re.Pattern[str]  # every kind's pattern in one: most lines fail it at once
     not_headings: re.Pattern[str]
     running_kind: re.Pattern[str] | None  # the patterns of the kinds that may repeat as running lines
+    chapter_label: re.Pattern[str] | None = None  # "CHAPTER" alone, its number in words on the next line
+    spelled: dict[str, int] | None = None  # "one" → 1 … "ninety" → 90: the words of such a number
 
 
 @lru_cache(maxsize=1)
@@ -66,9 +70,24 @@ def rules() -> Rules:
                        k["plural"], re.compile(k["pattern"]), k.get("with", ""), tuple(k.get("excludes", ())),
                        bool(k.get("running")), bool(k.get("flat"))) for k in raw["numbered"])
     running = [k for k in kinds if k.running]
+    words = raw.get("spelled", {})
+    spelled = {w: k for k, w in enumerate(words.get("units", []), 1)}
+    spelled.update({w: k for k, w in enumerate(words.get("teens", []), 10)})
+    spelled.update({w: 10 * k for k, w in enumerate(words.get("tens", []), 2)})
     return Rules(kinds, re.compile(_one_pattern(kinds)),
                  re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE),
-                 re.compile(_one_pattern(running)) if running else None)
+                 re.compile(_one_pattern(running)) if running else None,
+                 re.compile(words["label"], re.IGNORECASE) if words.get("label") else None, spelled)
+
+
+def spelled_number(text: str) -> int | None:
+    """The number ``text`` spells ("TWO" → 2, "TWENTYONE", "Twenty-one" → 21), else None."""
+    words, low = rules().spelled or {}, re.sub(r"[\s-]+", "", text.strip().lower())
+    if low in words:
+        return words[low]
+    tens = next((w for w in words if low.startswith(w) and words[w] >= 20 and words[w] % 10 == 0), None)
+    rest = low[len(tens):] if tens else ""
+    return words[tens] + words[rest] if tens and rest in words and words[rest] < 10 else None
 
 
 def _one_pattern(kinds) -> str:
@@ -184,6 +203,8 @@ def heading_like(text: str, numbered: bool = False) -> bool:
     words = text.split()
     if not 1 <= len(words) <= (LONG_WORDS if numbered else 14) or len(text) > (LONG_CHARS if numbered else 110):
         return False
+    if numbered:  # the letters of the title after its number ("4.4.21 GHM")
+        text = _SECTION_NUMBER.sub("", text, count=1)
     letters = sum(map(str.isalpha, text))
     return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
 
@@ -216,6 +237,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     per_page: list[tuple[list[_Found], int]] = []
     running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
     running_kind = rules().running_kind
+    chapter = next((k for k in rules().kinds if k.name == "chapter"), None) if rules().chapter_label else None
     for page, norm in zip(content.pages, layout.norm):
         body = layout.body_of(page.number)
         larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
@@ -224,7 +246,16 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         refs = 0  # numbered lines that end with a page number
         lines = page.lines
         for i, (line, key) in enumerate(zip(lines, norm)):
-            if i == joined or (key and key in running and not (running_kind and running_kind.match(line.text))):
+            if i <= joined:
+                continue
+            if chapter is not None and i + 2 < len(lines) and rules().chapter_label.match(line.text.strip()):
+                number, title = spelled_number(lines[i + 1].text), lines[i + 2].text  # "CHAPTER" on every
+                if number and heading_like(title) and not not_a_heading(title):  # chapter's first page: running
+                    joined = i + 2  # "CHAPTER" / "TWO" / "INSTALLATION"
+                    on_page.append(_Found(page.number, i, f"Chapter {number}: {title}", chapter, str(number),
+                                          chapter.rank or 1, 2, lines[i + 2].size))
+                    continue
+            if key and key in running and not (running_kind and running_kind.match(line.text)):
                 continue  # ("": a number alone, e.g. "2.1")
             text, size = line.text, line.size
             styled = size >= larger or (line.bold and size >= bold_from)
@@ -465,27 +496,42 @@ def _first_of_each(numbered: list[_Found]) -> list[_Found]:
     return sorted(chosen.values(), key=lambda f: (f.page, f.line))
 
 
+SEQUENCE_REACH = 80  # a section number may follow any of this many numbered lines of its kind before it
+
+
 def _in_sequence(numbered: list[_Found]) -> list[_Found]:
-    """Drop section numbers (1, 2.1, B.2 …) that do not continue the numbering before
-    them: a figure in a table ("46" above "Other charges") is not section 46."""
-    out: list[_Found] = []
-    last: dict[str, tuple[int, ...]] = {}
+    """Drop section numbers (1, 2.1, B.2 …) that do not continue the numbering around them: a figure in a table
+    ("46" above "Other charges") is not section 46, nor is a page's folio before its running title ("4 Chapter 2.
+    Installation"). Per kind, the longest chain of numbers each of which :func:`_follows` the one before it
+    (within :data:`SEQUENCE_REACH`) is kept: one stray number taken early does not drop every true one after it,
+    as taking each number that follows the last one kept did."""
+    keep = {id(f) for f in numbered if f.kind is not None and f.kind.rank is not None}
+    by_kind: dict[str, list[tuple[_Found, tuple[int, ...]]]] = {}
     for f in numbered:
         assert f.kind is not None
-        if f.kind.rank is not None:
-            out.append(f)
-            continue
-        parts = tuple(ord(x) - 64 if x.isalpha() else int(x) for x in f.number.split(".") if x)
-        prev = last.get(f.kind.name)
-        if _follows(prev, parts):
-            last[f.kind.name] = parts
-            out.append(f)
-    return out
+        if f.kind.rank is None:
+            parts = tuple(ord(x) - 64 if x.isalpha() else int(x) for x in f.number.split(".") if x)
+            by_kind.setdefault(f.kind.name, []).append((f, parts))
+    for items in by_kind.values():
+        length = [0] * len(items)  # the longest chain ending at each number (0: none can)
+        before = [-1] * len(items)
+        for i, (_, cur) in enumerate(items):
+            if _follows(None, cur):
+                length[i] = 1
+            for j in range(max(0, i - SEQUENCE_REACH), i):
+                if length[j] and length[j] + 1 > length[i] and _follows(items[j][1], cur):
+                    length[i], before[i] = length[j] + 1, j
+        i = max(range(len(items)), key=lambda k: (length[k], -k), default=-1)
+        while i >= 0 and length[i]:
+            keep.add(id(items[i][0]))
+            i = before[i]
+    return [f for f in numbered if id(f) in keep]
 
 
 def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
     """``cur`` can come after ``prev`` in an outline: the next sibling (a step of 1 or 2),
-    a first child (.1), or the next number of an ancestor; the first must start low."""
+    a first child (.1, or .2 when the first was not read), or the next number of an ancestor; the first must
+    start low."""
     if not cur:
         return False
     if prev is None:
@@ -494,13 +540,20 @@ def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
         if cur[:depth - 1] == prev[:depth - 1] and 1 <= cur[depth - 1] - prev[depth - 1] <= 2 \
                 and all(x <= 1 for x in cur[depth:]):
             return True
-    return cur[:len(prev)] == prev and len(cur) == len(prev) + 1 and cur[-1] <= 1
+    return cur[:len(prev)] == prev and len(cur) == len(prev) + 1 and cur[-1] <= 2
 
 
 REPEATED = 3  # a styled line on this many pages is a label (a company's name above each statement), not a section
 
 
 UNNUMBERED_PER_PAGE = 4
+
+
+def _further_title(title: str) -> bool:
+    """A bold line of body size after a page's first heading opens a section of its own when it reads as a title:
+    not a run-in head ("Models."), a caption ("Figure 2: …") or a one-word label ("Creamy", "Boiler": a setting's
+    options)."""
+    return not (title.rstrip().endswith((".", ":")) or _CAPTION.match(title) or len(title.split()) < 2)
 
 
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
@@ -520,7 +573,9 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     per_page: Counter = Counter()
     for f in found:
-        if f.kind is not None or per_page[f.page] >= (UNNUMBERED_PER_PAGE if f.rank == 1 and decimal else 1):
+        if f.kind is not None or per_page[f.page] >= (UNNUMBERED_PER_PAGE if decimal else 1):
+            continue
+        if per_page[f.page] and f.rank == 2 and not _further_title(f.title):
             continue
         if f.line < last_numbered_line.get(f.page, -1):
             continue
