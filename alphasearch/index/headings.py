@@ -271,7 +271,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
                 continue
             last = max(i, joined)
-            while last + 1 < len(lines) and len(text) < LONG_CHARS and _continues(lines[last], lines[last + 1]):
+            while last + 1 < len(lines) and len(text) < LONG_CHARS and _continues(lines[last], lines[last + 1], body):
                 last = joined = last + 1  # a title wrapped over lines
                 text = f"{text} {lines[last].text}"
             nxt = lines[last + 1] if last + 1 < len(lines) else None
@@ -290,7 +290,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size))
             elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
-                    and not _table_header(lines, last):
+                    and not _table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs, lines))
@@ -417,14 +417,16 @@ def _numbered(text: str, styled: bool) -> tuple[Kind, str, int] | None:
 _OPEN_END = re.compile(r"(?:[,;:&\-–—]|\b(?i:of|and|the|for|to|in|on|with|or|a|an|by|from))$")
 
 
-WRAPPED = 75  # a heading line this long that is followed by one in its style was wrapped
+WRAPPED = 75  # a heading line of body size this long that is followed by one in its style was wrapped; a larger
+# line holds fewer characters (Nike's 22 pt "ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES" / "ABOUT MARKET
+# RISK" over 8.5 pt text: 29 characters fill most of it)
 
 
-def _continues(line: pdf.Line, nxt: pdf.Line) -> bool:
+def _continues(line: pdf.Line, nxt: pdf.Line, body: float) -> bool:
     """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase or
-    fills most of a line."""
+    fills most of a line (:data:`WRAPPED` characters at ``body`` size, fewer as the line is larger)."""
     return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold
-            and (bool(_OPEN_END.search(line.text)) or len(line.text) >= WRAPPED)
+            and (bool(_OPEN_END.search(line.text)) or len(line.text) >= WRAPPED * min(1.0, body / line.size))
             and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
 
 
@@ -468,10 +470,11 @@ def _figures_row(text: str) -> bool:
     return tail >= 2 or (tail == len(words) and tail > 0)
 
 
-def _table_header(lines: list[pdf.Line], i: int) -> bool:
-    """A table's column header: a short line (``HEADER_WORDS``) with a row of figures within
-    ``HEADER_REACH`` lines below it and no sentence before that row."""
-    if len(lines[i].text.split()) > HEADER_WORDS:
+def _table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
+    """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
+    ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
+    row."""
+    if len((title or lines[i].text).split()) > HEADER_WORDS:
         return False
     for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
         if _figures_row(nxt.text):

@@ -6,6 +6,7 @@ import re
 
 import filing_factory
 from alphasearch import pdf
+from alphasearch.pdf import TextBlock, write_pdf
 from alphasearch.index import indexer
 from alphasearch.index.grouping import group_title
 from alphasearch.index.headings import Layout
@@ -203,3 +204,22 @@ def test_cross_reference_layouts_titles_over_lines_none_and_the_index_pages_own_
                                                           "Analysis of Financial Condition and Results of Operations",
                                                           "Item 8. Financial Statements and Supplementary Data"], got
     assert not any(e.page == 8 and e.title.startswith("Item") for e in got), got
+
+
+def test_an_item_title_set_large_and_wrapped_over_two_lines_is_one_title():
+    """Nike sets its Item titles in 22 pt over 8.5 pt text, wrapped after some 50 characters: "ITEM 7A. QUANTITATIVE
+    AND QUALITATIVE DISCLOSURES" / "ABOUT MARKET RISK". Long for its size, the first line goes on in the second:
+    one node, not a section titled "ABOUT MARKET RISK"."""
+    prose = TextBlock(filing_factory.PROSE * 3, 8.5)
+    items = [("7", "MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS"),
+             ("7A", "QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK"),
+             ("8", "FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA"), ("9", "CHANGES IN AND DISAGREEMENTS WITH ACCOUNTANTS")]
+    pages = [[TextBlock("PART II", 30, True)] + [prose] * 4]
+    pages += [[TextBlock(f"ITEM {n}. {title}", 20), prose, prose, prose] for n, title in items]
+    data = write_pdf(pages)
+    wrapped = [ln.text for ln in pdf.read_pdf(data, "n.pdf").pages[2].lines[:2]]
+    assert wrapped[1].startswith(("DISCLOSURES", "ABOUT")), wrapped  # the writer wrapped the title as Nike's is
+    titles = [n.title for n in indexer.build_index(data, "nike-10k.pdf").root.walk()]
+    for n, title in items:
+        assert f"ITEM {n}. {title}" in titles, titles
+    assert not any(t.startswith(("ABOUT", "DISCLOSURES", "DATA")) for t in titles), titles
