@@ -165,6 +165,50 @@ def quarterly_report_pdf() -> bytes:
     return write_pdf(pages, title="0000950170-24-000456")
 
 
+CONTENTS_ONLY = [  # (Part, Item, title, entries under it with their printed pages): JPMorgan's 10-Q contents
+    ("Part I - Financial information", "1", "Financial Statements.",
+     [("Consolidated statements of income (unaudited) for the three months ended June 30, 2024", 5),
+      ("Notes to Consolidated Financial Statements (unaudited)", 7)]),
+    ("Part I - Financial information", "2", "Management's Discussion and Analysis of Financial Condition and "
+     "Results of Operations.", [("Introduction", 2), ("Consolidated Results of Operations", 3)]),
+    ("Part I - Financial information", "3", "Quantitative and Qualitative Disclosures About Market Risk.", [("", 11)]),
+    ("Part I - Financial information", "4", "Controls and Procedures.", [("", 11)]),
+    ("Part II - Other information", "1", "Legal Proceedings.", [("", 11)]),
+    ("Part II - Other information", "1A", "Risk Factors.", [("", 12)]),
+    ("Part II - Other information", "6", "Exhibits.", [("", 12)]),
+]
+
+
+def contents_only_quarterly_pdf() -> bytes:
+    """A 10-Q laid out like JPMorgan's: its contents page lists each Item ("Item 1." on a line, its title on the
+    next, then the topics under it, each over its printed page number on a line of its own), and the pages that
+    follow print no Item heading: the MD&A's topics (printed pages 2–4) come before the statements (5–10). Pages
+    print their number at the bottom, the cover none, so printed page n is the PDF's page n + 1."""
+    contents: list = [bold("TABLE OF CONTENTS", 9)]
+    part = ""
+    for p, number, title, entries in CONTENTS_ONLY:
+        if p != part:
+            contents.append(bold(p, 8))
+            part = p
+        contents += [TextBlock(f"Item {number}.", 8), TextBlock(title, 8)]
+        for entry, page in entries:
+            contents += ([TextBlock(entry, 8)] if entry else []) + [TextBlock(str(page), 8)]
+    body = {2: [bold("INTRODUCTION", 13), PROSE, PROSE], 3: [bold("CONSOLIDATED RESULTS OF OPERATIONS", 13), PROSE,
+                                                             *TABLE],
+            4: [PROSE, PROSE], 5: [bold(COMPANY), bold("Consolidated statements of income (unaudited)"), *TABLE],
+            6: [bold(COMPANY), bold("Consolidated balance sheets (unaudited)"), *TABLE]}
+    for k, title in enumerate(NOTES[:4], 1):
+        body[6 + k] = [bold("Notes to Consolidated Financial Statements (unaudited)", 9), bold(f"Note {k} - {title}"),
+                       PROSE, *TABLE]
+    body[11] = [PROSE, PROSE, PROSE]
+    body[12] = [PROSE, "Exhibit 31.1 Certification of the Chief Executive Officer"]
+    cover = ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-Q", 20, True),
+             "For the quarterly period ended June 30, 2024", COMPANY.upper()]
+    pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(str(n), 8)]
+             for n, blocks in [(1, contents)] + [(n, body[n]) for n in range(2, 13)]]
+    return write_pdf([cover] + pages, title="0000019617-24-000456")
+
+
 CROSS_REFERENCE = [  # (Item, title, printed pages): Items 1B and 9 answered "Not applicable", 10 by reference
     ("1", "Business", "Pages 1-2"), ("1A", "Risk Factors", "Pages 6-7"), ("1B", "Unresolved Staff Comments", None),
     ("7", "Management's Discussion and Analysis of Financial Condition and Results of Operations", "Pages 3-5"),

@@ -22,6 +22,8 @@ from .headings import Entry, numbered_heading
 from .folios import page_labels
 
 FRONT = "Front matter"  # the grouping code keeps Items flat beside it (grouping.stays_flat)
+MIN_PLACED = 3  # a contents page places this many Items at least, their pages rising, before it moves any
+CONTENTS_REACH = 10  # a contents page is among the document's first pages
 
 
 @lru_cache(maxsize=1)
@@ -94,3 +96,71 @@ def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
         starts.append((1, -1, 0, Entry(1, FRONT, 1)))
     starts += [(e.page, 1, i, Entry(e.level + 1, e.title, e.page)) for i, e in enumerate(entries)]
     return [entry for *_, entry in sorted(starts, key=lambda s: s[:3])]
+
+
+def _contents_items(text: str) -> list[tuple[str, str, str, int]]:
+    """(Part line, Item number, "Item N. Title", first printed page) of each Item a contents page lists with a page
+    number on a line of its own below it ("Item 1." / "Financial Statements." / "Consolidated statements of income
+    …" / "79"): the Item's title is its line, or the line after it when its line is the number alone."""
+    part_line = re.compile(r"^part\s+(?:[ivx]{1,4}|\d)\b", re.IGNORECASE)
+    item, pages = _rules()[1], _rules()[2]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    out: list[tuple[str, str, str, int]] = []
+    part, current = "", None  # current: [number, title]
+    for ln in lines:
+        if part_line.match(ln):
+            part, current = ln, None
+        elif m := item.match(ln):
+            current = [m.group(1).upper(), m.group(2).strip()]
+        elif current is not None and ln.isdigit() and (p := pages.match(ln)):
+            out.append((part, current[0], f"Item {current[0]}. {current[1]}".strip(), int(p.group(1))))
+            current = None
+        elif current is not None and not current[1]:
+            current[1] = ln
+    return out
+
+
+def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
+    """``entries`` with the Parts and Items a contents page lists moved to the pages it gives them, when the
+    document prints them nowhere else as headings (JPMorgan's 10-Q: "Item 1." / "Financial Statements." / … / "79",
+    and no "Item 1" heading on page 79). Left on the contents page, Items 1–6 of both Parts started there and the
+    whole report hung under "Item 6. Exhibits". The contents page is the first of the first ``CONTENTS_REACH``
+    pages to list ``MIN_PLACED`` Items or more, their pages mostly rising; an Item is placed at the first page
+    listed under it, a Part at its first Item's, printed page numbers mapped to the PDF's by the numbers the
+    pages print; the document's other headings nest under them. Else ``entries`` unchanged."""
+    def kind(e: Entry) -> str:
+        hit = numbered_heading(e.title)
+        return hit[0].name if hit and hit[0].name in ("part", "item") else ""
+
+    offset = None
+    for page in range(1, min(len(texts), CONTENTS_REACH) + 1):
+        listed = _contents_items(texts[page - 1])
+        placed = [(part, title, n) for part, _, title, n in listed]
+        if len(placed) >= MIN_PLACED and sum(b[2] >= a[2] for a, b in zip(placed, placed[1:])) >= 0.5 * (
+                len(placed) - 1):
+            offset = _offset(page_labels(texts))
+            break
+    if offset is None:
+        return entries
+    placed = [(part, title, n + offset) for part, title, n in placed if 1 <= n + offset <= len(texts)]
+    elsewhere = {numbered_heading(e.title)[1] for e in entries if kind(e) == "item" and e.page != page}
+    if len(placed) < MIN_PLACED or 2 * sum(numbered_heading(t)[1] in elsewhere for _, t, _ in placed) >= len(placed):
+        return entries  # a contents page of a filing that prints its Items as headings: they are where they are
+    level = {k: min((e.level for e in entries if kind(e) == k), default=1 + (k == "item")) for k in ("part", "item")}
+    body_parts = {numbered_heading(e.title)[1]: e for e in entries if kind(e) == "part" and e.page != page}
+    moved: list[Entry] = []
+    dropped: set[int] = set()
+    for part in dict.fromkeys(p for p, _, _ in placed):
+        first = min(n for p, _, n in placed if p == part)
+        number = numbered_heading(part) if part else None
+        body = body_parts.get(number[1]) if number else None
+        if number is not None and (body is None or abs(body.page - first) <= 1):
+            moved.append(Entry(level["part"], body.title if body else part, first))  # the Part where it starts
+            dropped |= {id(body)} if body else set()
+        moved += [Entry(level["item"], title, n) for p, title, n in placed if p == part]
+    kept = [e for e in entries if not (e.page == page and kind(e)) and id(e) not in dropped]
+    others = [e.level for e in kept if not kind(e)]
+    shift = max(0, level["item"] + 1 - min(others, default=level["item"] + 1))  # the rest nests under the Items
+    kept = [e if kind(e) else Entry(e.level + shift, e.title, e.page) for e in kept]
+    starts = [(e.page, 0, i, e) for i, e in enumerate(moved)] + [(e.page, 1, i, e) for i, e in enumerate(kept)]
+    return [e for *_, e in sorted(starts, key=lambda s: s[:3])]

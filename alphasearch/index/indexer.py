@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .. import pdf
 from ..models import DocumentIndex, Page, Section
 from .grouping import group_title, grouped, heading_label, page_span, stays_flat
-from .crossref import with_index_items
+from .crossref import with_contents_items, with_index_items
 from .filing import statements_at_the_back
 from .headings import UNNUMBERED_PER_PAGE, Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
@@ -249,7 +249,9 @@ def build_tree(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, s
             entries, source = [], "topics"
     if entries:
         # a 10-K printing no Item headings, its Items on a cross-reference index page: Items above the headings
-        entries = with_index_items(entries, [p.text for p in content.pages])
+        texts = [p.text for p in content.pages]
+        # a 10-Q whose Items stand only on its contents page, each over the page it starts on: Items at their pages
+        entries = with_index_items(with_contents_items(entries, texts), texts)
         tops = _from_entries(entries, n)
     else:
         tops = [_Node(_group_title(pages, a, b), a, b, 1, "topics", [])

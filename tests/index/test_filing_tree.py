@@ -223,3 +223,20 @@ def test_an_item_title_set_large_and_wrapped_over_two_lines_is_one_title():
     for n, title in items:
         assert f"ITEM {n}. {title}" in titles, titles
     assert not any(t.startswith(("ABOUT", "DISCLOSURES", "DATA")) for t in titles), titles
+
+
+def test_items_printed_only_on_the_contents_page_start_at_the_pages_it_gives_them():
+    """JPMorgan's 10-Q prints its Items only on its contents page, each over the printed page it starts on. Left
+    there, every Item started on page 2 and the whole report hung under "Item 6. Exhibits"; now each Item starts on
+    the page its first entry gives (printed page n is the PDF's n + 1), in its Part, and MD&A comes first."""
+    doc = indexer.build_index(filing_factory.contents_only_quarterly_pdf(), "bank-10q.pdf")
+    parts = [n for n in doc.root.children if n.title.startswith("Part")]
+    assert [p.title for p in parts] == ["Part I - Financial information", "Part II - Other information"], [
+        n.title for n in doc.root.children]
+    part1 = [(c.title.split(" ")[1], c.pages[0]) for c in parts[0].children]
+    assert part1 == [("2.", 3), ("1.", 6), ("3.", 12), ("4.", 12)], part1
+    assert [(c.title.split(" ")[1], c.pages[0]) for c in parts[1].children] == [("1.", 12), ("1A.", 13), ("6.", 13)]
+    item1 = parts[0].children[1]
+    assert any(n.title.startswith("Note 3") for n in item1.walk()), [n.title for n in item1.walk()]
+    assert not any(n.title.startswith("Item") and n.pages[0] == 2 for n in doc.root.walk())
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
