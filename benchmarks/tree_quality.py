@@ -7,8 +7,9 @@ alone, and compared with the outline:
 - a *section start* is a tree node that claims a heading: every node but the root, the
   grouping nodes, the page splits, "(introduction)" leaves and "Front matter";
 - start F1 (title): a start matches an outline entry when it begins on the same page or the
-  next/previous one and their titles agree (normalised to lower-case letters and digits,
-  difflib ratio ≥ 0.7, or one is a prefix of the other of ≥ 8 characters); one-to-one,
+  next/previous one and their titles agree (normalised to lower-case letters and digits, a leading
+  section number left out: "4.4.21 GHM" is the outline's "GHM", "Chapter 18: Log Analysis" its "Log
+  Analysis"; difflib ratio ≥ 0.7, or one is a prefix of the other of ≥ 8 characters); one-to-one,
   best title first; precision over the tree's starts, recall over the outline's entries;
 - start F1 (page): the same on the sets of start pages alone (exact page);
 - level agreement, over the matched pairs: the share whose heading depth (1 + the number
