@@ -82,7 +82,8 @@ EXHIBIT_PROSE = ("The Participant shall be entitled to the award on the terms se
 
 
 def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
-                      flat_outline: bool = False, report_after_notes: bool = False, exhibits: int = 0) -> bytes:
+                      flat_outline: bool = False, report_after_notes: bool = False, exhibits: int = 0,
+                      exhibit_text: int = 4, numbers_below: bool = False) -> bytes:
     """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
     most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
     statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
@@ -90,8 +91,15 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
     report follows the last Note, set smaller than "NOTES TO …", and the first notes page prints "Note 1." before
     the "Notes to …" heading in its text (Adobe's 2022 10-K); ``exhibits``: that many pages of exhibits follow,
     set larger (13 pt) and holding more text than the report, so the document's most used size is theirs
-    (Activision's 10-K, 8.7 pt, before 190 pages of award agreements in 10.5 pt)."""
+    (Activision's 10-K, 8.7 pt, before 190 pages of award agreements in 10.5 pt), or as many as a fifth of its
+    pages when the report's text is the most used (``exhibit_text``: paragraphs' length, 4 by default);
+    ``numbers_below``: the contents page lists "Item 7." with its page number on a line of its own under it, under
+    its Part."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
+    if numbers_below:  # each Item's page number on a line of its own under it, its Part above it
+        contents = [TextBlock("TABLE OF CONTENTS", 8, True)] + [
+            TextBlock(x, 6) for i, (p, n, t, _) in enumerate(ITEMS)
+            for x in ([f"PART {p}"] if i == 0 or ITEMS[i - 1][0] != p else []) + [f"Item {n}.", str(3 + i)]]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
          "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
@@ -121,7 +129,7 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
         pages += _financial_statements("Index to Consolidated Financial Statements")
     for k in range(exhibits):
         pages.append(([TextBlock(f"EXHIBIT 10.{k + 1}", 13, True)] if k % 3 == 0 else [])
-                     + [TextBlock(EXHIBIT_PROSE * 4, 13)] * 3)
+                     + [TextBlock(EXHIBIT_PROSE * exhibit_text, 13)] * 3)
     pages = [[TextBlock(_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
     return write_pdf(pages, title="0000950170-24-000123", toc=toc)
 

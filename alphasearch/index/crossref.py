@@ -1,4 +1,4 @@
-"""A filing's Items placed by its Form 10-K cross-reference index.
+"""A filing's Items placed by the page that lists them: its Form 10-K cross-reference index, or its contents page.
 
 Some annual reports filed as a 10-K (McDonald's, General Electric, Citigroup) follow the report's own sections and
 print no "Item 8" heading at all: a "Form 10-K Cross-Reference Index" page maps each Item to the printed pages
@@ -6,7 +6,9 @@ that hold it ("Item 8 Financial Statements and Supplementary Data Pages 35-57").
 and the statements sit under no Item 8. This module reads that page and gives each Item with a page a section
 start at its first page, one level above the document's own headings, which nest under the Item they start in;
 an Item the report answers by reference ("Not applicable", "(a)") has no page and no node; the pages before the
-first Item (the cover) are the front matter. Printed page numbers
+first Item (the cover) are the front matter. Some 10-Qs (JPMorgan's) print their Parts and Items only on their
+contents page, each Item over the page numbers of the topics it holds: the Items are placed at those pages
+(:func:`with_contents_items`). Printed page numbers
 are mapped to the PDF's by the page numbers the pages print (:func:`alphasearch.index.folios.page_labels`). The
 words are data: ``cross_reference`` of ``data/headings.json``.
 """
@@ -99,16 +101,18 @@ def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
 
 
 def _contents_items(text: str) -> list[tuple[str, str, str, int]]:
-    """(Part line, Item number, "Item N. Title", first printed page) of each Item a contents page lists with a page
-    number on a line of its own below it ("Item 1." / "Financial Statements." / "Consolidated statements of income
-    …" / "79"): the Item's title is its line, or the line after it when its line is the number alone."""
-    part_line = re.compile(r"^part\s+(?:[ivx]{1,4}|\d)\b", re.IGNORECASE)
+    """(Part line, Item number, "Item N. Title", first printed page) of each Item a contents page lists under a
+    Part with a page number on a line of its own below it ("Part I – Financial information" / "Item 1." /
+    "Financial Statements." / "Consolidated statements of income …" / "79"): the Item's title is its line, or the
+    line after it when its line is the number alone. [] unless every Item listed is under a Part, each Part's
+    Items in their order (1, 1A, 2 …) and each once: a parts list ("Item 1" / "Hex bolt M6" / "4") is no filing's."""
     item, pages = _rules()[1], _rules()[2]
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     out: list[tuple[str, str, str, int]] = []
     part, current = "", None  # current: [number, title]
-    for ln in lines:
-        if part_line.match(ln):
+    for ln in (ln.strip() for ln in text.splitlines()):
+        if not ln:
+            continue
+        if (hit := numbered_heading(ln)) and hit[0].name == "part":
             part, current = ln, None
         elif m := item.match(ln):
             current = [m.group(1).upper(), m.group(2).strip()]
@@ -117,47 +121,62 @@ def _contents_items(text: str) -> list[tuple[str, str, str, int]]:
             current = None
         elif current is not None and not current[1]:
             current[1] = ln
-    return out
+    out = list({(part, n): (part, n, title, page) for part, n, title, page in reversed(out)}.values())[::-1]
+    order = [(part, (int(re.match(r"\d+", n).group()), n)) for part, n, _, _ in out]  # each listed once, the first
+    in_order = all(a[1] < b[1] for a, b in zip(order, order[1:]) if a[0] == b[0])
+    return out if out and all(part for part, _, _, _ in out) and in_order else []
 
 
 def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
-    """``entries`` with the Parts and Items a contents page lists moved to the pages it gives them, when the
-    document prints them nowhere else as headings (JPMorgan's 10-Q: "Item 1." / "Financial Statements." / … / "79",
-    and no "Item 1" heading on page 79). Left on the contents page, Items 1–6 of both Parts started there and the
-    whole report hung under "Item 6. Exhibits". The contents page is the first of the first ``CONTENTS_REACH``
-    pages to list ``MIN_PLACED`` Items or more, their pages mostly rising; an Item is placed at the first page
-    listed under it, a Part at its first Item's, printed page numbers mapped to the PDF's by the numbers the
-    pages print; the document's other headings nest under them. Else ``entries`` unchanged."""
+    """``entries`` with the Parts and Items a 10-Q's contents page lists placed at the pages it gives them, when the
+    document prints most of them nowhere else as headings (JPMorgan's 10-Q: "Item 1." / "Financial Statements." /
+    … / "79", and no "Item 1" heading on page 79). Left on the contents page, Items 1–6 of both Parts started there
+    and the whole report hung under "Item 6. Exhibits". The contents page is the first of the first
+    ``CONTENTS_REACH`` pages to list ``MIN_PLACED`` Items or more (:func:`_contents_items`); an Item is placed at
+    the first page listed under it (one printed as a heading elsewhere stays where it is printed), a Part at the
+    earliest of its Items' pages or at its own heading when that is printed within a page of it; printed page
+    numbers map to the PDF's by the numbers the pages print; the document's other headings nest under the Items.
+    Else ``entries`` unchanged."""
     def kind(e: Entry) -> str:
         hit = numbered_heading(e.title)
         return hit[0].name if hit and hit[0].name in ("part", "item") else ""
 
-    offset = None
+    listed: list[tuple[str, str, str, int]] = []
     for page in range(1, min(len(texts), CONTENTS_REACH) + 1):
         listed = _contents_items(texts[page - 1])
-        placed = [(part, title, n) for part, _, title, n in listed]
-        if len(placed) >= MIN_PLACED and sum(b[2] >= a[2] for a, b in zip(placed, placed[1:])) >= 0.5 * (
-                len(placed) - 1):
-            offset = _offset(page_labels(texts))
+        if len(listed) >= MIN_PLACED:
             break
+    offset = _offset(page_labels(texts)) if len(listed) >= MIN_PLACED else None
     if offset is None:
         return entries
-    placed = [(part, title, n + offset) for part, title, n in placed if 1 <= n + offset <= len(texts)]
-    elsewhere = {numbered_heading(e.title)[1] for e in entries if kind(e) == "item" and e.page != page}
-    if len(placed) < MIN_PLACED or 2 * sum(numbered_heading(t)[1] in elsewhere for _, t, _ in placed) >= len(placed):
+    elsewhere: dict[str, int] = {}  # an Item printed as a heading past the contents page: its first page
+    for e in entries:
+        if kind(e) == "item" and e.page > page:
+            elsewhere.setdefault(numbered_heading(e.title)[1], e.page)
+    if 2 * sum(number in elsewhere for _, number, _, _ in listed) >= len(listed):
         return entries  # a contents page of a filing that prints its Items as headings: they are where they are
+    by_part: dict[str, list[tuple[str, int]]] = {}
+    starts: dict[str, int] = {}  # each Part's earliest Item, placed or printed
+    for part, number, title, n in listed:
+        if number in elsewhere:
+            starts[part] = min(starts.get(part, elsewhere[number]), elsewhere[number])
+        elif 1 <= n + offset <= len(texts):
+            by_part.setdefault(part, []).append((title, n + offset))
+            starts[part] = min(starts.get(part, n + offset), n + offset)
+    if sum(map(len, by_part.values())) < MIN_PLACED:
+        return entries
     level = {k: min((e.level for e in entries if kind(e) == k), default=1 + (k == "item")) for k in ("part", "item")}
+    level["item"] = max(level["item"], level["part"] + 1)
     body_parts = {numbered_heading(e.title)[1]: e for e in entries if kind(e) == "part" and e.page != page}
     moved: list[Entry] = []
     dropped: set[int] = set()
-    for part in dict.fromkeys(p for p, _, _ in placed):
-        first = min(n for p, _, n in placed if p == part)
-        number = numbered_heading(part) if part else None
-        body = body_parts.get(number[1]) if number else None
-        if number is not None and (body is None or abs(body.page - first) <= 1):
+    for part, items in by_part.items():
+        first = starts[part]
+        body = body_parts.get(numbered_heading(part)[1])
+        if body is None or abs(body.page - first) <= 1:
             moved.append(Entry(level["part"], body.title if body else part, first))  # the Part where it starts
             dropped |= {id(body)} if body else set()
-        moved += [Entry(level["item"], title, n) for p, title, n in placed if p == part]
+        moved += [Entry(level["item"], title, n) for title, n in items]
     kept = [e for e in entries if not (e.page == page and kind(e)) and id(e) not in dropped]
     others = [e.level for e in kept if not kind(e)]
     shift = max(0, level["item"] + 1 - min(others, default=level["item"] + 1))  # the rest nests under the Items

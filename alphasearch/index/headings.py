@@ -27,7 +27,6 @@ _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's …
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
 _FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
-_CAPTION = re.compile(r"^(?:fig(?:ure)?|table|chart|exhibit)\.?\s+[\dA-Z][\d.]*\s*[:.|]", re.IGNORECASE)  # "Figure 2: …"
 
 
 @dataclass(frozen=True)
@@ -60,6 +59,7 @@ class Rules:
     not_headings: re.Pattern[str]
     running_kind: re.Pattern[str] | None  # the patterns of the kinds that may repeat as running lines
     chapter_label: re.Pattern[str] | None = None  # "CHAPTER" alone, its number in words on the next line
+    not_further: re.Pattern[str] = re.compile(r"(?!)")  # a bold line that opens no further section on its page
     spelled: dict[str, int] | None = None  # "one" → 1 … "ninety" → 90: the words of such a number
 
 
@@ -77,7 +77,9 @@ def rules() -> Rules:
     return Rules(kinds, re.compile(_one_pattern(kinds)),
                  re.compile("|".join(f"(?:{p})" for p in raw["not_headings"]), re.IGNORECASE),
                  re.compile(_one_pattern(running)) if running else None,
-                 re.compile(words["label"], re.IGNORECASE) if words.get("label") else None, spelled)
+                 chapter_label=re.compile(words["label"], re.IGNORECASE) if words.get("label") else None,
+                 spelled=spelled,
+                 not_further=re.compile("|".join(f"(?:{p})" for p in raw.get("not_further", ["(?!)"])), re.IGNORECASE))
 
 
 def spelled_number(text: str) -> int | None:
@@ -95,8 +97,8 @@ def _one_pattern(kinds) -> str:
 
 
 PART_PAGES = 10  # a page's own body size is the most used over this many pages either side of it
-PART_SHARE = 0.2  # a run of pages opening or closing the document in another body size, this share of its pages
-# at least, is a part bound to it (a 10-K before its exhibits); a run inside is the document's small print
+PART_SHARE = 0.2  # a run of pages opening the document, or closing it in larger type, in a body size of its own,
+# this share of its pages at least, is a part bound to it (a 10-K before its exhibits)
 
 
 @dataclass(frozen=True)
@@ -107,9 +109,11 @@ class Layout:
 
     A document bound from parts set in different sizes has a body size per part: Activision's 10-K is set in
     8.7 pt and followed by 190 pages of exhibits in 10.5 pt, so its statements' bold 8.7 pt titles are
-    headings of body size in their part, though smaller than the document's most used size. A part opens or
-    closes the document (:data:`PART_SHARE` of its pages at least); a stretch of smaller print inside it
-    (a 10-Q's Notes in 8 pt between 10 pt text) is the document's own and keeps its body size."""
+    headings of body size in their part, though smaller than the document's most used size. The document's own
+    text comes first: a part is the run of pages opening it, or a run closing it set larger than that (exhibits
+    bound after a 10-K in 8.7 pt), :data:`PART_SHARE` of its pages at least. Smaller print inside (a 10-Q's
+    Notes in 8 pt between 10 pt text) or closing it (a paper's appendix and references in 9 pt) is the
+    document's own and keeps its body size."""
 
     body: float
     norm: tuple[tuple[str, ...], ...]  # per page, per line
@@ -151,8 +155,9 @@ class Layout:
 
 
 def _part_bodies(per_page: list[Counter[float]], body: float) -> tuple[float, ...]:
-    """Each page's part body size (:class:`Layout`): ``body``, but for the run of pages opening or closing the
-    document whose own size (the most used over :data:`PART_PAGES` pages around each) is another."""
+    """Each page's part body size (:class:`Layout`): ``body``, but for the run of pages opening the document, or
+    closing it in a larger size than the opening's, whose own size (the most used over :data:`PART_PAGES` pages
+    around each) is another."""
     n = len(per_page)
     own = []
     for i in range(n):
@@ -161,11 +166,17 @@ def _part_bodies(per_page: list[Counter[float]], body: float) -> tuple[float, ..
             around.update(here)
         own.append(around.most_common(1)[0][0] if around else body)
     out = [body] * n
+    opening = body
     for run in (range(n), range(n - 1, -1, -1)):  # the opening run, then the closing one
-        pages = [i for i in itertools.takewhile(lambda i: own[i] == own[run[0]], run)] if n else []
-        if pages and own[pages[0]] != body and len(pages) >= PART_SHARE * n:
-            for i in pages:
-                out[i] = own[i]
+        pages = list(itertools.takewhile(lambda i: own[i] == own[run[0]], run)) if n else []
+        if not pages or len(pages) < PART_SHARE * n or own[pages[0]] == body:
+            continue
+        if run.step == 1:
+            opening = own[pages[0]]
+        elif own[pages[0]] <= opening:
+            continue  # smaller print closing the document (an appendix, references) is its own
+        for i in pages:
+            out[i] = own[i]
     return tuple(out)
 
 
@@ -419,14 +430,16 @@ _OPEN_END = re.compile(r"(?:[,;:&\-–—]|\b(?i:of|and|the|for|to|in|on|with|or
 
 WRAPPED = 75  # a heading line of body size this long that is followed by one in its style was wrapped; a larger
 # line holds fewer characters (Nike's 22 pt "ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES" / "ABOUT MARKET
-# RISK" over 8.5 pt text: 29 characters fill most of it)
+# RISK" over 8.5 pt text: 29 characters fill most of it), and a line in capitals fewer still
+CAPITALS = 0.7  # capitals are about 1.4 times as wide as the lower-case letters of body text
 
 
 def _continues(line: pdf.Line, nxt: pdf.Line, body: float) -> bool:
     """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase or
-    fills most of a line (:data:`WRAPPED` characters at ``body`` size, fewer as the line is larger)."""
+    fills most of a line (:data:`WRAPPED` characters at ``body`` size, fewer as the line is larger or in capitals)."""
     return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold
-            and (bool(_OPEN_END.search(line.text)) or len(line.text) >= WRAPPED * min(1.0, body / line.size))
+            and (bool(_OPEN_END.search(line.text))
+                 or len(line.text) >= WRAPPED * min(1.0, body / line.size) * (CAPITALS if line.text.isupper() else 1))
             and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
 
 
@@ -521,7 +534,11 @@ def _in_sequence(numbered: list[_Found]) -> list[_Found]:
         for i, (_, cur) in enumerate(items):
             if _follows(None, cur):
                 length[i] = 1
-            for j in range(max(0, i - SEQUENCE_REACH), i):
+            start = max(0, i - SEQUENCE_REACH)
+            best = max(length[start:i], default=0) + 1  # no chain through the window is longer than this
+            for j in range(i - 1, start - 1, -1):  # nearest first: a chain that follows on stops at its last number
+                if length[i] >= best:
+                    break
                 if length[j] and length[j] + 1 > length[i] and _follows(items[j][1], cur):
                     length[i], before[i] = length[j] + 1, j
         i = max(range(len(items)), key=lambda k: (length[k], -k), default=-1)
@@ -554,9 +571,12 @@ UNNUMBERED_PER_PAGE = 4
 
 def _further_title(title: str) -> bool:
     """A bold line of body size after a page's first heading opens a section of its own when it reads as a title:
-    not a run-in head ("Models."), a caption ("Figure 2: …") or a one-word label ("Creamy", "Boiler": a setting's
-    options)."""
-    return not (title.rstrip().endswith((".", ":")) or _CAPTION.match(title) or len(title.split()) < 2)
+    not a run-in head ("Models.", "Performance w.r.t label number. Compared with"), a caption or an instruction
+    (``not_further`` of ``data/headings.json``: "Figure 2: …", "Settings > Display", "Browse the previews: swipe
+    up"), nor a one-word label ("Creamy", "Boiler": a setting's options)."""
+    text = title.strip()
+    return not (text.endswith((".", ":")) or len(text.split()) < 2 or _RUN_IN.search(text)
+                or rules().not_further.search(text))
 
 
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:

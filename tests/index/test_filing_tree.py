@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 
 import filing_factory
+import pdf_factory
 from alphasearch import pdf
 from alphasearch.pdf import TextBlock, write_pdf
 from alphasearch.index import indexer
 from alphasearch.index.grouping import group_title
-from alphasearch.index.headings import Layout
+from alphasearch.index.crossref import _contents_items, with_contents_items
+from alphasearch.index.headings import Layout, numbered_entries
 from test_indexer import check_invariants
 
 
@@ -211,18 +213,28 @@ def test_an_item_title_set_large_and_wrapped_over_two_lines_is_one_title():
     AND QUALITATIVE DISCLOSURES" / "ABOUT MARKET RISK". Long for its size, the first line goes on in the second:
     one node, not a section titled "ABOUT MARKET RISK"."""
     prose = TextBlock(filing_factory.PROSE * 3, 8.5)
-    items = [("7", "MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS"),
+    items = [("5", "MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF "
+                   "EQUITY SECURITIES"),
+             ("7", "MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS"),
              ("7A", "QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK"),
              ("8", "FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA"), ("9", "CHANGES IN AND DISAGREEMENTS WITH ACCOUNTANTS")]
     pages = [[TextBlock("PART II", 30, True)] + [prose] * 4]
     pages += [[TextBlock(f"ITEM {n}. {title}", 20), prose, prose, prose] for n, title in items]
+    statement = "CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME"  # over a table, its last line two words
+    pages.insert(5, [TextBlock("NIKE, INC.", 30), TextBlock(statement, 20), TextBlock("YEAR ENDED MAY 31,", 8.5, True),
+                     *[TextBlock(getattr(row, "text", row), 8.5) for row in filing_factory.TABLE[1:]], prose])
     data = write_pdf(pages)
-    wrapped = [ln.text for ln in pdf.read_pdf(data, "n.pdf").pages[2].lines[:2]]
-    assert wrapped[1].startswith(("DISCLOSURES", "ABOUT")), wrapped  # the writer wrapped the title as Nike's is
+    content = pdf.read_pdf(data, "n.pdf")
+    wrapped = [[ln.text for ln in content.pages[k].lines[:3]] for k in (1, 3, 5)]
+    assert len(wrapped[0][2].split()) >= 3 and wrapped[0][2] != prose.text[:10], wrapped  # Item 5 over three lines
+    assert wrapped[1][1].startswith(("DISCLOSURES", "ABOUT")) and wrapped[2][2] == "COMPREHENSIVE INCOME", wrapped
     titles = [n.title for n in indexer.build_index(data, "nike-10k.pdf").root.walk()]
     for n, title in items:
         assert f"ITEM {n}. {title}" in titles, titles
-    assert not any(t.startswith(("ABOUT", "DISCLOSURES", "DATA")) for t in titles), titles
+    assert statement in titles, titles
+    rest = {line for page in wrapped for line in page[1:]}
+    assert not any(t in rest or t.startswith(("ABOUT", "DISCLOSURES", "DATA", "EQUITY", "AND ISSUER", "SECURITIES"))
+                   for t in titles), titles
 
 
 def test_items_printed_only_on_the_contents_page_start_at_the_pages_it_gives_them():
@@ -240,3 +252,51 @@ def test_items_printed_only_on_the_contents_page_start_at_the_pages_it_gives_the
     assert any(n.title.startswith("Note 3") for n in item1.walk()), [n.title for n in item1.walk()]
     assert not any(n.title.startswith("Item") and n.pages[0] == 2 for n in doc.root.walk())
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_exhibits_bound_after_a_report_in_larger_type_are_read_by_their_own_body_size():
+    """A 10-K in 11 pt closed by fourteen pages of exhibits in 13 pt, the report's size the most used: the
+    exhibits' text, larger than the report's, is body text in their part, not a heading on every line."""
+    data = filing_factory.annual_report_pdf(exhibits=14, exhibit_text=1)
+    layout = Layout.of(pdf.read_pdf(data, "kestrel-10k.pdf"))
+    assert layout.body == 11.0 and layout.body_of(layout.parts and len(layout.parts)) == 13.0
+    titles = [n.title for n in indexer.build_index(data, "kestrel-10k.pdf").root.walk()]
+    assert not any(t.startswith(("The Participant", "the Plan", "Plan,")) for t in titles), titles
+
+
+def test_a_paper_whose_appendix_closes_it_in_smaller_type_keeps_its_body_size():
+    """A paper in 11 pt whose appendix and references close it in 9 pt: the appendix's 11 pt lines (a table's rows,
+    an equation) are not headings there; smaller print closing a document is its own, unlike exhibits bound after."""
+    para = ("We train the ranker on the filtered candidates and report the mean of five runs with their standard "
+            "deviation, using the same prompts for every dataset and every model size.")
+    small = TextBlock(para * 3, 9)
+    pages = [[TextBlock(f"{k // 5 + 1} {name}", 14, True) if k % 5 == 0 else para, para, para, para, para]
+             for k, name in enumerate(("Introduction", "Method", "Experiments", "Analysis", "Related Work",
+                                       "Conclusion") * 5)]  # 30 pages, then 12 of appendix and references
+    pages += [[TextBlock("Appendix", 14, True) if k == 0 else small, small, TextBlock("Recall at ten is reported for "
+               "each run", 11), small, TextBlock("Precision of the filter at each threshold", 11), small]
+              for k in range(12)]
+    data = pdf_factory.make_pdf(pages)
+    layout = Layout.of(pdf.read_pdf(data, "paper.pdf"))
+    assert all(b == layout.body for b in layout.parts), layout.parts
+    titles = [n.title for n in indexer.build_index(data, "paper.pdf").root.walk()]
+    assert not any(t.startswith(("Recall at ten", "Precision of the filter")) for t in titles), titles
+
+
+def test_a_contents_page_moves_no_item_of_a_filing_that_prints_them_nor_a_parts_list():
+    """A 10-K whose contents page puts each page number on a line of its own under its Item, and prints every Item
+    as a heading: the Items stay where they are printed. An assembly manual's parts list ("Item 1" / "Hex bolt M6"
+    / "4") is under no Part and no Item moves."""
+    content = pdf.read_pdf(filing_factory.annual_report_pdf(numbers_below=True), "kestrel-10k.pdf")
+    texts = [p.text for p in content.pages]
+    assert len(_contents_items(texts[1])) == len(filing_factory.ITEMS)  # the page lists every Item, under its Part
+    entries = numbered_entries(content, Layout.of(content))
+    assert with_contents_items(entries, texts) == entries  # printed as headings: each stays where it is printed
+    steps = ("Tighten the bolts in the order shown and check the alignment of the frame before you fit the panels "
+             "to it. ") * 3
+    parts = [TextBlock("Parts list", 16, True)] + [x for k, (name, qty) in enumerate(
+        [("Hex bolt M6", 4), ("Washer", 5), ("Roof panel", 6), ("Door hinge", 2)], 1) for x in (f"Item {k}", name, str(qty))]
+    pages = [[TextBlock("Garden Shed", 24, True)], parts] + [
+        [TextBlock(chapter, 16, True), steps, steps] for chapter in ("Before you start", "Floor", "Walls", "Roof", "Doors")]
+    doc = indexer.build_index(write_pdf([blocks + [TextBlock(str(i + 1), 8)] for i, blocks in enumerate(pages)]), "shed.pdf")
+    assert not any(n.title.startswith("Item") for n in doc.root.walk()), [n.title for n in doc.root.walk()]
