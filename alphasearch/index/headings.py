@@ -248,7 +248,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     per_page: list[tuple[list[_Found], int]] = []
     running, any_kind, bare_number = layout.running, rules().any_kind.match, _BARE_NUMBER.match
     running_kind = rules().running_kind
-    chapter = next((k for k in rules().kinds if k.name == "chapter"), None) if rules().chapter_label else None
+    chapter_label = rules().chapter_label  # read once: the loop below visits every line of the document
+    chapter = next((k for k in rules().kinds if k.name == "chapter"), None) if chapter_label else None
     for page, norm in zip(content.pages, layout.norm):
         body = layout.body_of(page.number)
         larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
@@ -259,7 +260,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         for i, (line, key) in enumerate(zip(lines, norm)):
             if i <= joined:
                 continue
-            if chapter is not None and i + 2 < len(lines) and rules().chapter_label.match(line.text.strip()):
+            if chapter is not None and i + 2 < len(lines) and chapter_label.match(line.text.strip()):
                 number, title = spelled_number(lines[i + 1].text), lines[i + 2].text  # "CHAPTER" on every
                 if number and heading_like(title) and not not_a_heading(title):  # chapter's first page: running
                     joined = i + 2  # "CHAPTER" / "TWO" / "INSTALLATION"
