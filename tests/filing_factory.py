@@ -83,7 +83,7 @@ EXHIBIT_PROSE = ("The Participant shall be entitled to the award on the terms se
 
 def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
                       flat_outline: bool = False, report_after_notes: bool = False, exhibits: int = 0,
-                      exhibit_text: int = 4, numbers_below: bool = False) -> bytes:
+                      exhibit_text: int = 4, numbers_below: bool = False, leaders: bool = False) -> bytes:
     """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
     most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
     statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
@@ -94,12 +94,18 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
     (Activision's 10-K, 8.7 pt, before 190 pages of award agreements in 10.5 pt), or as many as a fifth of its
     pages when the report's text is the most used (``exhibit_text``: paragraphs' length, 4 by default);
     ``numbers_below``: the contents page lists "Item 7." with its page number on a line of its own under it, under
-    its Part."""
+    its Part; ``leaders``: the contents page gives each Part in bold and each Item as "ITEM 7." over its title with
+    leader dots over its page number (Lockheed Martin's 10-K)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     if numbers_below:  # each Item's page number on a line of its own under it, its Part above it
         contents = [TextBlock("TABLE OF CONTENTS", 8, True)] + [
             TextBlock(x, 6) for i, (p, n, t, _) in enumerate(ITEMS)
             for x in ([f"PART {p}"] if i == 0 or ITEMS[i - 1][0] != p else []) + [f"Item {n}.", str(3 + i)]]
+    if leaders:
+        contents = [bold("Table of Contents", 7), bold("Page", 7)] + [
+            x for i, (p, n, t, _) in enumerate(ITEMS)
+            for x in ([bold(f"PART {p}")] if i == 0 or ITEMS[i - 1][0] != p else [])
+            + [TextBlock(f"ITEM {n}.", 5), TextBlock(f"{t[:50]} " + "." * (80 - len(t[:50])), 5), TextBlock(str(3 + i), 5)]]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
          "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",

@@ -24,6 +24,7 @@ from ..lang.text import normalise, normalise_lines
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
+_LEADERS = re.compile(r"(?:\.\s?){4,}$")  # "Risk Factors ......": a contents entry's dots, its page number on the next line
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
 _FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
@@ -235,6 +236,7 @@ class _Found:
     rank: int  # numbered: the kind's rank; unnumbered: 1 (larger than body) or 2 (bold)
     emphasis: int  # 2 larger or bold, 1 in capitals, 0 plain
     size: float = 0.0  # the line's font size (points)
+    bold: bool = False
 
 
 def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
@@ -265,7 +267,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 if number and heading_like(title) and not not_a_heading(title):  # chapter's first page: running
                     joined = i + 2  # "CHAPTER" / "TWO" / "INSTALLATION"
                     on_page.append(_Found(page.number, i, f"Chapter {number}: {title}", chapter, str(number),
-                                          chapter.rank or 1, 2, lines[i + 2].size))
+                                          chapter.rank or 1, 2, lines[i + 2].size, lines[i + 2].bold))
                     continue
             if key and key in running and not (running_kind and running_kind.match(line.text)):
                 continue  # ("": a number alone, e.g. "2.1")
@@ -275,7 +277,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
                 runs = i + 1 < len(norm) and norm[i + 1] in running  # a page's number over its running header
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
-                        and not runs:
+                        and not runs and not any_kind(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
                     styled = styled or layout.styled(nxt, page.number) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
@@ -300,7 +302,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                         text, joined = f"{text} {nxt.text}", i + 1
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
-                                      2 if styled else int(line.text.isupper()), line.size))
+                                      2 if styled else int(line.text.isupper()), line.size, line.bold))
             elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
                     and not _table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
@@ -388,6 +390,8 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
     a contents page: all its headings stay."""
     numbered = [f for f in on_page if f.kind is not None]
     if refs + len(numbered) < CONTENTS_LINES:
+        if len(numbered) >= MIN_NUMBERED and not any(f.emphasis or _text_follows(lines, f.line) for f in numbered):
+            return [f for f in on_page if f.kind is None]  # plain numbered lines with no text under any: a list
         return on_page
     if 2 * sum(_text_follows(lines, f.line) for f in numbered) >= len(numbered) + refs:
         return on_page
@@ -400,16 +404,21 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Never
     below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …"):
     a numbered list's or table's rows read so as often as headings do ("E.1" above "METHODOLOGY", in
-    capitals, is a heading)."""
+    capitals, is a heading). A plain line of a narrow column wrapped into the next ("… to generate" /
+    "knowledge-aware …") is text too."""
     title = lines[i + 1] if i + 1 < len(lines) else None
     if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or _in_capitals(title.text))):
         return False
-    for line in lines[i + 1:i + 1 + PROSE_REACH]:
+    reach = lines[i + 1:i + 2 + PROSE_REACH]
+    for k, line in enumerate(reach[:PROSE_REACH]):
         text = line.text.strip()
-        if line.bold or rules().any_kind.match(text) or text[-1:].isdigit():
+        if line.bold or rules().any_kind.match(text) or text[-1:].isdigit() or _LEADERS.search(text):
             continue
         if text.endswith(".") or len(text.split()) >= PROSE_WORDS:
             return True
+        nxt = reach[k + 1].text.strip() if k + 1 < len(reach) else ""
+        if 2 * len(text.split()) >= PROSE_WORDS and (text.endswith("-") or nxt[:1].islower()):
+            return True  # a paragraph's line wrapped in a narrow column ("… to generate" / "knowledge-aware …")
     return False
 
 
@@ -499,7 +508,10 @@ def _table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
 
 
 def _first_of_each(numbered: list[_Found]) -> list[_Found]:
-    """One heading per number: items and notes are numbered within their part."""
+    """One heading per number: items and notes are numbered within their part. Of two as emphasised, the one
+    set like most of its rank (bold or not) is the heading: a paper's "1 Introduction" in bold, not the
+    "1 S-Lab, …" of an affiliation above it."""
+    bold = Counter((f.kind.name, f.rank, f.bold) for f in numbered if f.kind is not None)
     chosen: dict[tuple[str, str, str], _Found] = {}
     part = ""
     for f in numbered:
@@ -508,7 +520,9 @@ def _first_of_each(numbered: list[_Found]) -> list[_Found]:
             part = f.number
         key = (f.kind.name, f.number, part if f.kind.name in ("item", "note") else "")
         have = chosen.get(key)
-        if have is None or f.emphasis > have.emphasis:
+        if have is None or f.emphasis > have.emphasis or (
+                f.emphasis == have.emphasis and f.bold != have.bold
+                and bold[f.kind.name, f.rank, f.bold] > bold[f.kind.name, f.rank, have.bold]):
             chosen[key] = f
     return sorted(chosen.values(), key=lambda f: (f.page, f.line))
 

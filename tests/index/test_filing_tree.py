@@ -283,6 +283,17 @@ def test_a_paper_whose_appendix_closes_it_in_smaller_type_keeps_its_body_size():
     assert not any(t.startswith(("Recall at ten", "Precision of the filter")) for t in titles), titles
 
 
+def test_a_contents_page_with_leader_dots_gives_no_part_or_item():
+    """Lockheed Martin's contents page lists "ITEM 9A." over "Controls and Procedures ......" over "103", its Parts
+    in bold: the leader dots end a line with a full stop, but they are no sentence of an Item's text, and "103" is
+    a page number, not section 103 titled "ITEM 9B.": the page is a contents page and every Part and Item is the one
+    printed in the report."""
+    doc = indexer.build_index(filing_factory.annual_report_pdf(leaders=True), "kestrel-10k.pdf")
+    starts = {n.title: n.pages[0] for n in doc.root.walk() if re.match(r"(?i)(part|item)\b", n.title)}
+    assert [t for t in starts if t.startswith("PART")] == ["PART I", "PART II", "PART III", "PART IV"], starts
+    assert len(starts) == 4 + len(filing_factory.ITEMS) and min(starts.values()) > 2, starts
+
+
 def test_a_contents_page_moves_no_item_of_a_filing_that_prints_them_nor_a_parts_list():
     """A 10-K whose contents page puts each page number on a line of its own under its Item, and prints every Item
     as a heading: the Items stay where they are printed. An assembly manual's parts list ("Item 1" / "Hex bolt M6"

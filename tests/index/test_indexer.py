@@ -308,6 +308,33 @@ def test_five_numbered_sections_on_one_page_with_text_are_sections_a_numbered_li
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
 
 
+def test_a_two_column_paper_keeps_its_numbered_sections_and_not_its_affiliations():
+    """A two-column paper sets "3" / "Method" apart on one line and its text in short lines that wrap into the
+    next ("… to generate" / "knowledge-aware …"): five numbered headings on a page over such text are sections,
+    not a contents page. The affiliations under the title ("1 University of Leeds", set large, not bold) are not
+    sections 1 and 2: the bold "1 Introduction" and "2 Task and Data" are."""
+    column = ["We build a baseline that enables models to generate", "knowledge-aware attributed answers. Following",
+              "the approach of many retrieval augmented gener-", "ation works, we retrieve a set of facts first"]
+    pages = [[TextBlock("Towards Verifiable Generation", 16, True), TextBlock("1 University of Leeds", 13),
+              TextBlock("2 Institute of Science and Technology", 13), TextBlock("Abstract", 13, True), *column,
+              TextBlock("1", 13, True), TextBlock("Introduction", 13, True), *column],
+             [TextBlock("2", 13, True), TextBlock("Task and Data", 13, True), *column]]
+    page = []
+    for k, (name, subs) in enumerate((("Method", ("Retrieval", "Re-ranking")),
+                                      ("Evaluation Metrics", ("Text Evaluation",))), 3):
+        page += [TextBlock(str(k), 13, True), TextBlock(name, 13, True), *column]
+        for j, sub in enumerate(subs, 1):
+            page += [TextBlock(f"{k}.{j}", 11, True), TextBlock(sub, 11, True), *column]
+    pages += [page, [TextBlock("5", 13, True), TextBlock("Conclusion", 13, True), *column]]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "paper.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    for title in ("1 Introduction", "2 Task and Data", "3 Method", "3.2 Re-ranking", "4 Evaluation Metrics",
+                  "4.1 Text Evaluation", "5 Conclusion"):
+        assert title in titles, "; ".join(f"{t} {n.pages}" for t, n in titles.items())
+    assert not any("Leeds" in t or "Institute" in t for t in titles), list(titles)
+    assert [c.title for c in titles["3 Method"].children][-2:] == ["3.1 Retrieval", "3.2 Re-ranking"]
+
+
 def test_subsections_numbered_in_capitals_are_sections_a_numbered_paragraph_is_not():
     """A paper sets "4.1" over "TASKS" in body-size capitals (no bold, no larger size): a subsection. A
     contribution list's bold "2. Naively finetuning is not enough. Despite …" runs on into its sentence:
