@@ -303,8 +303,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size, line.bold))
-            elif styled and _title_start(text) and not _sentence(text) and not _row_label(lines, i) \
-                    and not _table_header(lines, last, text):
+            elif styled and _title_start(text) and not _sentence(text) and not _RUN_IN.search(text) \
+                    and not _row_label(lines, i) and not _table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs, lines))
@@ -446,9 +446,10 @@ CAPITALS = 0.7  # capitals are about 1.4 times as wide as the lower-case letters
 
 def _continues(line: pdf.Line, nxt: pdf.Line, body: float) -> bool:
     """``nxt`` carries on the title of ``line``: same style, and ``line`` stops mid-phrase or
-    fills most of a line (:data:`WRAPPED` characters at ``body`` size, fewer as the line is larger or in capitals)."""
+    fills most of a line (:data:`WRAPPED` characters at ``body`` size, fewer as the line is larger or in capitals),
+    or is set larger than body text and ``nxt`` goes on in lower case ("Cleaning" / "your refrigerator")."""
     return (abs(line.size - nxt.size) <= 0.2 and line.bold == nxt.bold
-            and (bool(_OPEN_END.search(line.text))
+            and (bool(_OPEN_END.search(line.text)) or (line.size > body and nxt.text[:1].islower())
                  or len(line.text) >= WRAPPED * min(1.0, body / line.size) * (CAPITALS if line.text.isupper() else 1))
             and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
 

@@ -128,11 +128,18 @@ def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     n = content.page_count
     candidates: list[tuple[int, float, bool, str]] = []
     for page, norm in zip(content.pages, layout.norm):
-        for line, key in zip(page.lines[:40], norm):
+        last = -2  # the line of the page's last candidate
+        for i, (line, key) in enumerate(zip(page.lines[:40], norm)):
             big = line.size >= body + 1.0
             if (big or (line.bold and abs(line.size - body) < 0.6)) and heading_like(line.text):
                 if key not in running:
-                    candidates.append((page.number, line.size, line.bold, line.text))
+                    held = candidates[-1] if candidates and last == i - 1 else None
+                    joined = f"{held[3]} {line.text}" if held else ""
+                    if held and big and held[1:3] == (line.size, line.bold) and heading_like(joined):
+                        candidates[-1] = (*held[:3], joined)  # a large title wrapped: "Cleaning" / "your" / "refrigerator"
+                    else:
+                        candidates.append((page.number, line.size, line.bold, line.text))
+                    last = i
     if not candidates:
         return []
     sizes = sorted({round(c[1]) for c in candidates if c[1] >= body + 1.0}, reverse=True)

@@ -335,6 +335,42 @@ def test_a_two_column_paper_keeps_its_numbered_sections_and_not_its_affiliations
     assert [c.title for c in titles["3 Method"].children][-2:] == ["3.1 Retrieval", "3.2 Re-ranking"]
 
 
+def test_a_large_title_wrapped_in_a_narrow_column_is_one_title():
+    """An appliance manual sets its titles large in a narrow side column, a word or two a line ("Before" / "Using
+    Your" / "Refrigerator", "Cleaning" / "your" / "refrigerator"): each is one title; among numbered sections, one
+    whose lines go on in lower case."""
+    para = ("Remove tape and any inside labels before using the refrigerator. Do not remove the Tech Sheet fastened "
+            "under the refrigerator near the floor, and wash the shelves with warm water before you fill them.")
+    wrapped = {"Before Using Your Refrigerator": ("Before", "Using Your", "Refrigerator"),
+               "Cleaning your refrigerator": ("Cleaning", "your", "refrigerator"),
+               "Food Storage Guide": ("Food Storage", "Guide"), "Removing the doors": ("Removing", "the doors")}
+    plain = [[TextBlock(line, 24) for line in lines] + [para, para] for lines in wrapped.values()]
+    numbered = [[TextBlock(f"{k} {chapter}", 18, True), para, *[TextBlock(line, 15) for line in lines], para]
+                for k, (chapter, lines) in enumerate(zip(("Safety", "Setup", "Storage", "Service"), wrapped.values()), 1)]
+    lower = {t: lines for t, lines in wrapped.items() if all(x[:1].islower() for x in lines[1:])}
+    for pages, want in ((plain, wrapped), (numbered, lower)):  # among numbered sections: a line in lower case
+        doc = indexer.build_index(pdf_factory.make_pdf(pages), "manual.pdf")  # carries on the title above it
+        titles = [n.title for n in doc.root.walk() if n is not doc.root]
+        assert all(t in titles for t in want) and (pages is plain or "3 Storage" in titles), titles
+        assert not any(t in titles for lines in want.values() for t in lines), titles
+
+
+def test_an_opening_paragraph_set_larger_than_the_text_is_no_section():
+    """A coffee machine's manual opens each section with a paragraph in larger type ("At Kestrel, safety is one of
+    the most essential" / "product features. The effectiveness of the" / …): its first line reads like a title,
+    but it runs on into a sentence, so it is text."""
+    para = ("Descale the machine every month and replace the water filter when the display asks for it, so that "
+            "the brewer and the milk system stay clean.")
+    pages = [[TextBlock(f"{k} {name}", 16, True),
+              *[TextBlock(x, 13) for x in (f"At Kestrel, {name.lower()} is one of the most essential",
+                                           "product features. The effectiveness of the", "safety devices can only be",
+                                           "ensured if the points below are observed:")], para, para]
+             for k, name in enumerate(("Safety", "Introduction", "Operation", "Care"), 1)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "manual.pdf")
+    titles = [n.title for n in doc.root.walk() if n is not doc.root]
+    assert "3 Operation" in titles and not any(t.startswith("At Kestrel") for t in titles), titles
+
+
 def test_subsections_numbered_in_capitals_are_sections_a_numbered_paragraph_is_not():
     """A paper sets "4.1" over "TASKS" in body-size capitals (no bold, no larger size): a subsection. A
     contribution list's bold "2. Naively finetuning is not enough. Despite …" runs on into its sentence:
