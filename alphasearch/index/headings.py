@@ -544,6 +544,14 @@ def _in_sequence(numbered: list[_Found]) -> list[_Found]:
         if f.kind.rank is None:
             parts = tuple(ord(x) - 64 if x.isalpha() else int(x) for x in f.number.split(".") if x)
             by_kind.setdefault(f.kind.name, []).append((f, parts))
+    # "Chapter 24" (printed so, or as "CHAPTER" / "TWENTYFOUR") opens 24.1: a link of the sections' chain where
+    # no section is numbered 24 itself (a chapter's opener set as "24 Title" is its own link)
+    decimal = by_kind.get("decimal", [])
+    tops = {parts for _, parts in decimal if len(parts) == 1}
+    links = [(f, (int(f.number),)) for f in numbered if f.kind is not None and f.kind.name == "chapter"
+             and f.number.isdigit() and (int(f.number),) not in tops]
+    if decimal and links:
+        by_kind["decimal"] = sorted(decimal + links, key=lambda item: (item[0].page, item[0].line))
     for items in by_kind.values():
         length = [0] * len(items)  # the longest chain ending at each number (0: none can)
         before = [-1] * len(items)

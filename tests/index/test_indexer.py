@@ -502,6 +502,32 @@ def test_a_sphinx_manual_keeps_every_numbered_section_and_its_chapters_spelled_i
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
 
 
+def test_sections_after_chapters_without_sections_keep_their_numbers():
+    """Chapters 3–5 of a manual have no numbered sections: 6.1 does not follow 2.3, but it follows "CHAPTER" /
+    "SIX", so chapter 6's sections stay (mmdetection's chapters 20–32 had lost theirs)."""
+    para = ("Install the package with pip, then check that the command line tool runs and prints its version "
+            "before you train a model on your own data.")
+    chapters = [("ONE", "PREREQUISITES", ["Supported systems", "Python versions", "Drivers"]),
+                ("TWO", "INSTALLATION", ["Prepare environment", "Install the package", "Verify the install"]),
+                ("THREE", "MODEL ZOO", []), ("FOUR", "FAQ", []), ("FIVE", "CONVENTIONS", []),
+                ("SIX", "CHANGELOG", ["Highlights", "New features", "Bug fixes"])]
+    pages = [[TextBlock("CHAPTER", 11, True), TextBlock(word, 15, True), TextBlock(title, 15, True), para]
+             + [x for j, name in enumerate(sections, 1) for x in (TextBlock(f"{k}.{j} {name}", 13, True), para)]
+             for k, (word, title, sections) in enumerate(chapters, 1)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "manual.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    assert [c.title for c in titles["Chapter 6: CHANGELOG"].children][-3:] == [
+        "6.1 Highlights", "6.2 New features", "6.3 Bug fixes"], list(titles)
+    assert "2.3 Verify the install" in titles
+    # a chapter set as "2 Use" on its first page, listed as "Chapter 2: Use" on the contents page, is its own link
+    contents = [TextBlock("Contents", 20, True)] + [TextBlock(f"Chapter {k}: {name}", 14, True)
+                                                    for k, name in enumerate(("Setup", "Use", "Help", "Care"), 1)]
+    pages = [contents] + [[TextBlock(f"{k} {name}", 24, True), para, para]
+                          for k, name in enumerate(("Setup", "Use", "Help", "Care"), 1)]
+    titles = [n.title for n in indexer.build_index(pdf_factory.make_pdf(pages), "guide.pdf").root.walk()]
+    assert all(f"{k} {name}" in titles for k, name in enumerate(("Setup", "Use", "Help", "Care"), 1)), titles
+
+
 def test_a_page_opens_several_sections_with_bold_titles_of_body_size_but_not_run_in_heads_or_labels():
     """A phone manual numbers its topics and sets its task titles in bold at body size, several to a page ("Use
     Your Knuckle to Take a Screenshot", "Take a Screenshot with a Key Shortcut"). A bold run-in head ("Models."), a caption ("Figure 2: …") and a one-word option label ("Creamy") stay text."""
