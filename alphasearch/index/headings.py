@@ -20,8 +20,12 @@ from functools import lru_cache
 from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
+from .folios import page_labels
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
+FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
+# line after it, is no section number ("9" in 7 pt over the title "What's in the Box" in 11 pt at the top of page 9)
+FOLIO_PAGES = 3
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _LEADERS = re.compile(r"(?:\.\s?){4,}$")  # "Risk Factors ......": a contents entry's dots, its page number on the next line
@@ -252,6 +256,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     running_kind = rules().running_kind
     chapter_label = rules().chapter_label  # read once: the loop below visits every line of the document
     chapter = next((k for k in rules().kinds if k.name == "chapter"), None) if chapter_label else None
+    folio = _folio_offset(content)
     for page, norm in zip(content.pages, layout.norm):
         body = layout.body_of(page.number)
         larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
@@ -276,6 +281,9 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             if bare_number(text):
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
                 runs = i + 1 < len(norm) and norm[i + 1] in running  # a page's number over its running header
+                runs = runs or (folio is not None and text == str(page.number + folio) and nxt is not None
+                                and (abs(size - nxt.size) > 1 or line.bold != nxt.bold)
+                                and (i < FOLIO_LINES or i >= len(lines) - FOLIO_LINES))
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
                         and not runs and not any_kind(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
@@ -328,6 +336,19 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         return min(f.line, note_line.get(f.page, f.line) - 0.5) if f.kind and f.kind.name == "notes" else f.line
     entries = [(f.page, order(f), Entry(level(f), f.title, f.page)) for f in numbered + unnumbered]
     return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
+
+
+def _folio_offset(content: pdf.PdfContent) -> int | None:
+    """What to add to a page's index to get the number it prints (0 when the first page prints "1"), when most of
+    the pages that print a number agree on it, and at least :data:`FOLIO_PAGES` do; else None (a list's "11" at a
+    page's foot is no page number)."""
+    printed = [(page.number, labels) for page, labels in zip(content.pages, page_labels([p.text for p in content.pages]))
+               if labels]
+    offsets = Counter(n - number for number, labels in printed for n in set(labels))
+    if not offsets:
+        return None
+    offset, count = offsets.most_common(1)[0]
+    return offset if count >= FOLIO_PAGES and 2 * count >= len(printed) else None
 
 
 CHAPTER_STEP = 4.0  # points: an unnumbered heading this much larger than every numbered rank heads them

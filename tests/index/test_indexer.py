@@ -529,6 +529,22 @@ def test_sections_after_chapters_without_sections_keep_their_numbers():
     assert all(f"{k} {name}" in titles for k, name in enumerate(("Setup", "Use", "Help", "Care"), 1)), titles
 
 
+def test_a_page_number_over_a_title_is_no_section_number():
+    """A guide prints each page's number at its top, over the page's first title ("9" / "What's in the Box" on page
+    9): the title is a section under its chapter, not section 9 (which the chapters' numbering then dropped)."""
+    para = ("Plug the power adapter into the laptop and a wall outlet, then press the power button briefly to turn "
+            "it on and follow the assistant to set up your account.")
+    pages = [[TextBlock("1 Setting Up", 20, True), para], [TextBlock("2", 7, True), TextBlock("What's in the Box", 14), para],
+             [TextBlock("3", 7, True), TextBlock("Migrating Your Files", 14), para],
+             [TextBlock("2 Using Your Laptop", 20, True), para], [TextBlock("5", 7, True), TextBlock("Keyboard Features", 14), para],
+             [TextBlock("3 Problems and Solutions", 20, True), para]]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "guide.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    assert [c.title for c in titles["1 Setting Up"].children][-2:] == ["What's in the Box", "Migrating Your Files"], \
+        list(titles)
+    assert "Keyboard Features" in titles and not any(t[:1].isdigit() and "Box" in t for t in titles), list(titles)
+
+
 def test_a_page_opens_several_sections_with_bold_titles_of_body_size_but_not_run_in_heads_or_labels():
     """A phone manual numbers its topics and sets its task titles in bold at body size, several to a page ("Use
     Your Knuckle to Take a Screenshot", "Take a Screenshot with a Key Shortcut"). A bold run-in head ("Models."), a caption ("Figure 2: …") and a one-word option label ("Creamy") stay text."""
