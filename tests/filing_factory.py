@@ -83,7 +83,8 @@ EXHIBIT_PROSE = ("The Participant shall be entitled to the award on the terms se
 
 def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool = False,
                       flat_outline: bool = False, report_after_notes: bool = False, exhibits: int = 0,
-                      exhibit_text: int = 4, numbers_below: bool = False, leaders: bool = False) -> bytes:
+                      exhibit_text: int = 4, numbers_below: bool = False, leaders: bool = False,
+                      contents_lines: str = "") -> bytes:
     """``stubs_together``: Items 10–14 and 9A–9C share one page, each heading with its sentence (as
     most filings print them); ``statements_at_back``: Item 8 is one sentence referring to the
     statements, printed after Item 16 (eBay, Oracle, Corning); ``flat_outline``: an outline lists
@@ -95,7 +96,9 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
     pages when the report's text is the most used (``exhibit_text``: paragraphs' length, 4 by default);
     ``numbers_below``: the contents page lists "Item 7." with its page number on a line of its own under it, under
     its Part; ``leaders``: the contents page gives each Part in bold and each Item as "ITEM 7." over its title with
-    leader dots over its page number (Lockheed Martin's 10-K)."""
+    leader dots over its page number (Lockheed Martin's 10-K); ``contents_lines``: the contents page gives each Part
+    in bold and each Item on lines of its own: "stops", "Item 1." / "Business." / "3" (Best Buy's); "bare", "1" /
+    "Business" / "3", no "Item" at all (J&J's)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     if numbers_below:  # each Item's page number on a line of its own under it, its Part above it
         contents = [TextBlock("TABLE OF CONTENTS", 8, True)] + [
@@ -106,6 +109,12 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
             x for i, (p, n, t, _) in enumerate(ITEMS)
             for x in ([bold(f"PART {p}")] if i == 0 or ITEMS[i - 1][0] != p else [])
             + [TextBlock(f"ITEM {n}.", 5), TextBlock(f"{t[:50]} " + "." * (80 - len(t[:50])), 5), TextBlock(str(3 + i), 5)]]
+    if contents_lines:
+        contents = [bold("TABLE OF CONTENTS", 7)] + [
+            x for i, (p, n, t, _) in enumerate(ITEMS)
+            for x in ([bold(f"PART {p}")] if i == 0 or ITEMS[i - 1][0] != p else [])
+            + [TextBlock(f"Item {n}." if contents_lines == "stops" else n, 5),
+               TextBlock(f"{t[:50]}." if contents_lines == "stops" else t[:50], 5), TextBlock(str(3 + i), 5)]]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
          "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
@@ -193,11 +202,13 @@ CONTENTS_ONLY = [  # (Part, Item, title, entries under it with their printed pag
 ]
 
 
-def contents_only_quarterly_pdf() -> bytes:
+def contents_only_quarterly_pdf(*, later_items: bool = False) -> bytes:
     """A 10-Q laid out like JPMorgan's: its contents page lists each Item ("Item 1." on a line, its title on the
     next, then the topics under it, each over its printed page number on a line of its own), and the pages that
     follow print no Item heading: the MD&A's topics (printed pages 2–4) come before the statements (5–10). Pages
-    print their number at the bottom, the cover none, so printed page n is the PDF's page n + 1."""
+    print their number at the bottom, the cover none, so printed page n is the PDF's page n + 1. ``later_items``:
+    the last pages print Items 3 and 4 and Part II with its Items as headings (JPMorgan's 2023 10-Q), Items 1 and
+    2 stay on the contents page only."""
     contents: list = [bold("TABLE OF CONTENTS", 9)]
     part = ""
     for p, number, title, entries in CONTENTS_ONLY:
@@ -216,6 +227,11 @@ def contents_only_quarterly_pdf() -> bytes:
                        PROSE, *TABLE]
     body[11] = [PROSE, PROSE, PROSE]
     body[12] = [PROSE, "Exhibit 31.1 Certification of the Chief Executive Officer"]
+    if later_items:
+        body[11] = [x for _, number, title, _ in CONTENTS_ONLY[2:] for x in (
+            ([bold("Part II - Other information", 9)] if number == "1" else []) + [bold(f"Item {number}. {title}"), PROSE])
+            if number != "6"]
+        body[12] = [bold("Item 6. Exhibits."), PROSE, "Exhibit 31.1 Certification of the Chief Executive Officer"]
     cover = ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-Q", 20, True),
              "For the quarterly period ended June 30, 2024", COMPANY.upper()]
     pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(str(n), 8)]

@@ -128,8 +128,8 @@ def _contents_items(text: str) -> list[tuple[str, str, str, int]]:
 
 
 def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
-    """``entries`` with the Parts and Items a 10-Q's contents page lists placed at the pages it gives them, when the
-    document prints most of them nowhere else as headings (JPMorgan's 10-Q: "Item 1." / "Financial Statements." /
+    """``entries`` with the Parts and Items a 10-Q's contents page lists placed at the pages it gives them, those the
+    document prints nowhere else as headings in their Part (JPMorgan's 10-Q: "Item 1." / "Financial Statements." /
     … / "79", and no "Item 1" heading on page 79). Left on the contents page, Items 1–6 of both Parts started there
     and the whole report hung under "Item 6. Exhibits". The contents page is the first of the first
     ``CONTENTS_REACH`` pages to list ``MIN_PLACED`` Items or more (:func:`_contents_items`); an Item is placed at
@@ -149,22 +149,28 @@ def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entr
     offset = _offset(page_labels(texts)) if len(listed) >= MIN_PLACED else None
     if offset is None:
         return entries
-    elsewhere: dict[str, int] = {}  # an Item printed as a heading past the contents page: its first page
+    # an Item printed as a heading past the contents page: its first page, by (its Part, its number); an Item
+    # printed before any Part heading is the first listed Part's (JPMorgan prints Part II's Item 1 as a heading,
+    # not Part I's)
+    first_part = numbered_heading(listed[0][0])[1]
+    elsewhere: dict[tuple[str, str], int] = {}
+    part_now = first_part
     for e in entries:
-        if kind(e) == "item" and e.page > page:
-            elsewhere.setdefault(numbered_heading(e.title)[1], e.page)
-    if 2 * sum(number in elsewhere for _, number, _, _ in listed) >= len(listed):
-        return entries  # a contents page of a filing that prints its Items as headings: they are where they are
+        if e.page > page and kind(e) == "part":
+            part_now = numbered_heading(e.title)[1]
+        elif e.page > page and kind(e) == "item":
+            elsewhere.setdefault((part_now, numbered_heading(e.title)[1]), e.page)
+    printed = [elsewhere.get((numbered_heading(part)[1], number)) for part, number, _, _ in listed]
     by_part: dict[str, list[tuple[str, int]]] = {}
     starts: dict[str, int] = {}  # each Part's earliest Item, placed or printed
-    for part, number, title, n in listed:
-        if number in elsewhere:
-            starts[part] = min(starts.get(part, elsewhere[number]), elsewhere[number])
+    for (part, number, title, n), at in zip(listed, printed):
+        if at is not None:
+            starts[part] = min(starts.get(part, at), at)
         elif 1 <= n + offset <= len(texts):
             by_part.setdefault(part, []).append((title, n + offset))
             starts[part] = min(starts.get(part, n + offset), n + offset)
-    if sum(map(len, by_part.values())) < MIN_PLACED:
-        return entries
+    if not by_part:
+        return entries  # a filing that prints every Item it lists as a heading: they are where they are
     level = {k: min((e.level for e in entries if kind(e) == k), default=1 + (k == "item")) for k in ("part", "item")}
     level["item"] = max(level["item"], level["part"] + 1)
     body_parts = {numbered_heading(e.title)[1]: e for e in entries if kind(e) == "part" and e.page != page}

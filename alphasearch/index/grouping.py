@@ -27,6 +27,25 @@ def grouped(kids: list[T], most: int, make: Callable[[list[T]], T]) -> list[T]:
     return [run[0] if len(run) == 1 else make(run) for run in runs]
 
 
+def around_flat(kids: list[T], titles: list[str], make: Callable[[list[T]], T]) -> list[T]:
+    """``kids`` (titled ``titles``) with each run of them between headings of a flat kind made ``make(run)`` (a
+    run of one stays itself): a 10-Q's cover and contents, then PART I and PART II as the report's own children,
+    then its signature and exhibits; ``kids`` unchanged when none is of a flat kind."""
+    flat = [bool((hit := numbered_heading(t)) and hit[0].flat) for t in titles]
+    if not any(flat):
+        return kids
+    out: list[T] = []
+    run: list[T] = []
+    for kid, is_flat in zip(kids, flat):
+        if is_flat:
+            out += [make(run)] if len(run) > 1 else run
+            out.append(kid)
+            run = []
+        else:
+            run.append(kid)
+    return out + ([make(run)] if len(run) > 1 else run)
+
+
 def stays_flat(titles: list[str]) -> bool:
     """Siblings that are one flat kind's numbered headings (an introduction leaf beside them
     aside), and not more than ``FLAT_MOST``: a level of their own, never grouped."""

@@ -10,6 +10,7 @@ page are not headings. Pages are 1-based.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import statistics
@@ -315,7 +316,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                     and not _row_label(lines, i) and not _table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
-        per_page.append((on_page, refs, lines))
+        per_page.append((on_page, refs + _page_refs(lines), lines))
     counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
     for on_page, refs, lines in per_page:
@@ -421,6 +422,25 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
     return [f for f in on_page if f.kind is None or f in keep]
 
 
+def _page_refs(lines: list[pdf.Line]) -> int:
+    """The page numbers a contents page lists each on its own line under its entry ("Business" / "1", "Risk Factors"
+    / "8"): the longest run of them that never goes down, counted when it has at least ``2 * CONTENTS_LINES``
+    (J&J's contents gives its Items as bare numbers, so no "Item" line tells it from the report). A chart's axis
+    (0, 10, 20 … one under another) is no such run: each number must stand under a line of words."""
+    refs = [int(text) for prev, line in zip(lines, lines[1:])
+            if (text := line.text.strip()).isdigit() and len(text) <= 3 and any(c.isalpha() for c in prev.text)]
+    if len(refs) < 2 * CONTENTS_LINES:
+        return 0
+    tails: list[int] = []  # the smallest last number of a non-decreasing run of each length
+    for n in refs:
+        k = bisect.bisect_right(tails, n)
+        if k == len(tails):
+            tails.append(n)
+        else:
+            tails[k] = n
+    return len(tails) if len(tails) >= 2 * CONTENTS_LINES else 0
+
+
 def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     """A plain sentence starts within ``PROSE_REACH`` lines below line i (the section's own text). Never
     below a number alone on its line with a plain line under it ("5" above "Same as for Quality 4, but …"):
@@ -435,9 +455,11 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
         text = line.text.strip()
         if line.bold or rules().any_kind.match(text) or text[-1:].isdigit() or _LEADERS.search(text):
             continue
-        if text.endswith(".") or len(text.split()) >= PROSE_WORDS:
-            return True
         nxt = reach[k + 1].text.strip() if k + 1 < len(reach) else ""
+        if len(text.split()) >= PROSE_WORDS:
+            return True
+        if text.endswith(".") and not (nxt and _FIGURES.match(nxt)):  # "Business." over "4": a contents entry's title
+            return True
         if 2 * len(text.split()) >= PROSE_WORDS and (text.endswith("-") or nxt[:1].islower()):
             return True  # a paragraph's line wrapped in a narrow column ("… to generate" / "knowledge-aware …")
     return False

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .. import pdf
 from ..models import DocumentIndex, Page, Section
-from .grouping import group_title, grouped, heading_label, page_span, stays_flat
+from .grouping import around_flat, group_title, grouped, heading_label, page_span, stays_flat
 from .crossref import with_contents_items, with_index_items
 from .filing import statements_at_the_back
 from .headings import UNNUMBERED_PER_PAGE, Entry, Layout, heading_like, not_a_heading, numbered_entries
@@ -382,10 +382,16 @@ def _split_title(pages: Sequence[Page], a: int, b: int, parent: str) -> str:
 
 
 def _limit_fanout(node: _Node) -> None:
+    def group(run: list[_Node]) -> _Node:
+        return _Node(group_title([c.title for c in run], run[0].start, run[-1].end, node.title if node.level else ""),
+                     run[0].start, run[-1].end, node.level + 1, "group", run)
+
+    if len(node.children) > MAX_FANOUT and not stays_flat([c.title for c in node.children]):
+        around = around_flat(node.children, [c.title for c in node.children], group)
+        if len(around) <= MAX_FANOUT:
+            node.children = around
     while len(node.children) > MAX_FANOUT and not stays_flat([c.title for c in node.children]):
-        node.children = grouped(node.children, MAX_FANOUT, lambda run: _Node(
-            group_title([c.title for c in run], run[0].start, run[-1].end, node.title if node.level else ""),
-            run[0].start, run[-1].end, node.level + 1, "group", run))
+        node.children = grouped(node.children, MAX_FANOUT, group)
     for child in node.children:
         _limit_fanout(child)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import filing_factory
 import pdf_factory
 from alphasearch import pdf
@@ -237,17 +239,21 @@ def test_an_item_title_set_large_and_wrapped_over_two_lines_is_one_title():
                    for t in titles), titles
 
 
-def test_items_printed_only_on_the_contents_page_start_at_the_pages_it_gives_them():
+@pytest.mark.parametrize("later_items", [False, True])
+def test_items_printed_only_on_the_contents_page_start_at_the_pages_it_gives_them(later_items):
     """JPMorgan's 10-Q prints its Items only on its contents page, each over the printed page it starts on. Left
     there, every Item started on page 2 and the whole report hung under "Item 6. Exhibits"; now each Item starts on
-    the page its first entry gives (printed page n is the PDF's n + 1), in its Part, and MD&A comes first."""
-    doc = indexer.build_index(filing_factory.contents_only_quarterly_pdf(), "bank-10q.pdf")
+    the page its first entry gives (printed page n is the PDF's n + 1), in its Part, and MD&A comes first. When the
+    last pages print Part II's Items as headings (``later_items``), its Item 1 is not Part I's: Part I's Items 1
+    and 2, printed nowhere else, are still placed."""
+    doc = indexer.build_index(filing_factory.contents_only_quarterly_pdf(later_items=later_items), "bank-10q.pdf")
     parts = [n for n in doc.root.children if n.title.startswith("Part")]
     assert [p.title for p in parts] == ["Part I - Financial information", "Part II - Other information"], [
         n.title for n in doc.root.children]
     part1 = [(c.title.split(" ")[1], c.pages[0]) for c in parts[0].children]
     assert part1 == [("2.", 3), ("1.", 6), ("3.", 12), ("4.", 12)], part1
-    assert [(c.title.split(" ")[1], c.pages[0]) for c in parts[1].children] == [("1.", 12), ("1A.", 13), ("6.", 13)]
+    assert [(c.title.split(" ")[1], c.pages[0]) for c in parts[1].children] == [
+        ("1.", 12), ("1A.", 12 if later_items else 13), ("6.", 13)]
     item1 = parts[0].children[1]
     assert any(n.title.startswith("Note 3") for n in item1.walk()), [n.title for n in item1.walk()]
     assert not any(n.title.startswith("Item") and n.pages[0] == 2 for n in doc.root.walk())
@@ -283,12 +289,27 @@ def test_a_paper_whose_appendix_closes_it_in_smaller_type_keeps_its_body_size():
     assert not any(t.startswith(("Recall at ten", "Precision of the filter")) for t in titles), titles
 
 
-def test_a_contents_page_with_leader_dots_gives_no_part_or_item():
+def test_too_many_top_sections_are_grouped_around_the_parts():
+    """JPMorgan's 10-Q outline gives ten top entries: cover, contents, Part I, Part II, the signature and five
+    exhibits. Grouped by count, Parts I and II went under "Pages 1–211"; grouped around them, they stay the report's
+    own children, between a group of the front pages and one of the signature and exhibits."""
+    tops = ["Form 10-Q Cover", "Table of Contents", "Part I – Financial information", "Part II – Other information",
+            "Signature", "Exhibit 15", "Exhibit 22", "Exhibit 31.1", "Exhibit 31.2", "Exhibit 32"]
+    pages = [[TextBlock(title, 14, True), filing_factory.PROSE] for title in tops]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages, toc=[(1, t, k) for k, t in enumerate(tops, 1)]), "q.pdf")
+    assert _titles(doc.root) == ["Pages 1–2", tops[2], tops[3], "Pages 5–10"], _titles(doc.root)
+    assert _titles(doc.root.children[-1]) == tops[4:]
+
+
+@pytest.mark.parametrize("layout", [{"leaders": True}, {"contents_lines": "stops"}, {"contents_lines": "bare"}])
+def test_a_contents_page_with_leader_dots_gives_no_part_or_item(layout):
     """Lockheed Martin's contents page lists "ITEM 9A." over "Controls and Procedures ......" over "103", its Parts
     in bold: the leader dots end a line with a full stop, but they are no sentence of an Item's text, and "103" is
     a page number, not section 103 titled "ITEM 9B.": the page is a contents page and every Part and Item is the one
-    printed in the report."""
-    doc = indexer.build_index(filing_factory.annual_report_pdf(leaders=True), "kestrel-10k.pdf")
+    printed in the report. The same for Best Buy's "Item 1." / "Business." / "4" (a title's full stop over a page
+    number is no sentence either) and J&J's "1" / "Business" / "1" (no "Item" line: its run of page numbers, each
+    under a title, tells the contents page)."""
+    doc = indexer.build_index(filing_factory.annual_report_pdf(**layout), "kestrel-10k.pdf")
     starts = {n.title: n.pages[0] for n in doc.root.walk() if re.match(r"(?i)(part|item)\b", n.title)}
     assert [t for t in starts if t.startswith("PART")] == ["PART I", "PART II", "PART III", "PART IV"], starts
     assert len(starts) == 4 + len(filing_factory.ITEMS) and min(starts.values()) > 2, starts
