@@ -17,7 +17,10 @@ alone) and checked against what the pages print:
   lists them all, and a node there holds none of them): per report, and the number of reports with at
   least one;
 - *made-up group titles*: grouping or page-split nodes whose title strings child titles together
-  ("pp. 22–29: A; B; …"): a ';' or '…' in a synthetic node's title.
+  ("pp. 22–29: A; B; …"): a ';' or '…' in a synthetic node's title;
+- *Items in their Part* (10-Ks): Item nodes with a "PART …" ancestor whose nearest such ancestor is the Part the
+  Item's number belongs to (Items 1–4 Part I, 5–9C Part II, 10–14 Part III, 15–16 Part IV); an Item 8 placed
+  where statements printed after Item 16 stand counts as out of its Part.
 
     python benchmarks/filing_trees.py --filings ../shared/filings [--limit N] [--json out.json]
 
@@ -98,6 +101,30 @@ def statements_under_item8(root: Section, quarterly: bool, content: pdf.PdfConte
     return count
 
 
+PART_OF = {**dict.fromkeys(("1", "1A", "1B", "1C", "2", "3", "4"), "I"),
+           **dict.fromkeys(("5", "6", "7", "7A", "8", "9", "9A", "9B", "9C"), "II"),
+           **dict.fromkeys(("10", "11", "12", "13", "14"), "III"), **dict.fromkeys(("15", "16"), "IV")}
+PART = re.compile(r"^part\s+(iv|iii|ii|i)\b", re.IGNORECASE)
+
+
+def items_in_their_part(root: Section) -> tuple[int, int]:
+    """(Item nodes under the Part their number belongs to, Item nodes under some Part) of a 10-K's tree."""
+    inside = under = 0
+
+    def walk(node: Section, part: str) -> None:
+        nonlocal inside, under
+        for child in node.children:
+            here = (m.group(1).upper() if (m := PART.match(child.title.strip())) else part)
+            item = ITEM.match(child.title.strip())
+            if item and part and item.group(1).upper() in PART_OF:
+                under += 1
+                inside += PART_OF[item.group(1).upper()] == part
+            walk(child, here)
+
+    walk(root, "")
+    return inside, under
+
+
 def made_up_titles(root: Section) -> int:
     return sum(1 for n in root.walk() if n.source in SYNTHETIC and (";" in n.title or "…" in n.title))
 
@@ -123,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
                      "printed_items": sorted(printed), "missing_items": sorted(printed - in_tree),
                      "statements_under_item8": statements_under_item8(root, quarterly, content),
                      "made_up_titles": made_up_titles(root), "nodes": sum(1 for _ in root.walk()),
+                     "items_in_part": (0, 0) if quarterly else items_in_their_part(root),
                      "seconds": round(time.perf_counter() - t, 2)})
     printed_n = sum(len(r["printed_items"]) for r in rows)
     found_n = printed_n - sum(len(r["missing_items"]) for r in rows)
@@ -131,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
               "items_printed": printed_n, "items_found": found_n,
               "reports_with_statements_under_item8": sum(r["statements_under_item8"] > 0 for r in rows),
               "made_up_titles": sum(r["made_up_titles"] for r in rows),
+              "items_in_their_part": [sum(r["items_in_part"][0] for r in rows), sum(r["items_in_part"][1] for r in rows)],
               "sources": dict(Counter(r["source"] for r in rows))}
     return report(result, print_result, args.json)
 
@@ -142,7 +171,8 @@ def print_result(r: dict) -> None:
               f"{','.join(row['missing_items'])[:24]:24} {row['statements_under_item8']:>7} {row['made_up_titles']:>7}")
     print(f"\n{r['reports']} reports: printed Items found as nodes {r['items_found_share']:.3f} "
           f"({r['items_found']}/{r['items_printed']}); statements under Item 8 in "
-          f"{r['reports_with_statements_under_item8']} of {r['reports']}; made-up group titles {r['made_up_titles']}")
+          f"{r['reports_with_statements_under_item8']} of {r['reports']}; made-up group titles {r['made_up_titles']}; "
+          f"Items in their Part {r['items_in_their_part'][0]} of {r['items_in_their_part'][1]}")
 
 
 def main(argv: list[str] | None = None) -> int:

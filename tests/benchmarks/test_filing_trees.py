@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from filing_trees import made_up_titles, printed_items, statements_under_item8, tree_items  # noqa: E402
+from filing_trees import items_in_their_part, made_up_titles, printed_items, statements_under_item8, tree_items  # noqa: E402
 
 import filing_factory  # noqa: E402
 from alphasearch import pdf  # noqa: E402
@@ -23,6 +23,14 @@ def test_a_generated_10k_prints_every_item_and_its_tree_holds_them_with_statemen
     assert statements_under_item8(root, quarterly=False) == len(filing_factory.STATEMENTS) + 1  # and "Notes to …"
     assert statements_under_item8(root, quarterly=False, content=content) == len(filing_factory.STATEMENTS) + 1
     assert made_up_titles(root) == 0
+    assert items_in_their_part(root) == (len(filing_factory.ITEMS), len(filing_factory.ITEMS))
+
+
+def test_items_out_of_their_part_are_counted():
+    """Items 1 and 5 under PART IV (a contents page's Parts kept): two Items under a Part, none in its own."""
+    items = tuple(Section(str(k), f"Item {n}. Title", (k, k)) for k, n in ((2, "1"), (3, "5")))
+    root = Section("0", "Report", (1, 3), children=(Section("1", "PART IV", (1, 3), children=items),))
+    assert items_in_their_part(root) == (0, 2)
 
 
 def test_statements_outside_item_8_and_list_titles_are_counted():
