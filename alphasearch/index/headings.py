@@ -26,7 +26,7 @@ from .folios import page_labels
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
 # line after it, is no section number ("9" in 7 pt over the title "What's in the Box" in 11 pt at the top of page 9)
-FOLIO_PAGES = 3
+FOLIO_PAGES = 3  # pages that print a number must agree on its offset from their index, this many at least
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _LEADERS = re.compile(r"(?:\.\s?){4,}$")  # "Risk Factors ......": a contents entry's dots, its page number on the next line
