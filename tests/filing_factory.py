@@ -98,7 +98,8 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
     its Part; ``leaders``: the contents page gives each Part in bold and each Item as "ITEM 7." over its title with
     leader dots over its page number (Lockheed Martin's 10-K); ``contents_lines``: the contents page gives each Part
     in bold and each Item on lines of its own: "stops", "Item 1." / "Business." / "3" (Best Buy's); "bare", "1" /
-    "Business" / "3", no "Item" at all (J&J's)."""
+    "Business" / "3", no "Item" at all (J&J's); "dots", "Item 1." / "Business ......" with the page numbers
+    elsewhere (Adobe's)."""
     contents = [bold("TABLE OF CONTENTS")] + [f"Item {n}. {t[:40]} {3 + i}" for i, (_, n, t, _) in enumerate(ITEMS)]
     if numbers_below:  # each Item's page number on a line of its own under it, its Part above it
         contents = [TextBlock("TABLE OF CONTENTS", 8, True)] + [
@@ -113,8 +114,9 @@ def annual_report_pdf(*, stubs_together: bool = False, statements_at_back: bool 
         contents = [bold("TABLE OF CONTENTS", 7)] + [
             x for i, (p, n, t, _) in enumerate(ITEMS)
             for x in ([bold(f"PART {p}")] if i == 0 or ITEMS[i - 1][0] != p else [])
-            + [TextBlock(f"Item {n}." if contents_lines == "stops" else n, 5),
-               TextBlock(f"{t[:50]}." if contents_lines == "stops" else t[:50], 5), TextBlock(str(3 + i), 5)]]
+            + ([TextBlock(f"Item {n}.", 5), TextBlock(f"{t[:50]} " + "." * 40, 5)] if contents_lines == "dots" else
+               [TextBlock(f"Item {n}." if contents_lines == "stops" else n, 5),
+                TextBlock(f"{t[:50]}." if contents_lines == "stops" else t[:50], 5), TextBlock(str(3 + i), 5)])]
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-K", 20, True),
          "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",

@@ -127,6 +127,15 @@ def _contents_items(text: str) -> list[tuple[str, str, str, int]]:
     return out if out and all(part for part, _, _, _ in out) and in_order else []
 
 
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+
+
+def _part_key(title: str) -> int | str:
+    """A Part's number as a number: "PART II" and "Part 2" are one Part."""
+    number = (numbered_heading(title) or (None, ""))[1].upper()
+    return int(number) if number.isdigit() else _ROMAN.get(number, number)
+
+
 def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
     """``entries`` with the Parts and Items a 10-Q's contents page lists placed at the pages it gives them, those the
     document prints nowhere else as headings in their Part (JPMorgan's 10-Q: "Item 1." / "Financial Statements." /
@@ -149,18 +158,20 @@ def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entr
     offset = _offset(page_labels(texts)) if len(listed) >= MIN_PLACED else None
     if offset is None:
         return entries
-    # an Item printed as a heading past the contents page: its first page, by (its Part, its number); an Item
-    # printed before any Part heading is the first listed Part's (JPMorgan prints Part II's Item 1 as a heading,
-    # not Part I's)
-    first_part = numbered_heading(listed[0][0])[1]
-    elsewhere: dict[tuple[str, str], int] = {}
-    part_now = first_part
+    # an Item printed as a heading past the contents page: its first page, by (its Part, its number) when the report
+    # prints Part headings (JPMorgan prints Part II's Item 1 as a heading, not Part I's; an Item printed before any
+    # Part heading is the first listed Part's), else by its number alone
+    parts_printed = any(e.page > page and kind(e) == "part" for e in entries)
+    part_now = _part_key(listed[0][0]) if parts_printed else ""
+    elsewhere: dict[tuple[int | str, str], int] = {}
     for e in entries:
-        if e.page > page and kind(e) == "part":
-            part_now = numbered_heading(e.title)[1]
+        if e.page > page and kind(e) == "part" and parts_printed:
+            part_now = _part_key(e.title)
         elif e.page > page and kind(e) == "item":
             elsewhere.setdefault((part_now, numbered_heading(e.title)[1]), e.page)
-    printed = [elsewhere.get((numbered_heading(part)[1], number)) for part, number, _, _ in listed]
+    printed = [elsewhere.get((_part_key(part) if parts_printed else "", number)) for part, number, _, _ in listed]
+    if not parts_printed and 2 * sum(at is not None for at in printed) >= len(listed):
+        return entries  # a filing that prints most of its Items as headings, under no Part we can read: they stay
     by_part: dict[str, list[tuple[str, int]]] = {}
     starts: dict[str, int] = {}  # each Part's earliest Item, placed or printed
     for (part, number, title, n), at in zip(listed, printed):
@@ -169,7 +180,7 @@ def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entr
         elif 1 <= n + offset <= len(texts):
             by_part.setdefault(part, []).append((title, n + offset))
             starts[part] = min(starts.get(part, n + offset), n + offset)
-    if not by_part:
+    if not by_part or (not parts_printed and sum(map(len, by_part.values())) < MIN_PLACED):
         return entries  # a filing that prints every Item it lists as a heading: they are where they are
     level = {k: min((e.level for e in entries if kind(e) == k), default=1 + (k == "item")) for k in ("part", "item")}
     level["item"] = max(level["item"], level["part"] + 1)

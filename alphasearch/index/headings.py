@@ -28,8 +28,9 @@ FOLIO_LINES = 3  # the page's own number, printed among its first or last lines 
 # line after it, is no section number ("9" in 7 pt over the title "What's in the Box" in 11 pt at the top of page 9)
 FOLIO_PAGES = 3  # pages that print a number must agree on its offset from their index, this many at least
 CONTENTS_LINES = 5  # a page with this many numbered headings is a table of contents
+LEADER_CHARS = 12
+REFS_IN_ORDER = 0.8  # a contents page's page numbers, each under its entry, go up (or stay) this share of the time
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
-_LEADERS = re.compile(r"(?:\.\s?){4,}$")  # "Risk Factors ......": a contents entry's dots, its page number on the next line
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
 _FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
@@ -286,7 +287,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                                 and (abs(size - nxt.size) > 1 or line.bold != nxt.bold)
                                 and (i < FOLIO_LINES or i >= len(lines) - FOLIO_LINES))
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
-                        and not runs and not any_kind(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
+                        and not runs and not _ranked(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
                     styled = styled or layout.styled(nxt, page.number) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
@@ -337,6 +338,13 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         return min(f.line, note_line.get(f.page, f.line) - 0.5) if f.kind and f.kind.name == "notes" else f.line
     entries = [(f.page, order(f), Entry(level(f), f.title, f.page)) for f in numbered + unnumbered]
     return [e for _, _, e in sorted(entries, key=lambda t: (t[0], t[1]))]
+
+
+def _ranked(text: str) -> bool:
+    """``text`` opens a heading of a ranked kind (Part, Item, Note, Chapter …): no title for a number above it ("3" /
+    "ITEM 1A."), as a section's title may be ("3" / "A Simple Baseline")."""
+    hit = _numbered(text, True)
+    return hit is not None and hit[0].rank is not None
 
 
 def _folio_offset(content: pdf.PdfContent) -> int | None:
@@ -424,9 +432,10 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
 
 def _page_refs(lines: list[pdf.Line]) -> int:
     """The page numbers a contents page lists each on its own line under its entry ("Business" / "1", "Risk Factors"
-    / "8"): the longest run of them that never goes down, counted when it has at least ``2 * CONTENTS_LINES``
-    (J&J's contents gives its Items as bare numbers, so no "Item" line tells it from the report). A chart's axis
-    (0, 10, 20 … one under another) is no such run: each number must stand under a line of words."""
+    / "8"): the longest run of them that never goes down, counted when it has at least ``2 * CONTENTS_LINES`` and
+    holds :data:`REFS_IN_ORDER` of them (J&J's contents gives its Items as bare numbers, so no "Item" line tells it
+    from the report). A chart's axis (0, 10, 20 … one under another) is no such run: each number must stand under a
+    line of words; nor is a table of stores by state, whose counts go up and down."""
     refs = [int(text) for prev, line in zip(lines, lines[1:])
             if (text := line.text.strip()).isdigit() and len(text) <= 3 and any(c.isalpha() for c in prev.text)]
     if len(refs) < 2 * CONTENTS_LINES:
@@ -438,7 +447,14 @@ def _page_refs(lines: list[pdf.Line]) -> int:
             tails.append(n)
         else:
             tails[k] = n
-    return len(tails) if len(tails) >= 2 * CONTENTS_LINES else 0
+    in_order = len(tails)
+    return in_order if in_order >= 2 * CONTENTS_LINES and in_order >= REFS_IN_ORDER * len(refs) else 0
+
+
+def _leaders(text: str) -> bool:
+    """``text`` ends in leader dots ("Business ......"): a contents entry, its page number elsewhere. Read on the
+    line's last characters alone (a pattern anchored at the end was quadratic on a line of dots)."""
+    return text[-LEADER_CHARS:].replace(" ", "").endswith("....")
 
 
 def _text_follows(lines: list[pdf.Line], i: int) -> bool:
@@ -453,7 +469,7 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     reach = lines[i + 1:i + 2 + PROSE_REACH]
     for k, line in enumerate(reach[:PROSE_REACH]):
         text = line.text.strip()
-        if line.bold or rules().any_kind.match(text) or text[-1:].isdigit() or _LEADERS.search(text):
+        if line.bold or rules().any_kind.match(text) or text[-1:].isdigit() or _leaders(text):
             continue
         nxt = reach[k + 1].text.strip() if k + 1 < len(reach) else ""
         if len(text.split()) >= PROSE_WORDS:

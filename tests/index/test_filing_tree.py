@@ -13,7 +13,7 @@ from alphasearch.pdf import TextBlock, write_pdf
 from alphasearch.index import indexer
 from alphasearch.index.grouping import group_title
 from alphasearch.index.crossref import _contents_items, with_contents_items
-from alphasearch.index.headings import Layout, numbered_entries
+from alphasearch.index.headings import Entry, Layout, numbered_entries
 from test_indexer import check_invariants
 
 
@@ -289,6 +289,43 @@ def test_a_paper_whose_appendix_closes_it_in_smaller_type_keeps_its_body_size():
     assert not any(t.startswith(("Recall at ten", "Precision of the filter")) for t in titles), titles
 
 
+def test_a_contents_page_places_no_item_a_report_prints_under_parts_it_names_otherwise():
+    """A 10-K's contents page lists its Items under "PART I" … "PART IV"; the report prints every Item as a heading,
+    its Parts as "Part 1" … "Part 4", or not at all (only in a running header): no Item is placed a second time."""
+    listed = [("I", "1", "Business"), ("I", "1A", "Risk Factors"), ("I", "2", "Properties"), ("II", "5", "Market"),
+              ("II", "7", "Management's Discussion"), ("II", "8", "Financial Statements"), ("III", "10", "Directors"),
+              ("IV", "15", "Exhibits")]
+    contents, part = ["TABLE OF CONTENTS"], ""
+    for k, (p, n, t) in enumerate(listed):
+        contents += ([f"PART {p}"] if p != part else []) + [f"Item {n}.", t, str(k + 2)]
+        part = p
+    texts = ["FORM 10-K", "\n".join(contents + ["1"])] + [f"The text of the Item.\n{k}" for k in range(2, 2 + len(listed))]
+    items = [Entry(2, f"Item {n}. {t}", k + 3) for k, (_, n, t) in enumerate(listed)]
+    assert with_contents_items(items, texts) == items
+    arabic, part = [], ""
+    for e, (p, _, _) in zip(items, listed):
+        arabic += ([Entry(1, f"Part {['I', 'II', 'III', 'IV'].index(p) + 1}", e.page)] if p != part else []) + [e]
+        part = p
+    assert with_contents_items(arabic, texts) == arabic
+
+
+def test_a_table_of_counts_under_an_item_is_no_contents_page():
+    """A page that lists stores by state ("Alabama" / "5" / "Alaska" / "9" …) holds numbers under lines of words
+    as a contents page does, but they fall too often for page numbers: the Items printed on it stay."""
+    counts = [5, 9, 3, 14, 20, 8, 25, 31, 2, 40, 44, 1, 52, 60, 7, 71, 80]  # 12 of 17 in a rising run, 5 falling
+    table = [x for k, n in enumerate(counts) for x in (TextBlock(f"State {chr(65 + k % 26)}{k}", 7), TextBlock(str(n), 7))]
+    pages = [[TextBlock(f"Item {n}. {t}", 12, True), filing_factory.PROSE] for n, t in (("1", "Business"),
+                                                                                      ("1A", "Risk Factors"))]
+    pages.append([TextBlock("Item 1B. Unresolved Staff Comments", 12, True), "None.",
+                  TextBlock("Item 1C. Cybersecurity", 12, True), filing_factory.PROSE,
+                  TextBlock("Item 2. Properties", 12, True), "We operate stores in these states:", *table])
+    pages += [[TextBlock(f"Item {n}. {t}", 12, True), filing_factory.PROSE] for n, t in (("3", "Legal Proceedings"),
+                                                                                       ("4", "Mine Safety Disclosures"))]
+    doc = indexer.build_index(write_pdf(pages), "stores-10k.pdf")
+    titles = [n.title for n in doc.root.walk()]
+    assert {"Item 1B. Unresolved Staff Comments", "Item 1C. Cybersecurity", "Item 2. Properties"} <= set(titles), titles
+
+
 def test_too_many_top_sections_are_grouped_around_the_parts():
     """JPMorgan's 10-Q outline gives ten top entries: cover, contents, Part I, Part II, the signature and five
     exhibits. Grouped by count, Parts I and II went under "Pages 1–211"; grouped around them, they stay the report's
@@ -301,14 +338,16 @@ def test_too_many_top_sections_are_grouped_around_the_parts():
     assert _titles(doc.root.children[-1]) == tops[4:]
 
 
-@pytest.mark.parametrize("layout", [{"leaders": True}, {"contents_lines": "stops"}, {"contents_lines": "bare"}])
+@pytest.mark.parametrize("layout", [{"leaders": True}, {"contents_lines": "stops"}, {"contents_lines": "bare"},
+                                    {"contents_lines": "dots"}])
 def test_a_contents_page_with_leader_dots_gives_no_part_or_item(layout):
     """Lockheed Martin's contents page lists "ITEM 9A." over "Controls and Procedures ......" over "103", its Parts
     in bold: the leader dots end a line with a full stop, but they are no sentence of an Item's text, and "103" is
     a page number, not section 103 titled "ITEM 9B.": the page is a contents page and every Part and Item is the one
     printed in the report. The same for Best Buy's "Item 1." / "Business." / "4" (a title's full stop over a page
     number is no sentence either) and J&J's "1" / "Business" / "1" (no "Item" line: its run of page numbers, each
-    under a title, tells the contents page)."""
+    under a title, tells the contents page), and Adobe's "Item 1." / "Business ......" (its page numbers in a
+    column read apart)."""
     doc = indexer.build_index(filing_factory.annual_report_pdf(**layout), "kestrel-10k.pdf")
     starts = {n.title: n.pages[0] for n in doc.root.walk() if re.match(r"(?i)(part|item)\b", n.title)}
     assert [t for t in starts if t.startswith("PART")] == ["PART I", "PART II", "PART III", "PART IV"], starts

@@ -334,6 +334,10 @@ def test_a_two_column_paper_keeps_its_numbered_sections_and_not_its_affiliations
         assert title in titles, "; ".join(f"{t} {n.pages}" for t, n in titles.items())
     assert not any("Leeds" in t or "Institute" in t or t.startswith("Table") for t in titles), list(titles)
     assert [c.title for c in titles["3 Method"].children][-2:] == ["3.1 Retrieval", "3.2 Re-ranking"]
+    # "2" / "A Simple Baseline": a section's title may begin with a letter that reads as an appendix's number
+    pages[1] = [TextBlock("2", 13, True), TextBlock("A Simple Baseline", 13, True), *column]
+    titles = [n.title for n in indexer.build_index(pdf_factory.make_pdf(pages), "paper.pdf").root.walk()]
+    assert "2 A Simple Baseline" in titles, titles
 
 
 def test_a_large_title_wrapped_in_a_narrow_column_is_one_title():
