@@ -15,13 +15,12 @@ words are data: ``cross_reference`` of ``data/headings.json``.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
 from ..lang import domain
 from .headings import Entry, numbered_heading
-from .folios import page_labels
+from .folios import page_labels, page_offset
 
 FRONT = "Front matter"  # the grouping code keeps Items flat beside it (grouping.stays_flat)
 MIN_PLACED = 3  # a contents page places this many Items at least, their pages rising, before it moves any
@@ -69,12 +68,6 @@ def index_items(texts: Sequence[str]) -> tuple[int, list[tuple[str, str, int]]]:
     return 0, []
 
 
-def _offset(labels: list[tuple[int, ...]]) -> int | None:
-    """The offset (PDF page - printed page number) most pages agree on, or None when no page prints a number."""
-    offsets = Counter(i + 1 - n for i, ns in enumerate(labels) for n in ns)
-    return offsets.most_common(1)[0][0] if offsets else None
-
-
 def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
     """``entries`` with the Items of the document's cross-reference index (:func:`index_items`) as section starts
     one level above them, when no entry is an Item already (Item lines on the index page itself are read as headings
@@ -86,7 +79,7 @@ def with_index_items(entries: list[Entry], texts: Sequence[str]) -> list[Entry]:
     if printed and printed[0].page != page:
         return entries
     entries = [e for e in entries if e not in printed]  # an index line read as a heading is no section
-    offset = _offset(page_labels(texts)) if items else None
+    offset = page_offset(page_labels(texts)) if items else None
     if offset is None:
         return entries
     placed = [(n + offset, f"Item {number}. {title}") for number, title, n in items if 1 <= n + offset <= len(texts)]
@@ -155,7 +148,7 @@ def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entr
         listed = _contents_items(texts[page - 1])
         if len(listed) >= MIN_PLACED:
             break
-    offset = _offset(page_labels(texts)) if len(listed) >= MIN_PLACED else None
+    offset = page_offset(page_labels(texts)) if len(listed) >= MIN_PLACED else None
     if offset is None:
         return entries
     # an Item printed as a heading past the contents page: its first page, by (its Part, its number) when the report

@@ -6,6 +6,7 @@ of a 10-K maps its printed pages to the PDF's by them. Pure text: no index, no r
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 _LABEL_LINE = re.compile(r"^\s*(?:page\s+)?[(\-–—]?\s*(\d{1,4})\s*[)\-–—]?(?:\s*(?:/|of)\s*\d{1,4})?\s*$",
@@ -87,3 +88,16 @@ def page_labels(texts: Sequence[str]) -> list[tuple[int, ...]]:
             labels.insert(0, alone)
         out.append(tuple(dict.fromkeys(labels)))
     return out
+
+
+def page_offset(labels: Sequence[Sequence[int]], *, agreeing: int = 0) -> int | None:
+    """The offset (PDF page - printed page number) most pages agree on, of ``labels`` (:func:`page_labels`), or None
+    when no page prints a number; with ``agreeing``, also None unless that many pages at least, and half of those
+    that print a number, agree on it."""
+    offsets = Counter(i + 1 - n for i, ns in enumerate(labels) for n in ns)
+    if not offsets:
+        return None
+    offset, count = offsets.most_common(1)[0]
+    if agreeing and (count < agreeing or 2 * count < sum(1 for ns in labels if ns)):
+        return None
+    return offset

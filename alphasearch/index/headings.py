@@ -21,7 +21,7 @@ from functools import lru_cache
 from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
-from .folios import page_labels
+from .folios import page_labels, page_offset
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -258,7 +258,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
     running_kind = rules().running_kind
     chapter_label = rules().chapter_label  # read once: the loop below visits every line of the document
     chapter = next((k for k in rules().kinds if k.name == "chapter"), None) if chapter_label else None
-    folio = _folio_offset(content)
+    offset = page_offset(page_labels([p.text for p in content.pages]), agreeing=FOLIO_PAGES)  # PDF page - printed
     for page, norm in zip(content.pages, layout.norm):
         body = layout.body_of(page.number)
         larger, bold_from = body + 1.0, body - 0.5  # Layout.styled, read in the loop over every line
@@ -283,7 +283,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             if bare_number(text):
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
                 runs = i + 1 < len(norm) and norm[i + 1] in running  # a page's number over its running header
-                runs = runs or (folio is not None and text == str(page.number + folio) and nxt is not None
+                runs = runs or (offset is not None and text == str(page.number - offset) and nxt is not None
                                 and (abs(size - nxt.size) > 1 or line.bold != nxt.bold)
                                 and (i < FOLIO_LINES or i >= len(lines) - FOLIO_LINES))
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
@@ -345,19 +345,6 @@ def _ranked(text: str) -> bool:
     "ITEM 1A."), as a section's title may be ("3" / "A Simple Baseline")."""
     hit = _numbered(text, True)
     return hit is not None and hit[0].rank is not None
-
-
-def _folio_offset(content: pdf.PdfContent) -> int | None:
-    """What to add to a page's index to get the number it prints (0 when the first page prints "1"), when most of
-    the pages that print a number agree on it, and at least :data:`FOLIO_PAGES` do; else None (a list's "11" at a
-    page's foot is no page number)."""
-    printed = [(page.number, labels) for page, labels in zip(content.pages, page_labels([p.text for p in content.pages]))
-               if labels]
-    offsets = Counter(n - number for number, labels in printed for n in set(labels))
-    if not offsets:
-        return None
-    offset, count = offsets.most_common(1)[0]
-    return offset if count >= FOLIO_PAGES and 2 * count >= len(printed) else None
 
 
 CHAPTER_STEP = 4.0  # points: an unnumbered heading this much larger than every numbered rank heads them
