@@ -34,6 +34,8 @@ CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) count
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
 _DOC_DF: dict[str, tuple[int, dict[str, int]]] = {}
 _DIGITS = re.compile(r"\d")
+_REMARK = re.compile(r"\([^()]*[A-Za-z][^()]*\)")  # a remark in brackets, "(000's)": words, not a negative "(0.08)"
+WRAPPED_LINES = 3  # a heading over a block of rows may wrap over this many lines
 _UNIT_LINE = re.compile(r"\b(?:in )?(?:thousands|millions|billions)\b", re.IGNORECASE)  # "(In millions, except per share)"
 
 
@@ -113,6 +115,7 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     ctx = set(terms(context))
     explained, stands_for = _names(want, norm_text(label), lab)
     in_context = _names(want, norm_text(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
+    explained |= _with_heading(label, context, want, lab)
     covered = 0.0
     for t, w in want.weights.items():
         if t in lab or t in stands_for:
@@ -124,6 +127,22 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     own = [t for t in set(terms(label_core(label, want.org))) - neutral_words() if t not in _form_words()] or list(lab)
     precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
     return coverage * precision, coverage
+
+
+def named_with_heading(label: str, context: str, want: Asked) -> bool:
+    """Whether ``label`` and the heading it sits under (the last line of its ``context``) name a line item asked
+    together, with a word of the label: "Net income attributable to …" under "Earnings per share––diluted:" is the
+    net income per share, the earnings per share; "Income from continuing operations …" under it is a part of them."""
+    lab = set(terms(label)) - neutral_words()
+    return bool(_with_heading(label, context, want, lab) & lab)
+
+
+def _with_heading(label: str, context: str, want: Asked, lab: set[str]) -> set[str]:
+    """The words that a name of a line item asked, held whole by ``label`` and its heading together, explains."""
+    heading = context.rsplit("\n", 1)[-1] if "\n" in context else ""
+    if not heading:
+        return set()
+    return _names(want, norm_text(label + " " + heading), lab | set(terms(heading)))[0]
 
 
 def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]:
@@ -169,10 +188,21 @@ def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
     lines = [" ".join(x.split()) for x in page_text.split("\n")]
     title = [x for x in lines[:8] if x and not _DIGITS.search(x)][:3]
     named = " ".join(labels).lower()
-    heading = next((lines[k] for k in range(line - 1, max(-1, line - 40), -1)
-                    if len(lines[k]) > 2 and not _DIGITS.search(lines[k]) and "$" not in lines[k]
-                    and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named), "")
-    return " ".join(title) + "\n" + heading  # the heading last, on a line of its own
+
+    def heading_like(k: int) -> bool:  # words, no figure (a remark in brackets aside: "(000's)"), no unit line
+        bare = _REMARK.sub(" ", lines[k])
+        return (len(lines[k]) > 2 and not _DIGITS.search(bare) and "$" not in lines[k]
+                and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named)
+
+    at = next((k for k in range(line - 1, max(-1, line - 40), -1) if heading_like(k)), None)
+    if at is None:
+        return " ".join(title) + "\n"
+    parts = [lines[at]]
+    # a heading wrapped over lines: "NET INCOME PER COMMON SHARE ATTRIBUTABLE TO" / "COSTCO:"
+    while at - 1 >= 0 and len(parts) < WRAPPED_LINES and heading_like(at - 1) and not lines[at - 1].endswith((":", ".")):
+        at -= 1
+        parts.insert(0, lines[at])
+    return " ".join(title) + "\n" + " ".join(parts)  # the heading last, on a line of its own
 
 
 def _label_part(line: str) -> str:

@@ -14,7 +14,7 @@ from ..lang.text import terms
 from ..models import DocumentIndex
 from .contents import contents_page
 from .items import norm_text, lexicon, owners_clause, row_score, whole_terms
-from .meaning import Asked, match, row_context
+from .meaning import Asked, match, named_with_heading, row_context
 from .prose import prose_rows
 from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_period_words
 
@@ -47,6 +47,7 @@ class Figure:
     row: str  # the row as printed (the citation's snippet)
     score: float
     fit: float = 1.0  # how well the row's label and context mean what is asked (meaning.match; 1: not measured)
+    heading: str = ""  # the heading that names the item with the label ("Earnings per share––diluted"), shown with it
 
     @property
     def value(self) -> float:
@@ -64,7 +65,8 @@ class Figure:
     def line(self) -> str:
         period = f", {self.period}" if self.period else ""
         printed = f" (printed {self.cell.text})" if "(" in self.cell.text else ""
-        return f"{self.label}{period}: {self.amount()}{printed} — p. {self.page}"
+        under = f" ({self.heading})" if self.heading else ""
+        return f"{self.label}{under}{period}: {self.amount()}{printed} — p. {self.page}"
 
 
 @dataclass(frozen=True)
@@ -180,12 +182,17 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         if org and not groups and set(terms(named)) & q_terms <= org:
             continue
         s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
-        meant = 1.0
+        meant, under = 1.0, ""
         if want is not None:  # the lexicon's evidence beside what the label and its context mean
             meant = match(without_period_words(named) if row.prose else named, row.context, want)[0]
             # the meaning can carry a row the lexicon scores low ("Diluted" under "Earnings per share"); a label
             # the lexicon reads as another line item ("Deferred revenue") keeps only half of it
-            s = (max(s, meant) if s > 0 else 0.5 * meant) if groups else s
+            # …unless the label and its heading name the item asked together ("Net income attributable to …" under
+            # "Earnings per share––diluted:"): then the meaning decides
+            if groups and s <= 0 and named_with_heading(named, row.context, want):
+                s, under = meant, row.context.rsplit("\n", 1)[-1].rstrip(" :")
+            elif groups:
+                s = max(s, meant) if s > 0 else 0.5 * meant
         s *= PROSE_WEIGHT if row.prose else 1.0  # "quarterly cash dividend": the period is the column's, not the item
         if another_entity(row.context, q_terms):  # the parent company's own schedule: not the company's figure
             s *= OTHER_ENTITY
@@ -224,7 +231,7 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is
         mine = bool(owners_clause(named, org)) and not q_terms & whole_terms()
-        out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant)))
+        out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant, under)))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]
 

@@ -199,3 +199,64 @@ def test_a_sentence_naming_the_line_item_in_other_verbs_still_answers(statements
                                                                "$2.9 billion in 2022, up from $2.6 billion."),))
     ex = extractive_answer(rd, "How much did Harbor spend on research and development in 2022?", [1], df_of(rd))
     assert ex.direct is not None and "2.9 billion" in ex.direct.text, ex.direct
+
+
+PER_SHARE_BLOCKS = """Harbor Corporation
+Consolidated Statements of Income
+(in millions, except per share amounts)
+2022 2021
+Income from continuing operations 1,400 1,200
+Discontinued operations, net of tax (90) (20)
+Net income attributable to Harbor Corporation common shareholders 1,310 1,180
+Earnings per common share--basic:
+Income from continuing operations attributable to Harbor Corporation common shareholders 2.80 2.40
+Discontinued operations, net of tax (0.18) (0.04)
+Net income attributable to Harbor Corporation common shareholders 2.62 2.36
+Earnings per common share--diluted:
+Income from continuing operations attributable to Harbor Corporation common shareholders 2.76 2.35
+Discontinued operations, net of tax (0.18) (0.04)
+Net income attributable to Harbor Corporation common shareholders 2.58 2.31
+Weighted-average shares--diluted 508 511"""
+
+
+def test_the_net_income_row_under_a_diluted_per_share_heading_is_diluted_eps(statements):
+    """Under "Earnings per common share--diluted:" the rows are its parts, the net income per share last: the label
+    and the heading name the item together ("net income" + "per share"), so its row answers, not the continuing
+    operations' part above it, the basic block's row, nor the net income in millions; the line names the heading."""
+    blocks = replace(statements, doc_id="literal-per-share-blocks", pages=(Page(1, PER_SHARE_BLOCKS),))
+    got = figure_answer(blocks, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
+    assert got is not None and "2.58" in got.text, got
+    assert "(Earnings per common share--diluted)" in got.text, got.text
+    got = figure_answer(blocks, "What was Harbor's basic EPS in 2021?", [1])
+    assert got is not None and "2.36" in got.text, got
+    got = figure_answer(blocks, "What was Harbor's net income in 2022?", [1])
+    assert got is not None and "1,310" in got.text, got
+
+
+WRAPPED_HEADING = """Harbor Corporation
+Consolidated Statements of Income
+(amounts in millions, except per share data)
+2022 2021
+Net sales 21,400 19,800
+NET INCOME ATTRIBUTABLE TO HARBOR 1,310 1,180
+NET INCOME PER COMMON SHARE ATTRIBUTABLE TO
+HARBOR:
+Basic 11.30 9.05
+Diluted 11.27 9.02
+Shares used in calculation (000's)
+Basic 443,089 442,297
+Diluted 444,346 443,901"""
+
+
+def test_a_heading_wrapped_over_two_lines_is_the_rows_context(statements):
+    """"NET INCOME PER COMMON SHARE ATTRIBUTABLE TO" / "HARBOR:" is one heading: "Diluted" under it is the diluted
+    EPS (the company's name alone said nothing); the shares' "Diluted" sits under its own heading, whose "(000's)"
+    is a remark, not a figure."""
+    lines = WRAPPED_HEADING.split("\n")
+    assert row_context(WRAPPED_HEADING, lines.index("Diluted 11.27 9.02")).endswith(
+        "NET INCOME PER COMMON SHARE ATTRIBUTABLE TO HARBOR:")
+    assert row_context(WRAPPED_HEADING, lines.index("Diluted 444,346 443,901")).endswith(
+        "Shares used in calculation (000's)")
+    wrapped = replace(statements, doc_id="literal-wrapped-heading", pages=(Page(1, WRAPPED_HEADING),))
+    got = figure_answer(wrapped, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
+    assert got is not None and got.text.startswith(("Diluted, 2022: $11.27", "Diluted, 2022: 11.27")), got
