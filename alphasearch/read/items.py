@@ -233,6 +233,16 @@ def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
     return other > asked
 
 
+_NOT = re.compile(r"\bnot\s+(?:yet\s+)?([A-Za-z][\w-]*)", re.IGNORECASE)  # "not paid", "not yet paid"
+
+
+def without_negated(label: str) -> tuple[str, list[str]]:
+    """(``label`` without what it says is not so, the terms of those words): "Dividends declared and not paid"
+    holds no "paid"; the word is the label's own, one that no question word explains."""
+    negated = [t for m in _NOT.finditer(label) for t in terms(m.group(1))]
+    return (_NOT.sub(" ", label), negated) if negated else (label, [])
+
+
 def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
     """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
     label holds (1 when it holds the whole phrase) times the share of the label's own words that
@@ -241,6 +251,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
     many of the question's words it holds (two suffice). A label whose longest phrase of the
     lexicon belongs to a line item not asked for scores 0."""
+    label, negated = without_negated(label)
     lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0
@@ -250,7 +261,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
         phrases, words = group_terms(group)
-        precision = len(lab & (question_terms | words)) / len(lab)
+        precision = len(lab & (question_terms | words)) / (len(lab) + len(negated))
         for phrase, want in phrases:
             if phrase in norm:
                 recall = 1.0

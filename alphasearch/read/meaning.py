@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import group_terms, label_core, neutral_words, norm_text, lexicon
+from .items import group_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -109,6 +109,9 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     question or such a synonym explains."""
     if not want.weights:
         return 0.0, 0.0
+    # what a label says is not so it does not hold: "Dividends declared and not paid" holds no "paid", and its
+    # "paid" is a word the question does not explain
+    label, negated = without_negated(label)
     lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0, 0.0
@@ -125,7 +128,7 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     coverage = covered / want.total
     # a remark in brackets, whose figure it is and what it leaves out are no other line item (label_core)
     own = [t for t in set(terms(label_core(label, want.org))) - neutral_words() if t not in _form_words()] or list(lab)
-    precision = sum(1 for t in own if t in want.weights or t in explained) / len(own)
+    precision = sum(1 for t in own if t in want.weights or t in explained) / (len(own) + len(negated))
     return coverage * precision, coverage
 
 
@@ -157,14 +160,31 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
                 if phrase in norm or need <= words]
         # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying
         # "basic"): none of its names counts
-        other = [need for need, base, qualifier in held if qualifier and not qualifier & set(want.weights) and any(
-            _base_of(group, n) == base and n - base not in (qualifier, frozenset()) for n in said)]
+        # (words that mean the same, "stockholders" for "shareholders", are no other qualifier: lexicon's same_words)
+        asked_words = _same(frozenset(want.weights))
+        other = [need for need, base, qualifier in held if qualifier and not _same(qualifier) & asked_words and any(
+            _base_of(group, n) == base and _same(n - base) not in (_same(qualifier), frozenset()) for n in said)]
         qualifiers = frozenset().union(*(n - _base_of(group, n) for n in said if _base_of(group, n)))
         for need, _, _ in held:
             if not any(need <= o for o in other):
                 explained |= need
-                stands_for |= mine - (qualifiers - need)  # "Earnings per share" says nothing of "diluted"
+                # "Earnings per share" says nothing of "diluted"; "stockholders'" says "shareholders'"
+                stands_for |= mine - {q for q in qualifiers if _same(frozenset({q})) - _same(need)}
     return explained, stands_for
+
+
+@lru_cache(maxsize=1)
+def _same_words() -> dict[str, str]:
+    """Each term of the lexicon's ``same_words`` → the first of its set ("stockhold" → "sharehold")."""
+    out: dict[str, str] = {}
+    for words in lexicon().get("same_words", ()):
+        first = terms(words[0])[0]
+        out.update({t: first for w in words for t in terms(w)})
+    return out
+
+
+def _same(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(_same_words().get(t, t) for t in words)
 
 
 @lru_cache(maxsize=None)

@@ -107,11 +107,13 @@ def table_rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int,
 
 def org_terms(doc: DocumentIndex) -> frozenset[str]:
     """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
-    best, buy; none when it names none), read once per document."""
+    best, buy, bb; none when it names none), read once per document."""
     got = _ORG.get(doc.doc_id)
     if got is None:
         org = facts.extract(doc).org
-        got = frozenset(terms(" ".join(facts.org_words(org)))) if org else frozenset()
+        words = facts.org_words(org) if org else []
+        # …and its initials, as analysts write a name of several words: "AMD" for Advanced Micro Devices
+        got = frozenset(terms(" ".join(words + (["".join(w[0] for w in words)] if len(words) > 1 else []))))
         if len(_ORG) >= 64:
             _ORG.clear()
         _ORG[doc.doc_id] = got

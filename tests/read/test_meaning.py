@@ -260,3 +260,42 @@ def test_a_heading_wrapped_over_two_lines_is_the_rows_context(statements):
     wrapped = replace(statements, doc_id="literal-wrapped-heading", pages=(Page(1, WRAPPED_HEADING),))
     got = figure_answer(wrapped, "What were Harbor's diluted earnings per share in fiscal 2022?", [1])
     assert got is not None and got.text.startswith(("Diluted, 2022: $11.27", "Diluted, 2022: 11.27")), got
+
+
+EQUITY_AND_DIVIDENDS = """Advanced Micro Devices, Inc.
+Consolidated Balance Sheets
+(in millions)
+2021 2020
+Total liabilities 4,922 3,125
+Total stockholders’ equity 7,497 5,837
+Total liabilities and stockholders’ equity 12,419 8,962
+Cash paid during the year for:
+Dividends declared and not paid 524 480"""
+
+
+def test_stockholders_equity_is_shareholders_equity_and_a_name_by_its_initials_is_the_company(statements):
+    """"stockholders’" is the same word as the question's "shareholders'" (the lexicon's same_words), not the same
+    item qualified otherwise as "basic" is to "diluted"; "AMD" is the company (the initials of its name), no key
+    term a row must hold."""
+    from alphasearch.read.rows import org_terms
+
+    page = replace(statements, doc_id="literal-amd", pages=(Page(1, EQUITY_AND_DIVIDENDS),))
+    question = "What was AMD's total shareholders' equity at the end of fiscal 2021?"
+    assert "amd" in org_terms(page)
+    want = asked(question, concepts(question), org_terms(page))
+    assert match("Total stockholders’ equity", "", want)[0] == 1.0
+    assert match("Total liabilities and stockholders’ equity", "", want)[0] < 1.0
+    got = figure_answer(page, question, [1])
+    assert got is not None and got.text.startswith("Total stockholders’ equity, 2021:") and "7,497" in got.text, got
+
+
+def test_a_label_saying_not_paid_does_not_answer_what_was_paid(statements):
+    """"Dividends declared and not paid" holds "paid" only as what did not happen: no figure of it is stated for
+    the dividends paid (it once was, Nike's $524 million for its $2,012 million)."""
+    page = replace(statements, doc_id="literal-not-paid", pages=(Page(1, EQUITY_AND_DIVIDENDS),))
+    question = "How much did Harbor pay in dividends in fiscal 2021?"
+    want = asked(question, concepts(question))
+    assert match("Dividends declared and not paid", "Cash paid during the year for:", want)[0] < match(
+        "Dividends paid", "", want)[0]
+    got = figure_answer(page, question, [1])
+    assert got is None or "524" not in got.text, got
