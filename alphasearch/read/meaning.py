@@ -134,16 +134,20 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
 
 def named_with_heading(label: str, context: str, want: Asked) -> bool:
     """Whether ``label`` and the heading it sits under (the last line of its ``context``) name a line item asked
-    together, with a word of the label: "Net income attributable to …" under "Earnings per share––diluted:" is the
-    net income per share, the earnings per share; "Income from continuing operations …" under it is a part of them."""
+    together, with a word of the label that names none alone: "Net income attributable to …" under "Earnings per
+    share––diluted:" is the net income per share, the earnings per share; "Income from continuing operations …" under
+    it is a part of them; "Income before income taxes" is no income tax, whatever its heading."""
     lab = set(terms(label)) - neutral_words()
-    return bool(_with_heading(label, context, want, lab) & lab)
+    alone = _names(want, norm_text(label), lab)[0]  # "Income before income taxes" names "income taxes" itself
+    return bool((_with_heading(label, context, want, lab) - alone) & lab)
 
 
 def _with_heading(label: str, context: str, want: Asked, lab: set[str]) -> set[str]:
-    """The words that a name of a line item asked, held whole by ``label`` and its heading together, explains."""
+    """The words that a name of a line item asked, held whole by ``label`` and its heading together, explains: a
+    heading that introduces the rows under it as its parts, ending in a colon ("Earnings per share––diluted:"), not a
+    label whose figures were printed apart from it ("(Provision for) benefit from income taxes" above "Net income")."""
     heading = context.rsplit("\n", 1)[-1] if "\n" in context else ""
-    if not heading:
+    if not heading.endswith(":"):
         return set()
     return _names(want, norm_text(label + " " + heading), lab | set(terms(heading)))[0]
 

@@ -299,3 +299,39 @@ def test_a_label_saying_not_paid_does_not_answer_what_was_paid(statements):
         "Dividends paid", "", want)[0]
     got = figure_answer(page, question, [1])
     assert got is None or "524" not in got.text, got
+
+
+PRETAX_BY_GEOGRAPHY = """Harbor Corporation
+Notes to Consolidated Financial Statements
+(in millions)
+2022 2021
+The following is a geographical breakdown of income before income taxes:
+Domestic 5,000 4,000
+Foreign 4,126 3,649
+Income before income taxes 9,126 7,649"""
+
+
+def test_a_label_naming_another_item_itself_is_not_carried_by_its_heading(statements):
+    """"Income before income taxes" names the pretax income, which holds the words "income taxes": under a heading
+    that ends in a colon it is still no income tax expense (only a label naming no item alone is read with its
+    heading)."""
+    page = replace(statements, doc_id="literal-pretax", pages=(Page(1, PRETAX_BY_GEOGRAPHY),))
+    got = figure_answer(page, "What was Harbor's income tax expense for fiscal 2022?", [1])
+    assert got is None or "9,126" not in got.text, got
+
+
+TAX_PRINTED_APART = """Harbor Corporation
+Consolidated Statements of Operations
+(in millions)
+2023 2022
+Income before income taxes 9,126 7,649
+(Provision for) benefit from income taxes
+Net income 8,503 6,717"""
+
+
+def test_only_a_heading_ending_in_a_colon_names_the_item_with_the_rows_under_it(statements):
+    """A label whose figures were printed apart from it ("(Provision for) benefit from income taxes") is no heading
+    of the rows below it: "Net income" under it is not the income tax expense."""
+    page = replace(statements, doc_id="literal-tax-apart", pages=(Page(1, TAX_PRINTED_APART),))
+    got = figure_answer(page, "What was Harbor's income tax expense for fiscal 2023?", [1])
+    assert got is None or "8,503" not in got.text, got
