@@ -392,11 +392,11 @@ def _shown(result: float, percent: bool | str, figures, operands, decimals: int 
     return f"{plain} ({result * 100:.1f}%)" if percent == "name" else plain
 
 
-_DECIMALS = re.compile(r"\b(one|two|three|four|[1-4]) decimals?\b", re.IGNORECASE)
+_DECIMALS = re.compile(r"\b(one|two|three|four|[1-4]) ?(?:decimals?|dp\b|d\.p\.)", re.IGNORECASE)  # "3 dp", "2dp"
 
 
 def decimals_asked(question: str) -> int | None:
-    """The rounding a question asks for ("round to three decimal places" → 3), None when none."""
+    """The rounding a question asks for ("round to three decimal places", "3 dp" → 3), None when none."""
     m = _DECIMALS.search(question)
     if not m:
         return None

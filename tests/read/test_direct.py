@@ -230,6 +230,7 @@ def test_a_quarter_page_read_first_gives_way_to_the_full_year_further_down(engin
     ("What was the FY2023 turnover of its inventory?", "11,724 / avg(1,700, 1,900) = 6.51"),
     ("What was the effective tax rate in fiscal 2023? Round to three decimal places.",
      "259 / 1,335 = 0.194 (19.4%)"),
+    ("FY2023 effective tax rate, 3 dp", "259 / 1,335 = 0.194 (19.4%)"),  # an analyst's shorthand for the places
     ("What is the after-tax return on average equity for FY2023?", "1,076 / avg(3,900, 4,100) = 0.27"),
     ("What is the FY2023 net income to net sales ratio?", "1,076 / 14,694 = 0.07"),
     ("What is FY2023 gross profit? Define gross profit as net sales less cost of sales.",
