@@ -21,6 +21,7 @@ from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_perio
 _ORG: dict[str, frozenset[str]] = {}
 _LABELS: dict[str, frozenset[str]] = {}
 
+UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year its context does not
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
@@ -211,6 +212,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
             col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
             s *= 1.0 if max(overlap) else 0.8
+            if years and not any(y in row.context for y in years):  # a year asked that no column nor heading names:
+                s *= UNDATED_TABLE  # a table of another kind (square feet by site), its period unknown
             if want is not None:  # the column's name is part of what the figure means ("MMLU Chemistry")
                 meant = max(meant, match(named, f"{row.context} {col}", want)[0])
         elif years and row.columns:

@@ -335,3 +335,52 @@ def test_only_a_heading_ending_in_a_colon_names_the_item_with_the_rows_under_it(
     page = replace(statements, doc_id="literal-tax-apart", pages=(Page(1, TAX_PRINTED_APART),))
     got = figure_answer(page, "What was Harbor's income tax expense for fiscal 2023?", [1])
     assert got is None or "8,503" not in got.text, got
+
+
+BORROWINGS = """Harbor Corporation
+Consolidated Balance Sheets
+(in millions)
+2023 2022
+Notes payable and other borrowings, current 3,000 2,000
+Total current liabilities 9,500 8,800
+Notes payable and other borrowings, non-current 86,420 72,110"""
+
+PROPERTIES = """Properties
+The following table presents the distribution of this total area:
+(million square feet)
+Total
+Domestic
+Foreign
+Manufacturing
+31.2
+12.0
+19.2
+Research and development
+3.9
+1.9
+2.0"""
+
+OPERATIONS = """Harbor Corporation
+Consolidated Statements of Income
+(in millions)
+2022 2021 2020
+Net sales 14,189 14,082 11,303
+Research, development and engineering expenses 1,047 995 1,154"""
+
+
+def test_borrowings_non_current_are_long_term_debt(statements):
+    page = replace(statements, doc_id="literal-borrowings", pages=(Page(1, BORROWINGS),))
+    got = figure_answer(page, "How much long-term debt did Harbor have at the end of fiscal 2023?", [1])
+    assert got is not None and got.text.startswith("Notes payable and other borrowings, non-current, 2023:"), got
+    assert "86,420" in got.text, got
+
+
+def test_the_expense_asked_in_a_year_is_not_a_table_without_years(statements):
+    """"How much did Harbor spend on R&D in 2022": "spend" is the question's verb, no word a row must hold; the
+    income statement's "Research, development and engineering expenses" answers, not the square feet a table of
+    properties (columns named by words, no year) gives its research and development sites."""
+    pages = replace(statements, doc_id="literal-rde", pages=(Page(1, PROPERTIES), Page(2, OPERATIONS)))
+    question = "How much did Harbor spend on research and development in fiscal 2022?"
+    assert "spend" not in asked(question, concepts(question)).weights
+    got = figure_answer(pages, question, [1, 2])
+    assert got is not None and "1,047" in got.text, got
