@@ -22,6 +22,7 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
+from .lines import FIGURES, RUN_IN, in_capitals, row_label, sentence, table_header, title_start
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -32,7 +33,6 @@ LEADER_CHARS = 12
 REFS_IN_ORDER = 0.8  # a contents page's page numbers, each under its entry, go up (or stay) this share of the time
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
-_FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
 
 
@@ -289,7 +289,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
                         and not runs and not _ranked(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
-                    styled = styled or layout.styled(nxt, page.number) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
+                    styled = styled or layout.styled(nxt, page.number) or in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
             if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
@@ -300,7 +300,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 text = f"{text} {lines[last].text}"
             nxt = lines[last + 1] if last + 1 < len(lines) else None
             hit = _numbered(text, styled)
-            if hit is not None and hit[0].rank is None and _RUN_IN.search(text, hit[2]):
+            if hit is not None and hit[0].rank is None and RUN_IN.search(text, hit[2]):
                 continue  # "2. Naively finetuning … is not enough. Despite …": a numbered paragraph, not a title
             if hit is not None:
                 kind, number, end = hit
@@ -313,8 +313,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size, line.bold))
-            elif styled and _title_start(text) and not _sentence(text) and not _RUN_IN.search(text) \
-                    and not _row_label(lines, i) and not _table_header(lines, last, text):
+            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
+                    and not row_label(lines, i) and not table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))
@@ -451,7 +451,7 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     capitals, is a heading). A plain line of a narrow column wrapped into the next ("… to generate" /
     "knowledge-aware …") is text too."""
     title = lines[i + 1] if i + 1 < len(lines) else None
-    if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or _in_capitals(title.text))):
+    if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or in_capitals(title.text))):
         return False
     reach = lines[i + 1:i + 2 + PROSE_REACH]
     for k, line in enumerate(reach[:PROSE_REACH]):
@@ -461,7 +461,7 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
         nxt = reach[k + 1].text.strip() if k + 1 < len(reach) else ""
         if len(text.split()) >= PROSE_WORDS:
             return True
-        if text.endswith(".") and not (nxt and _FIGURES.match(nxt)):  # "Business." over "4": a contents entry's title
+        if text.endswith(".") and not (nxt and FIGURES.match(nxt)):  # "Business." over "4": a contents entry's title
             return True
         if 2 * len(text.split()) >= PROSE_WORDS and (text.endswith("-") or nxt[:1].islower()):
             return True  # a paragraph's line wrapped in a narrow column ("… to generate" / "knowledge-aware …")
@@ -498,60 +498,6 @@ def _continues(line: pdf.Line, nxt: pdf.Line, body: float) -> bool:
             and (bool(_OPEN_END.search(line.text)) or (line.size > body and nxt.text[:1].islower())
                  or len(line.text) >= WRAPPED * min(1.0, body / line.size) * (CAPITALS if line.text.isupper() else 1))
             and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
-
-
-def _title_start(text: str) -> bool:
-    """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
-    return text[:1].isupper() or text[:1].isdigit()
-
-
-_RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
-
-
-def _in_capitals(text: str) -> bool:
-    """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
-
-
-def _sentence(text: str) -> bool:
-    """A sentence set in bold (a risk factor's summary), not a section title."""
-    return text.endswith(".") and len(text.split()) >= 6
-
-
-def _row_label(lines: list[pdf.Line], i: int) -> bool:
-    """A table row's label: the next line holds figures only."""
-    return i + 1 < len(lines) and bool(_FIGURES.match(lines[i + 1].text))
-
-
-_NUMBER = re.compile(r"^\(?[$€£]?\(?-?\d[\d,.]*%?\)?$|^[-–—]$")
-HEADER_WORDS = 2  # a column header is a word or two ("Amount", "Level 1", "Losses")
-HEADER_REACH = 4  # lines below a column header before the first row of figures
-
-
-def _figures_row(text: str) -> bool:
-    """A table row: it ends in two or more figures, or holds figures only."""
-    words = text.split()
-    tail = 0
-    for w in reversed(words):
-        if not _NUMBER.match(w):
-            break
-        tail += 1
-    return tail >= 2 or (tail == len(words) and tail > 0)
-
-
-def _table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
-    """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
-    ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
-    row."""
-    if len((title or lines[i].text).split()) > HEADER_WORDS:
-        return False
-    for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
-        if _figures_row(nxt.text):
-            return True
-        if len(nxt.text.split()) >= 8:
-            return False  # prose follows: a heading
-    return False
 
 
 def _first_of_each(numbered: list[_Found]) -> list[_Found]:
@@ -645,7 +591,7 @@ def _further_title(title: str) -> bool:
     (``not_further`` of ``data/headings.json``: "Figure 2: …", "Settings > Display", "Browse the previews: swipe
     up"), nor a one-word label ("Creamy", "Boiler": a setting's options)."""
     text = title.strip()
-    return not (text.endswith((".", ":")) or len(text.split()) < 2 or _RUN_IN.search(text)
+    return not (text.endswith((".", ":")) or len(text.split()) < 2 or RUN_IN.search(text)
                 or rules().not_further.search(text))
 
 

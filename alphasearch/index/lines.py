@@ -1,0 +1,63 @@
+"""What a line's words make of it, whatever its size or weight: a title, or a run-in head, a lead-in, a sentence,
+a table's row or column header (:mod:`.headings` asks this of every emphasised line)."""
+from __future__ import annotations
+
+import re
+
+from .. import pdf
+
+FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
+
+
+def title_start(text: str) -> bool:
+    """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
+    return text[:1].isupper() or text[:1].isdigit()
+
+
+RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
+
+
+def in_capitals(text: str) -> bool:
+    """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
+
+
+def sentence(text: str) -> bool:
+    """A sentence set in bold (a risk factor's summary), not a section title."""
+    return text.endswith(".") and len(text.split()) >= 6
+
+
+def row_label(lines: list[pdf.Line], i: int) -> bool:
+    """A table row's label: the next line holds figures only."""
+    return i + 1 < len(lines) and bool(FIGURES.match(lines[i + 1].text))
+
+
+NUMBER = re.compile(r"^\(?[$€£]?\(?-?\d[\d,.]*%?\)?$|^[-–—]$")
+HEADER_WORDS = 2  # a column header is a word or two ("Amount", "Level 1", "Losses")
+HEADER_REACH = 4  # lines below a column header before the first row of figures
+
+
+def figures_row(text: str) -> bool:
+    """A table row: it ends in two or more figures, or holds figures only."""
+    words = text.split()
+    tail = 0
+    for w in reversed(words):
+        if not NUMBER.match(w):
+            break
+        tail += 1
+    return tail >= 2 or (tail == len(words) and tail > 0)
+
+
+def table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
+    """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
+    ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
+    row."""
+    if len((title or lines[i].text).split()) > HEADER_WORDS:
+        return False
+    for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
+        if figures_row(nxt.text):
+            return True
+        if len(nxt.text.split()) >= 8:
+            return False  # prose follows: a heading
+    return False
