@@ -22,7 +22,7 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import FIGURES, RUN_IN, in_capitals, row_label, sentence, table_header, title_start
+from .lines import FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -243,6 +243,7 @@ class _Found:
     emphasis: int  # 2 larger or bold, 1 in capitals, 0 plain
     size: float = 0.0  # the line's font size (points)
     bold: bool = False
+    step: bool = False  # a numbered step, no section ("5 Then touch Save."): it counts only to tell a list's page
 
 
 def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
@@ -312,16 +313,19 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                         text, joined = f"{text} {nxt.text}", i + 1
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
-                                      2 if styled else int(line.text.isupper()), line.size, line.bold))
+                                      2 if styled else int(line.text.isupper()), line.size, line.bold,
+                                      step=kind.rank is None and lead_in(text[end:])))
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
+                    and not lead_in(text) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))
-    counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)
+    counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind and not f.step)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
     for on_page, refs, lines in per_page:
-        found += _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded], refs, lines)
+        found += [f for f in _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded],
+                                               refs, lines) if not f.step]
     counts = Counter(f.kind.name for f in found if f.kind)
     found = [f for f in found if f.kind is None or not f.kind.needs or counts[f.kind.needs] >= MIN_NUMBERED]
     numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))

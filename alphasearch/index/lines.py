@@ -28,6 +28,18 @@ def sentence(text: str) -> bool:
     return text.endswith(".") and len(text.split()) >= 6
 
 
+def lead_in(text: str) -> bool:
+    """A run-in head, a lead-in or a step, not a section's title: it ends as a sentence or a list's introduction
+    does ("Advantages.", "To set up your MacBook Air:", "5 Then touch Save."), not on an abbreviation ("… knife,
+    etc.")."""
+    text = text.rstrip()
+    words = text.split()
+    return text.endswith(":") or (text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS)
+
+
+ABBREVIATIONS = frozenset({"etc.", "inc.", "ltd.", "co.", "corp.", "no.", "vs.", "approx.", "e.g.", "i.e."})
+
+
 def row_label(lines: list[pdf.Line], i: int) -> bool:
     """A table row's label: the next line holds figures only."""
     return i + 1 < len(lines) and bool(FIGURES.match(lines[i + 1].text))

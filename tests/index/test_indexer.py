@@ -582,3 +582,73 @@ def test_a_numbered_title_is_judged_by_its_words_after_the_number():
     """"4.4.21 GHM" is a heading (its title is letters); "4.4.21 12" is not (the number of a table row)."""
     assert heading_like("4.4.21 GHM", numbered=True) and heading_like("3.2 YOLOX", numbered=True)
     assert not heading_like("4.4.21 12", numbered=True) and not heading_like("4.4.21 GHM")
+
+
+def test_a_bold_line_ending_as_a_sentence_or_a_lead_in_opens_no_section():
+    """A bold line of body size that ends with a period or a colon is a run-in head ("Advantages.") or the lead-in
+    of a list ("To set up your laptop:"), not a section's title; a title that ends on an abbreviation ("… knife,
+    etc.") still is one."""
+    para = ("Open the lid and press the power button briefly; the setup assistant starts and asks for your "
+            "network, your account and the language you want to use.")
+    pages = []
+    for k, (topic, heads) in enumerate((("Getting Started", ["Charge the Battery", "To set up your laptop:"]),
+                                        ("Daily Use", ["Advantages.", "Sharing Discs with Another Computer"]),
+                                        ("Care", ["Cleaning the Keyboard, Screen, etc.", "Trackpad Care"])), 1):
+        page = [TextBlock(f"{k} {topic}", 16, True), para]
+        for head in heads:
+            page += [TextBlock(head, 11, True), para]
+        pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "laptop.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    for title in ("Charge the Battery", "Sharing Discs with Another Computer", "Cleaning the Keyboard, Screen, etc.",
+                  "Trackpad Care"):
+        assert title in found, found
+    assert "To set up your laptop:" not in found and "Advantages." not in found, found
+
+
+def test_numbered_steps_ending_as_sentences_are_no_sections():
+    """A manual numbers its chapters ("2 Camera", bold) and, in figures larger than their text, the steps of its
+    tasks ("1 Touch and hold the … icon.", "2 To finish …:"): a step ends as a sentence or a lead-in does, so it
+    is no numbered section. Were it one, the steps, more than the chapters and set as most numbers are, would take
+    the chapters' numbers and the task titles above them."""
+    para = ("You can group similar apps in a folder and name the folder for better management of the apps on "
+            "your home screen.")
+    pages = []
+    for k, (chapter, tasks) in enumerate((("Getting Started", ["Create a Large Folder", "Rename a Folder"]),
+                                          ("Camera", ["Take Timed Photos", "Use Audio Control"]),
+                                          ("Settings", ["Set the Screen Timeout", "Change the Wallpaper"])), 1):
+        for j, task in enumerate(tasks):
+            page = [TextBlock(f"{k} {chapter}", 20, True), para] if j == 0 else []
+            page += [TextBlock(task, 11, True), para, TextBlock(f"1 Touch and hold the {task.lower()} icon.", 13),
+                     TextBlock(f"2 To finish {task.lower()}:", 13), para]
+            pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "phone.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    for title in ("1 Getting Started", "2 Camera", "3 Settings", "Create a Large Folder", "Take Timed Photos",
+                  "Change the Wallpaper"):
+        assert title in found, found
+    assert not any(t.startswith(("1 Touch", "2 To finish")) for t in found), found
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_steps_still_mark_a_page_of_numbered_lines_as_a_list():
+    """A list of quality levels in bold ("2" / "After pressing, the coffee is brewed immediately.", "5" / "Same as
+    for level 4, but with stronger wet" / "pressing."): those that end as sentences are steps, no sections, but
+    they still count among the page's numbered lines, so the page reads as a list and its "5" does not take the
+    number of the chapter "5 Other settings" after it."""
+    para = ("The grinder must be set while the machine is running, and each change takes effect with the next "
+            "brewing cycle of the coffee machine.")
+    pages = [[TextBlock(f"{k} {name}", 14, True), para, para]
+             for k, name in enumerate(("Safety", "Introduction", "Operation"), 1)]
+    levels = [TextBlock("Quality levels", 11, True), para]
+    for k, text in enumerate(("After pressing, space is provided for the ground", "After pressing, the coffee is "
+                              "brewed immediately.", "After pressing, a pre-infusion occurs.",
+                              "After pressing and a pre-infusion, wet pressing", "Same as for level 4, but with "
+                              "stronger wet", "Same as for level 5, but with stronger and"), 1):
+        levels += [TextBlock(str(k), 11, True), text, "coffee to swell." if k == 1 else "pressing."]
+    pages.append([TextBlock("4 Software", 14, True), para, *levels])
+    pages += [[TextBlock(f"{k} {name}", 14, True), para, para] for k, name in ((5, "Other settings"), (6, "Care"))]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "coffee.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    assert "5 Other settings" in titles and titles["5 Other settings"].pages[0] == 5, list(titles)
+    assert not any(t.startswith(("5 Same", "2 After")) for t in titles), list(titles)
