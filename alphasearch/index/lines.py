@@ -29,12 +29,24 @@ def sentence(text: str) -> bool:
 
 
 def lead_in(text: str) -> bool:
-    """A run-in head, a lead-in or a step, not a section's title: it ends as a sentence or a list's introduction
-    does ("Advantages.", "To set up your MacBook Air:", "5 Then touch Save."), not on an abbreviation ("… knife,
-    etc.")."""
+    """A run-in head, a lead-in or a step, not a section's title: it ends as a sentence does ("Advantages.", "5 Then
+    touch Save.", not on an abbreviation: "… knife, etc."), or as a list's introduction in plain words does ("To set
+    up your MacBook Air:"; a title in title case may end on a colon: "Raw Materials and Packaging:")."""
     text = text.rstrip()
     words = text.split()
-    return text.endswith(":") or (text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS)
+    if text.endswith(":"):
+        return not title_case(words)
+    return text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS
+
+
+SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the", "to",
+                         "vs", "with"})
+
+
+def title_case(words: list[str]) -> bool:
+    """Every word but the small ones ("and", "of", "the" …) starts with a capital (or is no word: "(EPS)")."""
+    return bool(words) and all(not w[:1].islower() or w.lower().strip(":,") in SMALL_WORDS for w in words) \
+        and not words[0][:1].islower()
 
 
 ABBREVIATIONS = frozenset({"etc.", "inc.", "ltd.", "co.", "corp.", "no.", "vs.", "approx.", "e.g.", "i.e."})
