@@ -601,9 +601,11 @@ def _further_title(title: str) -> bool:
 
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
-    on :data:`REPEATED` pages or more), after any numbered heading on its page; per page one bold line of body
-    size, and up to :data:`UNNUMBERED_PER_PAGE` lines set larger (a manual's page: a topic, then its tasks) —
-    one in a filing, whose Parts, Items and Notes are its sections and whose larger lines are table titles."""
+    on :data:`REPEATED` pages or more), after any numbered heading on its page; per page and heading style (size
+    and weight) up to :data:`UNNUMBERED_PER_PAGE` (a phone manual's page opens a chapter, two topics and six
+    tasks), further bold lines of body size only when they read as titles — one in all on a page of a
+    document numbered by kinds (a filing, whose Parts, Items and Notes are its sections and whose larger lines
+    are table titles)."""
     decimal = all(f.kind.rank is None for f in numbered)
     pages_of: dict[str, set[int]] = {}
     for f in found:
@@ -616,7 +618,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     per_page: Counter = Counter()
     for f in found:
-        if f.kind is not None or per_page[f.page] >= (UNNUMBERED_PER_PAGE if decimal else 1):
+        style = (f.page, round(f.size), f.rank) if decimal else f.page
+        if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):
             continue
         if per_page[f.page] and f.rank == 2 and not _further_title(f.title):
             continue
@@ -627,6 +630,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
             continue
         seen.add(key)
         per_page[f.page] += 1
+        if decimal:
+            per_page[style] += 1
         out.append(f)
     return out
 

@@ -646,3 +646,24 @@ def test_steps_still_mark_a_page_of_numbered_lines_as_a_list():
     titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
     assert "5 Other settings" in titles and titles["5 Other settings"].pages[0] == 5, list(titles)
     assert not any(t.startswith(("5 Same", "2 After")) for t in titles), list(titles)
+
+
+def test_a_manual_page_opens_up_to_four_sections_of_each_heading_style():
+    """A phone manual's page opens two topics (14 pt, bold) and under them four tasks (bold at body size): six
+    sections on one page, each counted against the sections of its own style, not the page's."""
+    para = ("Go to Settings, touch the feature you want to change and follow the onscreen instructions; the "
+            "change takes effect at once.")
+    pages = []
+    for k, chapter in enumerate(("Display", "Security", "Storage"), 1):
+        page = [TextBlock(f"{k} {chapter}", 18, True), para]
+        for topic in ("Adjust the Brightness", "Use Eye Comfort Mode"):
+            page += [TextBlock(f"{topic} of the {chapter}", 14, True), para]
+            for task in ("Set a Schedule", "Turn the Filter Off"):
+                page += [TextBlock(f"{task} for {topic.split()[-1]} on the {chapter}", 11, True), para]
+        pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "phone.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    for chapter in ("Display", "Security", "Storage"):
+        assert f"Use Eye Comfort Mode of the {chapter}" in found, found
+        assert f"Turn the Filter Off for Mode on the {chapter}" in found, found
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
