@@ -189,26 +189,43 @@ def _part_bodies(per_page: list[Counter[float]], body: float) -> tuple[float, ..
 
 TITLE_STEP = 2.0  # points: a running line set this much larger than it usually is heads its chapter
 CHAPTER_TITLE = " (title)"  # the suffix of such a line's key
+LARGE_TITLE = 1.5  # times the body size: a section's title set this large is a heading whatever repeats it
+BANNER_SHARE = 0.5  # a running line set large on more than this share of the pages is a banner, no section's title
 
 
 def _chapter_titles(content: pdf.PdfContent, norm: list[tuple[str, ...]], running: frozenset[str],
                     body: float) -> tuple[tuple[str, ...], ...]:
     """``norm`` with the chapter titles among the running lines told apart: a manual's chapter name is the small
     running header of its pages and, once, the large title that opens the chapter ("Getting Started", 26 pt on
-    its first page, 9 pt above the next ones); that occurrence is a heading, not a header. Its key gets a
-    suffix no running line has."""
+    its first page, 9 pt above the next ones); that occurrence is a heading, not a header. A report may instead
+    repeat a section's title large (:data:`LARGE_TITLE`) atop each of the section's pages ("Is the service safe?",
+    26 pt over 11 pt text, on pages 6 and 7): the first page of each run of pages it tops opens the section —
+    unless it is set large on most pages, a banner. Such a key gets a suffix no running line has."""
     usual: dict[str, Counter] = {}
+    large: dict[str, set[int]] = {}  # the pages where a running line is set in a heading's size
     for page, keys in zip(content.pages, norm):
         for line, key in zip(page.lines, keys):
             if key in running:
                 usual.setdefault(key, Counter())[line.size] += 1
+                if line.size >= LARGE_TITLE * body:
+                    large.setdefault(key, set()).add(page.number)
     common = {key: c.most_common(1)[0][0] for key, c in usual.items()}
+    n = len(content.pages)
+    banner = {key for key, pages in large.items() if len(pages) > BANNER_SHARE * n}
+
+    def title(line: pdf.Line, key: str, number: int) -> bool:
+        if key not in common:
+            return False
+        if line.size >= max(common[key] + TITLE_STEP, body + 1.0):
+            return True
+        # a section's title repeated large atop each of its pages: its first page opens it
+        return key in large and key not in banner and number in large[key] and number - 1 not in large[key]
+
     out = []
     for page, keys in zip(content.pages, norm):
         if any(key in common for key in keys):
-            keys = tuple(f"{key}{CHAPTER_TITLE}" if key in common and line.size >= max(common[key] + TITLE_STEP,
-                                                                                       body + 1.0)
-                         else key for line, key in zip(page.lines, keys)) + keys[len(page.lines):]
+            keys = tuple(f"{key}{CHAPTER_TITLE}" if title(line, key, page.number) else key
+                         for line, key in zip(page.lines, keys)) + keys[len(page.lines):]
         out.append(keys)
     return tuple(out)
 

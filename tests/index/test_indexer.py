@@ -667,3 +667,28 @@ def test_a_manual_page_opens_up_to_four_sections_of_each_heading_style():
         assert f"Use Eye Comfort Mode of the {chapter}" in found, found
         assert f"Turn the Filter Off for Mode on the {chapter}" in found, found
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_a_section_title_repeated_large_atop_each_of_its_pages_opens_it_on_the_first():
+    """An inspection report prints each section's title in 26 pt at the top of every one of its pages ("Is the
+    service safe?" over pages 1–3): repeated on many pages, it reads as a running line, but a line set this large
+    is a title, and the first page of each run of pages it tops opens its section; a banner set as large on more
+    than half of the pages (the home's name on every right-hand page and the last) is no section's title."""
+    words = ("medicines", "staffing", "training", "records", "meals", "visits", "laundry", "gardens", "activities",
+             "complaints", "audits", "premises")
+    titles = ("Is the service safe?", "Is the service effective?", "Is the service caring?")
+    pages, n = [], 0
+    for title, count in zip(titles, (3, 3, 4)):
+        for _ in range(count):
+            topic = words[n % len(words)]
+            banner = [TextBlock("The Limes Care Home", 26)] if n % 2 == 0 or n == 9 else []
+            pages.append([*banner, TextBlock(title, 26), f"Inspectors looked at the {topic} of the home on page "
+                          f"{n + 1}.", f"People told us the {topic} were managed well and staff knew what to do about "
+                          f"{topic}."])
+            n += 1
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "report.pdf")
+    assert doc.tree_source == "headings"  # not pages grouped by topic, titled by their first lines
+    starts = {n.title: n.pages[0] for n in doc.root.walk() if n is not doc.root and n.source not in ("group", "split")}
+    assert starts.get("Is the service safe?") == 1 and starts.get("Is the service effective?") == 4 \
+        and starts.get("Is the service caring?") == 7, starts
+    assert "The Limes Care Home" not in starts, starts
