@@ -416,6 +416,7 @@ CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numb
 
 
 PROSE_REACH = 3  # lines below a numbered heading where its text may start
+BULLETS = "•●▪◦‣-–"  # the marks that open a bulleted list's items (followed by a space)
 PROSE_WORDS = 10  # a plain line this long, or one that ends a sentence, is text, not a contents entry
 
 
@@ -486,6 +487,8 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
             return True
         if 2 * len(text.split()) >= PROSE_WORDS and (text.endswith("-") or nxt[:1].islower()):
             return True  # a paragraph's line wrapped in a narrow column ("… to generate" / "knowledge-aware …")
+        if text[:1] in BULLETS and text[1:2] == " " and len(text.split()) >= 3:
+            return True  # a bulleted list's item ("• Support QueryInst (#6050)"): text, no contents page has it
     return False
 
 

@@ -692,3 +692,24 @@ def test_a_section_title_repeated_large_atop_each_of_its_pages_opens_it_on_the_f
     assert starts.get("Is the service safe?") == 1 and starts.get("Is the service effective?") == 4 \
         and starts.get("Is the service caring?") == 7, starts
     assert "The Limes Care Home" not in starts, starts
+
+
+def test_numbered_sections_over_bulleted_lists_are_no_contents_page():
+    """A changelog's page sets five numbered headings, each over a bulleted list of short items ("2.2.1 New
+    Features" / "- Support QueryInst (#6050)", the writer's font has no "•"): no sentence follows any of them,
+    but a bulleted item is a section's text, which no contents page holds, so the page's headings stay."""
+    para = ("The toolbox trains and tests detectors on common datasets; each model is configured in one file and "
+            "its weights are downloaded when first used.")
+    pages = [[TextBlock("1 Introduction", 14, True), para, para],
+             [TextBlock("2 Changelog", 14, True), para, TextBlock("2.1 Release Two", 13, True)]
+             + [x for k, (name, items) in enumerate((("Highlights", ["Support QueryInst (#6050)"]),
+                                                     ("New Features", ["Support infinite sampler (#5996)",
+                                                                       "Add a YOLOX config (#6012)"]),
+                                                     ("Bug Fixes", ["Fix the mosaic offsets (#5947)"]),
+                                                     ("Improvements", ["Speed up the data loader (#5881)"])), 1)
+                for x in (TextBlock(f"2.1.{k} {name}", 12, True), *[f"- {item}" for item in items])],
+             [TextBlock("3 Usage", 14, True), para, para]]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "changelog.pdf")
+    titles = [n.title for n in doc.root.walk() if n is not doc.root]
+    for title in ("2.1.1 Highlights", "2.1.2 New Features", "2.1.3 Bug Fixes", "2.1.4 Improvements", "3 Usage"):
+        assert title in titles, titles
