@@ -34,6 +34,8 @@ REFS_IN_ORDER = 0.8  # a contents page's page numbers, each under its entry, go 
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
+# a changelog's section titled by its release: "v2.16.0 (30/8/2021)", "v1.0rc1 (13/12/2019)", "v0.6rc0(06/02/2019)"
+_RELEASE = re.compile(r"^v\d{1,3}(?:\.\d{1,3}){1,3}(?:rc\d{1,2})?\s*(?:\(\d{1,2}/\d{1,2}/\d{4}\))?$")
 
 
 @dataclass(frozen=True)
@@ -238,8 +240,10 @@ def heading_like(text: str, numbered: bool = False) -> bool:
     words = text.split()
     if not 1 <= len(words) <= (LONG_WORDS if numbered else 14) or len(text) > (LONG_CHARS if numbered else 110):
         return False
-    if numbered:  # the letters of the title after its number ("4.4.21 GHM")
+    if numbered:  # the letters of the title after its number ("4.4.21 GHM"), or a release ("32.3 v2.16.0")
         text = _SECTION_NUMBER.sub("", text, count=1)
+        if _RELEASE.match(text):
+            return True
     letters = sum(map(str.isalpha, text))
     return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
 

@@ -713,3 +713,24 @@ def test_numbered_sections_over_bulleted_lists_are_no_contents_page():
     titles = [n.title for n in doc.root.walk() if n is not doc.root]
     for title in ("2.1.1 Highlights", "2.1.2 New Features", "2.1.3 Bug Fixes", "2.1.4 Improvements", "3 Usage"):
         assert title in titles, titles
+
+
+def test_a_changelog_section_titled_by_its_release_is_a_section():
+    """A manual's changelog numbers a section per release, titled by the release's version and date ("3.1 v2.18.0
+    (27/10/2021)", no word in it): it is a section, and its "3.2.1 Highlights" and "3.2.2 Bug Fixes …" nest under
+    it."""
+    para = ("The toolbox trains and tests detectors on common datasets; each model is configured in one file and "
+            "its weights are downloaded when first used.")
+    pages = [[TextBlock("1 Introduction", 16, True), para, para], [TextBlock("2 Usage", 16, True), para, para],
+             [TextBlock("3 Changelog", 16, True), para]]
+    for k, (version, date, first) in enumerate((("v2.18.0", "27/10/2021", "New Features"),
+                                                ("v2.17.0", "28/9/2021", "Highlights"),
+                                                ("v1.0rc1", "13/12/2019", "Improvements")), 1):
+        pages.append([TextBlock(f"3.{k} {version} ({date})", 14, True), TextBlock(f"3.{k}.1 {first}", 12, True),
+                      para, TextBlock(f"3.{k}.2 Bug Fixes in {version}", 12, True), para])
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "changelog.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    for release in ("3.1 v2.18.0 (27/10/2021)", "3.2 v2.17.0 (28/9/2021)", "3.3 v1.0rc1 (13/12/2019)"):
+        assert release in titles, list(titles)
+    assert [c.title for c in titles["3.2 v2.17.0 (28/9/2021)"].children] == ["3.2.1 Highlights",
+                                                                             "3.2.2 Bug Fixes in v2.17.0"]
