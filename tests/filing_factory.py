@@ -204,13 +204,14 @@ CONTENTS_ONLY = [  # (Part, Item, title, entries under it with their printed pag
 ]
 
 
-def contents_only_quarterly_pdf(*, later_items: bool = False) -> bytes:
+def contents_only_quarterly_pdf(*, later_items: bool = False, exhibits: bool = False) -> bytes:
     """A 10-Q laid out like JPMorgan's: its contents page lists each Item ("Item 1." on a line, its title on the
     next, then the topics under it, each over its printed page number on a line of its own), and the pages that
     follow print no Item heading: the MD&A's topics (printed pages 2–4) come before the statements (5–10). Pages
     print their number at the bottom, the cover none, so printed page n is the PDF's page n + 1. ``later_items``:
     the last pages print Items 3 and 4 and Part II with its Items as headings (JPMorgan's 2023 10-Q), Items 1 and
-    2 stay on the contents page only."""
+    2 stay on the contents page only; ``exhibits``: two exhibits follow, each page headed "Exhibit 31.1" in bold
+    over its title."""
     contents: list = [bold("TABLE OF CONTENTS", 9)]
     part = ""
     for p, number, title, entries in CONTENTS_ONLY:
@@ -236,8 +237,11 @@ def contents_only_quarterly_pdf(*, later_items: bool = False) -> bytes:
         body[12] = [bold("Item 6. Exhibits."), PROSE, "Exhibit 31.1 Certification of the Chief Executive Officer"]
     cover = ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-Q", 20, True),
              "For the quarterly period ended June 30, 2024", COMPANY.upper()]
+    if exhibits:
+        body[13] = [bold("Exhibit 31.1"), TextBlock("CERTIFICATION", 13), "I, Jane Doe, certify that:", PROSE]
+        body[14] = [bold("Exhibit 32"), bold("CERTIFICATION PURSUANT TO 18 U.S.C. SECTION 1350"), PROSE]
     pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(str(n), 8)]
-             for n, blocks in [(1, contents)] + [(n, body[n]) for n in range(2, 13)]]
+             for n, blocks in [(1, contents)] + [(n, body[n]) for n in range(2, max(body) + 1)]]
     return write_pdf([cover] + pages, title="0000019617-24-000456")
 
 

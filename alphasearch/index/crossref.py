@@ -188,8 +188,12 @@ def with_contents_items(entries: list[Entry], texts: Sequence[str]) -> list[Entr
             dropped |= {id(body)} if body else set()
         moved += [Entry(level["item"], title, n) for title, n in items]
     kept = [e for e in entries if not (e.page == page and kind(e)) and id(e) not in dropped]
-    others = [e.level for e in kept if not kind(e)]
+    def beside(e: Entry) -> bool:  # a Part, an Item, or an exhibit bound after them, which stands beside the Parts
+        hit = numbered_heading(e.title)
+        return bool(kind(e)) or (hit is not None and hit[0].name == "exhibit" and e.level <= level["part"])
+
+    others = [e.level for e in kept if not beside(e)]
     shift = max(0, level["item"] + 1 - min(others, default=level["item"] + 1))  # the rest nests under the Items
-    kept = [e if kind(e) else Entry(e.level + shift, e.title, e.page) for e in kept]
+    kept = [e if beside(e) else Entry(e.level + shift, e.title, e.page) for e in kept]
     starts = [(e.page, 0, i, e) for i, e in enumerate(moved)] + [(e.page, 1, i, e) for i, e in enumerate(kept)]
     return [e for *_, e in sorted(starts, key=lambda s: s[:3])]

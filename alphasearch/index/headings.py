@@ -22,6 +22,7 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
+from .lines import FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -32,8 +33,9 @@ LEADER_CHARS = 12
 REFS_IN_ORDER = 0.8  # a contents page's page numbers, each under its entry, go up (or stay) this share of the time
 _PAGE_REF = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")  # "Item 7. Management's … 45": a contents entry
 _BARE_NUMBER = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?$")  # "2.1" with its title on the next line
-_FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+")  # "4.4.21 " before a title
+# a changelog's section titled by its release: "v2.16.0 (30/8/2021)", "v1.0rc1 (13/12/2019)", "v0.6rc0(06/02/2019)"
+_RELEASE = re.compile(r"^v\d{1,3}(?:\.\d{1,3}){1,3}(?:rc\d{1,2})?\s*(?:\(\d{1,2}/\d{1,2}/\d{4}\))?$")
 
 
 @dataclass(frozen=True)
@@ -189,26 +191,43 @@ def _part_bodies(per_page: list[Counter[float]], body: float) -> tuple[float, ..
 
 TITLE_STEP = 2.0  # points: a running line set this much larger than it usually is heads its chapter
 CHAPTER_TITLE = " (title)"  # the suffix of such a line's key
+LARGE_TITLE = 1.5  # times the body size: a section's title set this large is a heading whatever repeats it
+BANNER_SHARE = 0.5  # a running line set large on more than this share of the pages is a banner, no section's title
 
 
 def _chapter_titles(content: pdf.PdfContent, norm: list[tuple[str, ...]], running: frozenset[str],
                     body: float) -> tuple[tuple[str, ...], ...]:
     """``norm`` with the chapter titles among the running lines told apart: a manual's chapter name is the small
     running header of its pages and, once, the large title that opens the chapter ("Getting Started", 26 pt on
-    its first page, 9 pt above the next ones); that occurrence is a heading, not a header. Its key gets a
-    suffix no running line has."""
+    its first page, 9 pt above the next ones); that occurrence is a heading, not a header. A report may instead
+    repeat a section's title large (:data:`LARGE_TITLE`) atop each of the section's pages ("Is the service safe?",
+    26 pt over 11 pt text, on pages 6 and 7): the first page of each run of pages it tops opens the section —
+    unless it is set large on most pages, a banner. Such a key gets a suffix no running line has."""
     usual: dict[str, Counter] = {}
+    large: dict[str, set[int]] = {}  # the pages where a running line is set in a heading's size
     for page, keys in zip(content.pages, norm):
         for line, key in zip(page.lines, keys):
             if key in running:
                 usual.setdefault(key, Counter())[line.size] += 1
+                if line.size >= LARGE_TITLE * body:
+                    large.setdefault(key, set()).add(page.number)
     common = {key: c.most_common(1)[0][0] for key, c in usual.items()}
+    n = len(content.pages)
+    banner = {key for key, pages in large.items() if len(pages) > BANNER_SHARE * n}
+
+    def title(line: pdf.Line, key: str, number: int) -> bool:
+        if key not in common:
+            return False
+        if line.size >= max(common[key] + TITLE_STEP, body + 1.0):
+            return True
+        # a section's title repeated large atop each of its pages: its first page opens it
+        return key in large and key not in banner and number in large[key] and number - 1 not in large[key]
+
     out = []
     for page, keys in zip(content.pages, norm):
         if any(key in common for key in keys):
-            keys = tuple(f"{key}{CHAPTER_TITLE}" if key in common and line.size >= max(common[key] + TITLE_STEP,
-                                                                                       body + 1.0)
-                         else key for line, key in zip(page.lines, keys)) + keys[len(page.lines):]
+            keys = tuple(f"{key}{CHAPTER_TITLE}" if title(line, key, page.number) else key
+                         for line, key in zip(page.lines, keys)) + keys[len(page.lines):]
         out.append(keys)
     return tuple(out)
 
@@ -221,8 +240,10 @@ def heading_like(text: str, numbered: bool = False) -> bool:
     words = text.split()
     if not 1 <= len(words) <= (LONG_WORDS if numbered else 14) or len(text) > (LONG_CHARS if numbered else 110):
         return False
-    if numbered:  # the letters of the title after its number ("4.4.21 GHM")
+    if numbered:  # the letters of the title after its number ("4.4.21 GHM"), or a release ("32.3 v2.16.0")
         text = _SECTION_NUMBER.sub("", text, count=1)
+        if _RELEASE.match(text):
+            return True
     letters = sum(map(str.isalpha, text))
     return letters >= 3 and letters >= 0.5 * len(text.replace(" ", ""))
 
@@ -243,6 +264,7 @@ class _Found:
     emphasis: int  # 2 larger or bold, 1 in capitals, 0 plain
     size: float = 0.0  # the line's font size (points)
     bold: bool = False
+    step: bool = False  # a numbered step, no section ("5 Then touch Save."): it counts only to tell a list's page
 
 
 def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
@@ -289,7 +311,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 if nxt is not None and heading_like(nxt.text) and nxt.text[:1].isupper() and not not_a_heading(nxt.text) \
                         and not runs and not _ranked(nxt.text):  # "3" / "ITEM 1A.": a page number over the next entry
                     text, joined = f"{text} {nxt.text}", i + 1  # "2.1" / "Setup"
-                    styled = styled or layout.styled(nxt, page.number) or _in_capitals(nxt.text)  # "4.1" / "TASKS"
+                    styled = styled or layout.styled(nxt, page.number) or in_capitals(nxt.text)  # "4.1" / "TASKS"
             if not styled and not any_kind(text):
                 continue  # body text: neither emphasised nor numbered
             if not heading_like(text, bool(any_kind(text))) or not_a_heading(text):
@@ -300,7 +322,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 text = f"{text} {lines[last].text}"
             nxt = lines[last + 1] if last + 1 < len(lines) else None
             hit = _numbered(text, styled)
-            if hit is not None and hit[0].rank is None and _RUN_IN.search(text, hit[2]):
+            if hit is not None and hit[0].rank is None and RUN_IN.search(text, hit[2]):
                 continue  # "2. Naively finetuning … is not enough. Despite …": a numbered paragraph, not a title
             if hit is not None:
                 kind, number, end = hit
@@ -312,16 +334,19 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                         text, joined = f"{text} {nxt.text}", i + 1
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
-                                      2 if styled else int(line.text.isupper()), line.size, line.bold))
-            elif styled and _title_start(text) and not _sentence(text) and not _RUN_IN.search(text) \
-                    and not _row_label(lines, i) and not _table_header(lines, last, text):
+                                      2 if styled else int(line.text.isupper()), line.size, line.bold,
+                                      step=kind.rank is None and lead_in(text[end:])))
+            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
+                    and not lead_in(text) \
+                    and not row_label(lines, i) and not table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
                                       line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))
-    counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind)
+    counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind and not f.step)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
     for on_page, refs, lines in per_page:
-        found += _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded], refs, lines)
+        found += [f for f in _outside_contents([f for f in on_page if f.kind is None or f.kind.name not in excluded],
+                                               refs, lines) if not f.step]
     counts = Counter(f.kind.name for f in found if f.kind)
     found = [f for f in found if f.kind is None or not f.kind.needs or counts[f.kind.needs] >= MIN_NUMBERED]
     numbered = _in_sequence(_first_of_each([f for f in found if f.kind is not None]))
@@ -395,6 +420,7 @@ CONTENTS_STYLED = 2  # a contents page's own headings: this many emphasised numb
 
 
 PROSE_REACH = 3  # lines below a numbered heading where its text may start
+BULLETS = "•●▪◦‣-–"  # the marks that open a bulleted list's items (followed by a space)
 PROSE_WORDS = 10  # a plain line this long, or one that ends a sentence, is text, not a contents entry
 
 
@@ -451,7 +477,7 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
     capitals, is a heading). A plain line of a narrow column wrapped into the next ("… to generate" /
     "knowledge-aware …") is text too."""
     title = lines[i + 1] if i + 1 < len(lines) else None
-    if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or _in_capitals(title.text))):
+    if _BARE_NUMBER.match(lines[i].text.strip()) and not (title and (title.bold or in_capitals(title.text))):
         return False
     reach = lines[i + 1:i + 2 + PROSE_REACH]
     for k, line in enumerate(reach[:PROSE_REACH]):
@@ -461,10 +487,12 @@ def _text_follows(lines: list[pdf.Line], i: int) -> bool:
         nxt = reach[k + 1].text.strip() if k + 1 < len(reach) else ""
         if len(text.split()) >= PROSE_WORDS:
             return True
-        if text.endswith(".") and not (nxt and _FIGURES.match(nxt)):  # "Business." over "4": a contents entry's title
+        if text.endswith(".") and not (nxt and FIGURES.match(nxt)):  # "Business." over "4": a contents entry's title
             return True
         if 2 * len(text.split()) >= PROSE_WORDS and (text.endswith("-") or nxt[:1].islower()):
             return True  # a paragraph's line wrapped in a narrow column ("… to generate" / "knowledge-aware …")
+        if text[:1] in BULLETS and text[1:2] == " " and len(text.split()) >= 3:
+            return True  # a bulleted list's item ("• Support QueryInst (#6050)"): text, no contents page has it
     return False
 
 
@@ -498,60 +526,6 @@ def _continues(line: pdf.Line, nxt: pdf.Line, body: float) -> bool:
             and (bool(_OPEN_END.search(line.text)) or (line.size > body and nxt.text[:1].islower())
                  or len(line.text) >= WRAPPED * min(1.0, body / line.size) * (CAPITALS if line.text.isupper() else 1))
             and heading_like(nxt.text) and _numbered(nxt.text, True) is None and not not_a_heading(nxt.text))
-
-
-def _title_start(text: str) -> bool:
-    """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
-    return text[:1].isupper() or text[:1].isdigit()
-
-
-_RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
-
-
-def _in_capitals(text: str) -> bool:
-    """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
-
-
-def _sentence(text: str) -> bool:
-    """A sentence set in bold (a risk factor's summary), not a section title."""
-    return text.endswith(".") and len(text.split()) >= 6
-
-
-def _row_label(lines: list[pdf.Line], i: int) -> bool:
-    """A table row's label: the next line holds figures only."""
-    return i + 1 < len(lines) and bool(_FIGURES.match(lines[i + 1].text))
-
-
-_NUMBER = re.compile(r"^\(?[$€£]?\(?-?\d[\d,.]*%?\)?$|^[-–—]$")
-HEADER_WORDS = 2  # a column header is a word or two ("Amount", "Level 1", "Losses")
-HEADER_REACH = 4  # lines below a column header before the first row of figures
-
-
-def _figures_row(text: str) -> bool:
-    """A table row: it ends in two or more figures, or holds figures only."""
-    words = text.split()
-    tail = 0
-    for w in reversed(words):
-        if not _NUMBER.match(w):
-            break
-        tail += 1
-    return tail >= 2 or (tail == len(words) and tail > 0)
-
-
-def _table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
-    """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
-    ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
-    row."""
-    if len((title or lines[i].text).split()) > HEADER_WORDS:
-        return False
-    for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
-        if _figures_row(nxt.text):
-            return True
-        if len(nxt.text.split()) >= 8:
-            return False  # prose follows: a heading
-    return False
 
 
 def _first_of_each(numbered: list[_Found]) -> list[_Found]:
@@ -645,15 +619,17 @@ def _further_title(title: str) -> bool:
     (``not_further`` of ``data/headings.json``: "Figure 2: …", "Settings > Display", "Browse the previews: swipe
     up"), nor a one-word label ("Creamy", "Boiler": a setting's options)."""
     text = title.strip()
-    return not (text.endswith((".", ":")) or len(text.split()) < 2 or _RUN_IN.search(text)
+    return not (text.endswith((".", ":")) or len(text.split()) < 2 or RUN_IN.search(text)
                 or rules().not_further.search(text))
 
 
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
-    on :data:`REPEATED` pages or more), after any numbered heading on its page; per page one bold line of body
-    size, and up to :data:`UNNUMBERED_PER_PAGE` lines set larger (a manual's page: a topic, then its tasks) —
-    one in a filing, whose Parts, Items and Notes are its sections and whose larger lines are table titles."""
+    on :data:`REPEATED` pages or more), after any numbered heading on its page; per page and heading style (size
+    and weight) up to :data:`UNNUMBERED_PER_PAGE` (a phone manual's page opens a chapter, two topics and six
+    tasks), further bold lines of body size only when they read as titles — one in all on a page of a
+    document numbered by kinds (a filing, whose Parts, Items and Notes are its sections and whose larger lines
+    are table titles)."""
     decimal = all(f.kind.rank is None for f in numbered)
     pages_of: dict[str, set[int]] = {}
     for f in found:
@@ -666,7 +642,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     per_page: Counter = Counter()
     for f in found:
-        if f.kind is not None or per_page[f.page] >= (UNNUMBERED_PER_PAGE if decimal else 1):
+        style = (f.page, round(f.size), f.rank) if decimal else f.page
+        if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):
             continue
         if per_page[f.page] and f.rank == 2 and not _further_title(f.title):
             continue
@@ -677,6 +654,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
             continue
         seen.add(key)
         per_page[f.page] += 1
+        if decimal:
+            per_page[style] += 1
         out.append(f)
     return out
 

@@ -371,3 +371,20 @@ def test_a_contents_page_moves_no_item_of_a_filing_that_prints_them_nor_a_parts_
         [TextBlock(chapter, 16, True), steps, steps] for chapter in ("Before you start", "Floor", "Walls", "Roof", "Doors")]
     doc = indexer.build_index(write_pdf([blocks + [TextBlock(str(i + 1), 8)] for i, blocks in enumerate(pages)]), "shed.pdf")
     assert not any(n.title.startswith("Item") for n in doc.root.walk()), [n.title for n in doc.root.walk()]
+
+
+def test_exhibits_bound_after_a_report_are_sections_beside_its_parts():
+    """A filing's exhibits follow its last Item, each headed "EXHIBIT 10.4" in bold on its first page: each is a
+    section beside the Parts (not a part of Item 16), grouped under a title that says what they hold; a 10-Q
+    whose Items stand on its contents page keeps its exhibits ("Exhibit 31.1" / "CERTIFICATION") beside its Parts
+    too, not nested under its Items with the report's own headings."""
+    doc = indexer.build_index(filing_factory.annual_report_pdf(exhibits=14, exhibit_text=1), "kestrel-10k.pdf")
+    exhibits = [n for n in _flat(doc.root) if n.title.startswith("EXHIBIT")]
+    assert [(n.title, n.pages[0]) for n in exhibits] == [(f"EXHIBIT 10.{k}", 55 + k - 1) for k in (1, 4, 7, 10, 13)]
+    assert "Exhibits 10.1–10.13" in _titles(doc.root)
+    part4 = _part(doc.root, "PART IV")
+    assert part4.pages[1] == 54 and not any(n.title.startswith("EXHIBIT") for n in part4.walk())
+    doc = indexer.build_index(filing_factory.contents_only_quarterly_pdf(later_items=True, exhibits=True), "q.pdf")
+    assert [(t, n.pages[0]) for n in doc.root.children if (t := n.title).startswith("Exhibit")] == [
+        ("Exhibit 31.1 CERTIFICATION", 14), ("Exhibit 32 CERTIFICATION PURSUANT TO 18 U.S.C. SECTION 1350", 15)]
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)

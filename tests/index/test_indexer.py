@@ -582,3 +582,155 @@ def test_a_numbered_title_is_judged_by_its_words_after_the_number():
     """"4.4.21 GHM" is a heading (its title is letters); "4.4.21 12" is not (the number of a table row)."""
     assert heading_like("4.4.21 GHM", numbered=True) and heading_like("3.2 YOLOX", numbered=True)
     assert not heading_like("4.4.21 12", numbered=True) and not heading_like("4.4.21 GHM")
+
+
+def test_a_bold_line_ending_as_a_sentence_or_a_lead_in_opens_no_section():
+    """A bold line of body size that ends with a period or a colon is a run-in head ("Advantages.") or the lead-in
+    of a list ("To set up your laptop:"), not a section's title, even as the first under its page's heading; a
+    title that ends on an abbreviation ("… knife, etc.") still is one, and so is a title in title case that a
+    report's style ends with a colon ("Battery Care and Storage:")."""
+    para = ("Open the lid and press the power button briefly; the setup assistant starts and asks for your "
+            "network, your account and the language you want to use.")
+    heads = ("To set up your laptop:", "Advantages.", "Cleaning the Keyboard, Screen, etc.", "Battery Care and Storage:")
+    pages = [[TextBlock(f"{k} {topic}", 16, True), para, TextBlock(head, 11, True), para]
+             for k, (topic, head) in enumerate(zip(("Getting Started", "Daily Use", "Care", "Power"), heads), 1)]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "laptop.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    assert "Cleaning the Keyboard, Screen, etc." in found and "Battery Care and Storage:" in found, found
+    assert "To set up your laptop:" not in found and "Advantages." not in found, found
+
+
+def test_numbered_steps_ending_as_sentences_are_no_sections():
+    """A manual numbers its chapters ("2 Camera", bold) and, in figures larger than their text, the steps of its
+    tasks ("1 Touch and hold the … icon.", "2 To finish …:"): a step ends as a sentence or a lead-in does, so it
+    is no numbered section. Were it one, the steps, more than the chapters and set as most numbers are, would take
+    the chapters' numbers and the task titles above them."""
+    para = ("You can group similar apps in a folder and name the folder for better management of the apps on "
+            "your home screen.")
+    pages = []
+    for k, (chapter, tasks) in enumerate((("Getting Started", ["Create a Large Folder", "Rename a Folder"]),
+                                          ("Camera", ["Take Timed Photos", "Use Audio Control"]),
+                                          ("Settings", ["Set the Screen Timeout", "Change the Wallpaper"])), 1):
+        for j, task in enumerate(tasks):
+            page = [TextBlock(f"{k} {chapter}", 20, True), para] if j == 0 else []
+            page += [TextBlock(task, 11, True), para, TextBlock(f"1 Touch and hold the {task.lower()} icon.", 13),
+                     TextBlock(f"2 To finish {task.lower()}:", 13), para]
+            pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "phone.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    for title in ("1 Getting Started", "2 Camera", "3 Settings", "Create a Large Folder", "Take Timed Photos",
+                  "Change the Wallpaper"):
+        assert title in found, found
+    assert not any(t.startswith(("1 Touch", "2 To finish")) for t in found), found
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_steps_still_mark_a_page_of_numbered_lines_as_a_list():
+    """A list of quality levels in bold ("2" / "After pressing, the coffee is brewed immediately.", "5" / "Same as
+    for level 4, but with stronger wet" / "pressing."): those that end as sentences are steps, no sections, but
+    they still count among the page's numbered lines, so the page reads as a list and its "5" does not take the
+    number of the chapter "5 Other settings" after it."""
+    para = ("The grinder must be set while the machine is running, and each change takes effect with the next "
+            "brewing cycle of the coffee machine.")
+    pages = [[TextBlock(f"{k} {name}", 14, True), para, para]
+             for k, name in enumerate(("Safety", "Introduction", "Operation"), 1)]
+    levels = [TextBlock("Quality levels", 11, True), para]
+    for k, text in enumerate(("After pressing, space is provided for the ground", "After pressing, the coffee is "
+                              "brewed immediately.", "After pressing, a pre-infusion occurs.",
+                              "After pressing and a pre-infusion, wet pressing", "Same as for level 4, but with "
+                              "stronger wet", "Same as for level 5, but with stronger and"), 1):
+        levels += [TextBlock(str(k), 11, True), text, "coffee to swell." if k == 1 else "pressing."]
+    pages.append([TextBlock("4 Software", 14, True), para, *levels])
+    pages += [[TextBlock(f"{k} {name}", 14, True), para, para] for k, name in ((5, "Other settings"), (6, "Care"))]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "coffee.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    assert "5 Other settings" in titles and titles["5 Other settings"].pages[0] == 5, list(titles)
+    assert not any(t.startswith(("5 Same", "2 After")) for t in titles), list(titles)
+
+
+def test_a_manual_page_opens_up_to_four_sections_of_each_heading_style():
+    """A phone manual's page opens two topics (14 pt, bold) and under them four tasks (bold at body size): six
+    sections on one page, each counted against the sections of its own style, not the page's."""
+    para = ("Go to Settings, touch the feature you want to change and follow the onscreen instructions; the "
+            "change takes effect at once.")
+    pages = []
+    for k, chapter in enumerate(("Display", "Security", "Storage"), 1):
+        page = [TextBlock(f"{k} {chapter}", 18, True), para]
+        for topic in ("Adjust the Brightness", "Use Eye Comfort Mode"):
+            page += [TextBlock(f"{topic} of the {chapter}", 14, True), para]
+            for task in ("Set a Schedule", "Turn the Filter Off"):
+                page += [TextBlock(f"{task} for {topic.split()[-1]} on the {chapter}", 11, True), para]
+        pages.append(page)
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "phone.pdf")
+    found = [n.title for n in doc.root.walk() if n is not doc.root]
+    for chapter in ("Display", "Security", "Storage"):
+        assert f"Use Eye Comfort Mode of the {chapter}" in found, found
+        assert f"Turn the Filter Off for Mode on the {chapter}" in found, found
+    check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_a_section_title_repeated_large_atop_each_of_its_pages_opens_it_on_the_first():
+    """An inspection report prints each section's title in 26 pt at the top of every one of its pages ("Is the
+    service safe?" over pages 1–3): repeated on many pages, it reads as a running line, but a line set this large
+    is a title, and the first page of each run of pages it tops opens its section; a banner set as large on more
+    than half of the pages (the home's name on every right-hand page and the last) is no section's title."""
+    words = ("medicines", "staffing", "training", "records", "meals", "visits", "laundry", "gardens", "activities",
+             "complaints", "audits", "premises")
+    titles = ("Is the service safe?", "Is the service effective?", "Is the service caring?")
+    pages, n = [], 0
+    for title, count in zip(titles, (3, 3, 4)):
+        for _ in range(count):
+            topic = words[n % len(words)]
+            banner = [TextBlock("The Limes Care Home", 26)] if n % 2 == 0 or n == 9 else []
+            pages.append([*banner, TextBlock(title, 26), f"Inspectors looked at the {topic} of the home on page "
+                          f"{n + 1}.", f"People told us the {topic} were managed well and staff knew what to do about "
+                          f"{topic}."])
+            n += 1
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "report.pdf")
+    assert doc.tree_source == "headings"  # not pages grouped by topic, titled by their first lines
+    starts = {n.title: n.pages[0] for n in doc.root.walk() if n is not doc.root and n.source not in ("group", "split")}
+    assert starts.get("Is the service safe?") == 1 and starts.get("Is the service effective?") == 4 \
+        and starts.get("Is the service caring?") == 7, starts
+    assert "The Limes Care Home" not in starts, starts
+
+
+def test_numbered_sections_over_bulleted_lists_are_no_contents_page():
+    """A changelog's page sets five numbered headings, each over a bulleted list of short items ("2.2.1 New
+    Features" / "- Support QueryInst (#6050)", the writer's font has no "•"): no sentence follows any of them,
+    but a bulleted item is a section's text, which no contents page holds, so the page's headings stay."""
+    para = ("The toolbox trains and tests detectors on common datasets; each model is configured in one file and "
+            "its weights are downloaded when first used.")
+    pages = [[TextBlock("1 Introduction", 14, True), para, para],
+             [TextBlock("2 Changelog", 14, True), para, TextBlock("2.1 Release Two", 13, True)]
+             + [x for k, (name, items) in enumerate((("Highlights", ["Support QueryInst (#6050)"]),
+                                                     ("New Features", ["Support infinite sampler (#5996)",
+                                                                       "Add a YOLOX config (#6012)"]),
+                                                     ("Bug Fixes", ["Fix the mosaic offsets (#5947)"]),
+                                                     ("Improvements", ["Speed up the data loader (#5881)"])), 1)
+                for x in (TextBlock(f"2.1.{k} {name}", 12, True), *[f"- {item}" for item in items])],
+             [TextBlock("3 Usage", 14, True), para, para]]
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "changelog.pdf")
+    titles = [n.title for n in doc.root.walk() if n is not doc.root]
+    for title in ("2.1.1 Highlights", "2.1.2 New Features", "2.1.3 Bug Fixes", "2.1.4 Improvements", "3 Usage"):
+        assert title in titles, titles
+
+
+def test_a_changelog_section_titled_by_its_release_is_a_section():
+    """A manual's changelog numbers a section per release, titled by the release's version and date ("3.1 v2.18.0
+    (27/10/2021)", no word in it): it is a section, and its "3.2.1 Highlights" and "3.2.2 Bug Fixes …" nest under
+    it."""
+    para = ("The toolbox trains and tests detectors on common datasets; each model is configured in one file and "
+            "its weights are downloaded when first used.")
+    pages = [[TextBlock("1 Introduction", 16, True), para, para], [TextBlock("2 Usage", 16, True), para, para],
+             [TextBlock("3 Changelog", 16, True), para]]
+    for k, (version, date, first) in enumerate((("v2.18.0", "27/10/2021", "New Features"),
+                                                ("v2.17.0", "28/9/2021", "Highlights"),
+                                                ("v1.0rc1", "13/12/2019", "Improvements")), 1):
+        pages.append([TextBlock(f"3.{k} {version} ({date})", 14, True), TextBlock(f"3.{k}.1 {first}", 12, True),
+                      para, TextBlock(f"3.{k}.2 Bug Fixes in {version}", 12, True), para])
+    doc = indexer.build_index(pdf_factory.make_pdf(pages), "changelog.pdf")
+    titles = {n.title: n for n in doc.root.walk() if n is not doc.root}
+    for release in ("3.1 v2.18.0 (27/10/2021)", "3.2 v2.17.0 (28/9/2021)", "3.3 v1.0rc1 (13/12/2019)"):
+        assert release in titles, list(titles)
+    assert [c.title for c in titles["3.2 v2.17.0 (28/9/2021)"].children] == ["3.2.1 Highlights",
+                                                                             "3.2.2 Bug Fixes in v2.17.0"]

@@ -1,0 +1,87 @@
+"""What a line's words make of it, whatever its size or weight: a title, or a run-in head, a lead-in, a sentence,
+a table's row or column header (:mod:`.headings` asks this of every emphasised line)."""
+from __future__ import annotations
+
+import re
+
+from .. import pdf
+
+FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
+
+
+def title_start(text: str) -> bool:
+    """Starts as a title does: a capital or a digit (not the lower-case rest of a wrapped line)."""
+    return text[:1].isupper() or text[:1].isdigit()
+
+
+RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
+
+
+def in_capitals(text: str) -> bool:
+    """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
+
+
+def sentence(text: str) -> bool:
+    """A sentence set in bold (a risk factor's summary), not a section title."""
+    return text.endswith(".") and len(text.split()) >= 6
+
+
+def lead_in(text: str) -> bool:
+    """A run-in head, a lead-in or a step, not a section's title: it ends as a sentence does ("Advantages.", "5 Then
+    touch Save.", not on an abbreviation: "… knife, etc."), or as a list's introduction in plain words does ("To set
+    up your MacBook Air:"; a title in title case may end on a colon: "Raw Materials and Packaging:")."""
+    text = text.rstrip()
+    words = text.split()
+    if text.endswith(":"):
+        return not title_case(words)
+    return text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS
+
+
+SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the", "to",
+                         "vs", "with"})
+
+
+def title_case(words: list[str]) -> bool:
+    """Every word but the small ones ("and", "of", "the" …) starts with a capital (or is no word: "(EPS)")."""
+    return bool(words) and all(not w[:1].islower() or w.lower().strip(":,") in SMALL_WORDS for w in words) \
+        and not words[0][:1].islower()
+
+
+ABBREVIATIONS = frozenset({"etc.", "inc.", "ltd.", "co.", "corp.", "no.", "vs.", "approx.", "e.g.", "i.e."})
+
+
+def row_label(lines: list[pdf.Line], i: int) -> bool:
+    """A table row's label: the next line holds figures only."""
+    return i + 1 < len(lines) and bool(FIGURES.match(lines[i + 1].text))
+
+
+NUMBER = re.compile(r"^\(?[$€£]?\(?-?\d[\d,.]*%?\)?$|^[-–—]$")
+HEADER_WORDS = 2  # a column header is a word or two ("Amount", "Level 1", "Losses")
+HEADER_REACH = 4  # lines below a column header before the first row of figures
+
+
+def figures_row(text: str) -> bool:
+    """A table row: it ends in two or more figures, or holds figures only."""
+    words = text.split()
+    tail = 0
+    for w in reversed(words):
+        if not NUMBER.match(w):
+            break
+        tail += 1
+    return tail >= 2 or (tail == len(words) and tail > 0)
+
+
+def table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
+    """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
+    ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
+    row."""
+    if len((title or lines[i].text).split()) > HEADER_WORDS:
+        return False
+    for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
+        if figures_row(nxt.text):
+            return True
+        if len(nxt.text.split()) >= 8:
+            return False  # prose follows: a heading
+    return False
