@@ -21,6 +21,7 @@ from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_perio
 _ORG: dict[str, frozenset[str]] = {}
 _LABELS: dict[str, frozenset[str]] = {}
 
+_FOOTNOTE_MARK = re.compile(r"\b([A-Za-z]{3,})\d(?=\s*$|\s*\()")  # "Diluted Net Income Per Share1": a note's mark
 UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year its context does not
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
@@ -130,7 +131,8 @@ def page_rows(text: str) -> tuple[TableRow, ...]:
         return ()
     rows = parse_rows(text)
     labels = [r.label for r in rows]
-    return tuple([replace(r, context=row_context(text, r.line, labels)) for r in rows] + prose_rows(text))
+    return tuple([replace(r, label=_FOOTNOTE_MARK.sub(r"\1", r.label), context=row_context(text, r.line, labels))
+                  for r in rows] + prose_rows(text))
 
 
 def label_terms(doc: DocumentIndex) -> frozenset[str]:

@@ -384,3 +384,24 @@ def test_the_expense_asked_in_a_year_is_not_a_table_without_years(statements):
     assert "spend" not in asked(question, concepts(question)).weights
     got = figure_answer(pages, question, [1, 2])
     assert got is not None and "1,047" in got.text, got
+
+
+FOOTNOTE_MARKS = """The Coca-Cola Company and Subsidiaries
+Consolidated Statements of Income
+(In millions except per share data)
+2019 2018
+Net Income Attributable to Shareowners of The Coca-Cola Company 8,920 6,434
+Basic Net Income Per Share1 2.09 1.51
+Diluted Net Income Per Share1 2.07 1.50"""
+
+QUARTERS = """Quarterly Data (Unaudited)
+First Quarter Second Quarter
+Diluted net income per share 0.39 0.32"""
+
+
+def test_a_footnote_mark_glued_to_a_label_is_no_part_of_its_words(statements):
+    """"Per Share1" (a superscript note mark printed as a digit) is "Per Share": the statement's diluted EPS
+    answers, not a quarter's from the unaudited quarterly data a page later."""
+    pages = replace(statements, doc_id="literal-marks", pages=(Page(1, FOOTNOTE_MARKS), Page(2, QUARTERS)))
+    got = figure_answer(pages, "What were The Coca-Cola Company's diluted earnings per share in fiscal 2019?", [1, 2])
+    assert got is not None and got.text.startswith("Diluted Net Income Per Share, 2019:") and "2.07" in got.text, got
