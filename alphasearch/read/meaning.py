@@ -118,10 +118,11 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     ctx = set(terms(context))
     explained, stands_for = _names(want, norm_text(label), lab)
     in_context = _names(want, norm_text(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
-    explained |= _with_heading(label, context, want, lab)
+    named = _with_heading(label, context, want, lab)  # a name the label completes with its heading: its words count whole
+    explained |= named
     covered = 0.0
     for t, w in want.weights.items():
-        if t in lab or t in stands_for:
+        if t in lab or t in stands_for or (t in named and named & lab):
             covered += w
         elif t in ctx or t in in_context:
             covered += CONTEXT_WEIGHT * w
@@ -231,4 +232,4 @@ def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
 
 def _label_part(line: str) -> str:
     """A printed line as it stands in a row's label (dot leaders and spaces aside)."""
-    return " ".join(line.replace(". .", " ").rstrip(" .").split()).lower()
+    return " ".join(line.replace(". .", " ").rstrip(" .—–-").split()).lower()  # "Discontinued operations — —": nil

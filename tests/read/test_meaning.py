@@ -405,3 +405,27 @@ def test_a_footnote_mark_glued_to_a_label_is_no_part_of_its_words(statements):
     pages = replace(statements, doc_id="literal-marks", pages=(Page(1, FOOTNOTE_MARKS), Page(2, QUARTERS)))
     got = figure_answer(pages, "What were The Coca-Cola Company's diluted earnings per share in fiscal 2019?", [1, 2])
     assert got is not None and got.text.startswith("Diluted Net Income Per Share, 2019:") and "2.07" in got.text, got
+
+
+DILUTED_BLOCK = """Harbor Properties, Inc.
+Consolidated Statements of Operations
+(in thousands, except per share amounts)
+2015 2014
+Net income attributable to Harbor Properties, Inc. common shareholders 572,606 433,111
+Diluted earnings per common share attributable to Harbor Properties, Inc. common shareholders:
+Income from continuing operations 3.72 2.83
+Discontinued operations — —
+Net income 3.72 2.83"""
+
+QUARTERLY = """Selected Quarterly Financial Data (unaudited)
+2015 Quarter Ended March 31 June 30
+Income attributable to Harbor Properties, Inc. per share—diluted 1.11 0.95"""
+
+
+def test_a_label_completed_by_its_heading_is_a_strong_row(statements):
+    """"Net income" under "Diluted earnings per common share attributable to …:" is the diluted EPS as fully as a
+    label that says it all: it is not passed over for a row of a further page (a quarter's "per share—diluted")."""
+    pages = replace(statements, doc_id="literal-diluted-block", pages=(Page(1, DILUTED_BLOCK), Page(2, QUARTERLY)))
+    got = figure_answer(pages, "What were Harbor Properties' diluted earnings per share in fiscal 2015?", [1],
+                        further=[2])
+    assert got is not None and "3.72" in got.text and got.text.startswith("Net income (Diluted earnings"), got
