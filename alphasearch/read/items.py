@@ -243,7 +243,7 @@ def without_negated(label: str) -> tuple[str, list[str]]:
     return (_NOT.sub(" ", label), negated) if negated else (label, [])
 
 
-def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> float:
+def row_score(label: str, groups: Sequence[str], question_terms: set[str], negates: bool = False) -> float:
     """How well a row label names what is asked, in [0, 1]: the share of a synonym's words the
     label holds (1 when it holds the whole phrase) times the share of the label's own words that
     belong to the question or the synonyms (so "Cost of sales" is a poor "sales"); each further
@@ -251,7 +251,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str]) -> fl
     lexicon: the share of the label's words (a remark in brackets aside) in the question, times how
     many of the question's words it holds (two suffice). A label whose longest phrase of the
     lexicon belongs to a line item not asked for scores 0."""
-    label, negated = without_negated(label)
+    label, negated = (label, []) if negates else without_negated(label)  # a question saying "not" reads it as printed
     lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0

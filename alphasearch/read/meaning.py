@@ -34,7 +34,9 @@ CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) count
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
 _DOC_DF: dict[str, tuple[int, dict[str, int]]] = {}
 _DIGITS = re.compile(r"\d")
-_REMARK = re.compile(r"\([^()]*[A-Za-z][^()]*\)")  # a remark in brackets, "(000's)": words, not a negative "(0.08)"
+_NOT_SAID = re.compile(r"\bnot\b|n't\b", re.IGNORECASE)
+_BRACKETS = re.compile(r"\([^()]*\)")
+_LETTER = re.compile(r"[A-Za-z]")  # a remark in brackets, "(000's)", holds words; a negative "(0.08)" none
 WRAPPED_LINES = 3  # a heading over a block of rows may wrap over this many lines
 _UNIT_LINE = re.compile(r"\b(?:in )?(?:thousands|millions|billions)\b", re.IGNORECASE)  # "(In millions, except per share)"
 
@@ -75,6 +77,7 @@ class Asked:
     weights: dict[str, float]
     groups: tuple[str, ...]
     org: frozenset[str] = frozenset()  # the terms of the company's name (a row "attributable to" it is its own)
+    negates: bool = False  # the question says "not" ("declared but not paid"): a label's "not" is then read as printed
 
     @property
     def total(self) -> float:
@@ -91,14 +94,15 @@ def asked(question: str, groups: Sequence[str], org: frozenset[str] = frozenset(
     for group in groups:  # a line item named by a name without words of its own ("R&D"): its full name's words
         if not group_terms(group)[1] & set(keys):
             keys += [t for t in sorted(group_terms(group)[0][0][1]) if t not in keys]
+    negates = bool(_NOT_SAID.search(question))
     if doc is None:
-        return Asked({t: 1.0 for t in keys}, tuple(groups), org)
+        return Asked({t: 1.0 for t in keys}, tuple(groups), org, negates)
     # only words a row could hold: a line item's word, or one the document's table labels, headings and titles
     # use ("Base your judgments on the balance sheet … Answer in USD millions" asks no row for "judgments")
     if labels is not None:
         keys = [t for t in keys if t in labels or t in _item_terms()] or keys
     n, df = doc_df(doc)
-    return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups), org)
+    return Asked({t: math.log((n + 1) / (df.get(t, 0) + 0.5)) + 1.0 for t in keys}, tuple(groups), org, negates)
 
 
 def match(label: str, context: str, want: Asked) -> tuple[float, float]:
@@ -111,7 +115,7 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
         return 0.0, 0.0
     # what a label says is not so it does not hold: "Dividends declared and not paid" holds no "paid", and its
     # "paid" is a word the question does not explain
-    label, negated = without_negated(label)
+    label, negated = (label, []) if want.negates else without_negated(label)
     lab = set(terms(label)) - neutral_words()
     if not lab:
         return 0.0, 0.0
@@ -150,7 +154,12 @@ def _with_heading(label: str, context: str, want: Asked, lab: set[str]) -> set[s
     heading = context.rsplit("\n", 1)[-1] if "\n" in context else ""
     if not heading.endswith(":"):
         return set()
-    return _names(want, norm_text(label + " " + heading), lab | set(terms(heading)))[0]
+    head = set(terms(heading))
+    got = _names(want, norm_text(label + " " + heading), lab | head)[0]
+    # only names the label completes: a name the heading holds whole alone is the heading's, not the label's
+    # ("Other operating activities" under "Adjustments to reconcile net income to net cash provided by operating
+    # activities:" is no operating cash flow)
+    return got if not _names(want, norm_text(heading), head)[0] >= got else set()
 
 
 def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]:
@@ -215,7 +224,7 @@ def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
     named = " ".join(labels).lower()
 
     def heading_like(k: int) -> bool:  # words, no figure (a remark in brackets aside: "(000's)"), no unit line
-        bare = _REMARK.sub(" ", lines[k])
+        bare = _BRACKETS.sub(lambda m: " " if _LETTER.search(m.group()) else m.group(), lines[k])
         return (len(lines[k]) > 2 and not _DIGITS.search(bare) and "$" not in lines[k]
                 and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named)
 

@@ -21,8 +21,10 @@ from .tables import CHANGE, Cell, TableRow, continued, parse_rows, without_perio
 _ORG: dict[str, frozenset[str]] = {}
 _LABELS: dict[str, frozenset[str]] = {}
 
-_FOOTNOTE_MARK = re.compile(r"\b([A-Za-z]{3,})\d(?=\s*$|\s*\()")  # "Diluted Net Income Per Share1": a note's mark
-UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year its context does not
+# "Diluted Net Income Per Share1": a note's mark after a word in lower case; "CET1", "HER2" and "Tier 1" are names
+_FOOTNOTE_MARK = re.compile(r"\b([A-Za-z]*[a-z]{2})\d(?=\s*$|\s*\()")
+_CONNECTIVES = frozenset({"and", "of", "the", "for", "de"})  # no letter of a name's initials ("Bank of America")
+UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year its page does not print
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
@@ -109,13 +111,17 @@ def table_rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int,
 
 def org_terms(doc: DocumentIndex) -> frozenset[str]:
     """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
-    best, buy, bb; none when it names none), read once per document."""
+    best, buy; none when it names none), and the names analysts give it that are no word of the document's row
+    labels: its tickers, and the initials of a name of three words or more ("AMD" for Advanced Micro Devices;
+    not "COST", Costco's ticker, a word of "Cost of sales"), read once per document."""
     got = _ORG.get(doc.doc_id)
     if got is None:
-        org = facts.extract(doc).org
-        words = facts.org_words(org) if org else []
-        # …and its initials, as analysts write a name of several words: "AMD" for Advanced Micro Devices
-        got = frozenset(terms(" ".join(words + (["".join(w[0] for w in words)] if len(words) > 1 else []))))
+        found = facts.extract(doc)
+        words = facts.org_words(found.org) if found.org else []
+        named = [w for w in words if w not in _CONNECTIVES]
+        short = [*found.tickers, *(["".join(w[0] for w in named)] if len(named) >= 3 else [])]
+        got = frozenset(terms(" ".join(words)))
+        got |= frozenset(t for t in terms(" ".join(short)) if t not in label_terms(doc))
         if len(_ORG) >= 64:
             _ORG.clear()
         _ORG[doc.doc_id] = got
@@ -131,8 +137,9 @@ def page_rows(text: str) -> tuple[TableRow, ...]:
         return ()
     rows = parse_rows(text)
     labels = [r.label for r in rows]
-    return tuple([replace(r, label=_FOOTNOTE_MARK.sub(r"\1", r.label), context=row_context(text, r.line, labels))
-                  for r in rows] + prose_rows(text))
+    years = frozenset(YEAR_RE.findall(text))
+    return tuple([replace(r, label=_FOOTNOTE_MARK.sub(r"\1", r.label), context=row_context(text, r.line, labels),
+                          page_years=years) for r in rows] + prose_rows(text))
 
 
 def label_terms(doc: DocumentIndex) -> frozenset[str]:
@@ -186,7 +193,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         named = row.caption or row.label  # a row headed by a year names what its table lists
         if org and not groups and set(terms(named)) & q_terms <= org:
             continue
-        s = row_score(without_period_words(named) if row.prose else named, groups, q_terms)
+        s = row_score(without_period_words(named) if row.prose else named, groups, q_terms,
+                      negates=want is not None and want.negates)
         meant, under = 1.0, ""
         if want is not None:  # the lexicon's evidence beside what the label and its context mean
             meant = match(without_period_words(named) if row.prose else named, row.context, want)[0]
@@ -214,8 +222,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
             col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
             s *= 1.0 if max(overlap) else 0.8
-            if years and not any(y in row.context for y in years):  # a year asked that no column nor heading names:
-                s *= UNDATED_TABLE  # a table of another kind (square feet by site), its period unknown
+            if years and not any(y in row.page_years for y in years):  # a year asked that its page never prints: a table of
+                s *= UNDATED_TABLE  # another kind (square feet by site), its period unknown
             if want is not None:  # the column's name is part of what the figure means ("MMLU Chemistry")
                 meant = max(meant, match(named, f"{row.context} {col}", want)[0])
         elif years and row.columns:

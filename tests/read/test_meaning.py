@@ -429,3 +429,113 @@ def test_a_label_completed_by_its_heading_is_a_strong_row(statements):
     got = figure_answer(pages, "What were Harbor Properties' diluted earnings per share in fiscal 2015?", [1],
                         further=[2])
     assert got is not None and "3.72" in got.text and got.text.startswith("Net income (Diluted earnings"), got
+
+
+# ---- regressions a review of this change found (each reproduced on the change before its mend) ----
+
+SEGMENT_COLUMNS = """Harbor Corporation
+Segment Information
+The following table presents net sales and operating income by reportable segment for fiscal 2022 (in millions):
+Americas
+Europe
+Asia Pacific
+Net sales
+10,000
+6,000
+5,400
+Operating income
+2,000
+1,100
+900"""
+
+CASH_FLOW_CUT = """Harbor Corporation
+Consolidated Statements of Cash Flows
+(in millions)
+2022 2021
+Cash flows from operating activities:
+Net income 1,310 1,180
+Adjustments to reconcile net income to net cash provided by operating activities:
+Depreciation and amortization 410 395
+Other operating activities 30 25
+Changes in operating assets and liabilities:
+Accounts receivable (120) (80)"""
+
+CAPITAL = """JPMorgan Chase & Co.
+Capital Risk Management
+(in millions, except ratios)
+2023 2022
+Capital ratios:
+CET1 15.0% 13.2%
+Tier 1 16.9% 14.9%
+Total 18.5% 16.8%"""
+
+SEGMENT_ROWS = """Air Products and Chemicals, Inc.
+Segment Information
+(in millions)
+2022 2021
+Americas operating income 1,300 1,200
+EMEA operating income 600 580
+APAC operating income 1,000 950
+Total operating income 2,900 2,730"""
+
+NOT_PAID = """Harbor Corporation
+Consolidated Statements of Cash Flows
+(in millions)
+2022 2021
+Dividends paid (2,012) (1,638)
+Supplemental disclosure:
+Dividends declared but not paid 524 480"""
+
+
+def test_a_table_headed_by_words_on_a_page_printing_the_year_asked_still_answers(statements):
+    pages = replace(statements, doc_id="literal-segment-columns", pages=(Page(1, SEGMENT_COLUMNS), Page(2, INCOME)))
+    got = figure_answer(pages, "What were Harbor's net sales in Europe in 2022?", [1, 2])
+    assert got is not None and "6,000" in got.text, got
+
+
+def test_a_heading_that_names_the_item_alone_lifts_no_row_sharing_a_word_with_it(statements):
+    page = replace(statements, doc_id="literal-cash-flow-cut", pages=(Page(1, CASH_FLOW_CUT),))
+    got = figure_answer(page, "What was Harbor's operating cash flow in 2022?", [1])
+    assert got is None or "30" not in got.text.split(" — ")[0], got
+
+
+def test_a_name_ending_in_a_digit_keeps_it(statements):
+    page = replace(statements, doc_id="literal-cet1", pages=(Page(1, CAPITAL),))
+    got = figure_answer(page, "What was JPMorgan's CET1 ratio in 2023?", [1])
+    assert got is not None and got.text.startswith("CET1, 2023: 15"), got
+
+
+def test_initials_are_no_company_name_when_the_rows_use_them(statements):
+    page = replace(statements, doc_id="literal-apac", pages=(Page(1, SEGMENT_ROWS),))
+    got = figure_answer(page, "What was Air Products' APAC operating income in fiscal 2022?", [1])
+    assert got is not None and "1,000" in got.text, got
+
+
+@pytest.mark.parametrize("question", [
+    "What were Harbor's dividends declared but not paid in 2022?",
+    "How much in dividends did Harbor declare but not pay in 2022?",
+])
+def test_a_question_saying_not_reads_the_labels_not_as_printed(statements, question):
+    page = replace(statements, doc_id="literal-not-paid-asked", pages=(Page(1, NOT_PAID),))
+    got = figure_answer(page, question, [1])
+    assert got is not None and "524" in got.text, got
+
+
+@pytest.mark.parametrize("question", [
+    "What were Harbor's net sales in 2022, which was its highest year ever?",
+    "What was the net income of Harbor, which is the largest company in its sector, in 2022?",
+])
+def test_a_relative_clause_with_a_superlative_asks_no_pick(question):
+    from alphasearch.answer.shape import shape
+
+    assert shape(question) is None
+
+
+def test_row_context_is_linear_on_a_long_line_opening_a_bracket():
+    import time
+
+    text = "Harbor\n(" + "word " * 10_000 + "\n" + "\n".join(f"Item {i} {i},000 {i},100" for i in range(1, 40))
+    start = time.process_time()
+    for k in range(2, 41):
+        row_context(text, k)
+    assert time.process_time() - start < 1.0
