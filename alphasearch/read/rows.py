@@ -24,7 +24,8 @@ _LABELS: dict[str, frozenset[str]] = {}
 # "Diluted Net Income Per Share1": a note's mark after a word in lower case; "CET1", "HER2" and "Tier 1" are names
 _FOOTNOTE_MARK = re.compile(r"\b([A-Za-z]*[a-z]{2})\d(?=\s*$|\s*\()")
 _CONNECTIVES = frozenset({"and", "of", "the", "for", "de"})  # no letter of a name's initials ("Bank of America")
-UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year its page does not print
+UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year not printed near it
+NEAR_LINES = 20  # the lines above a row where its table's caption and header may name the year
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
@@ -137,9 +138,13 @@ def page_rows(text: str) -> tuple[TableRow, ...]:
         return ()
     rows = parse_rows(text)
     labels = [r.label for r in rows]
-    years = frozenset(YEAR_RE.findall(text))
+    lines = text.split("\n")
+
+    def near(line: int) -> frozenset[str]:  # a table's caption and header: "… by segment for fiscal 2022"
+        return frozenset(YEAR_RE.findall("\n".join(lines[max(0, line - NEAR_LINES):line + 1])))
+
     return tuple([replace(r, label=_FOOTNOTE_MARK.sub(r"\1", r.label), context=row_context(text, r.line, labels),
-                          page_years=years) for r in rows] + prose_rows(text))
+                          near_years=near(r.line)) for r in rows] + prose_rows(text))
 
 
 def label_terms(doc: DocumentIndex) -> frozenset[str]:
@@ -222,8 +227,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
             overlap = [len(set(terms(col)) & q_terms) for col, _, _ in cells]
             col, fit, cell = cells[max(range(len(cells)), key=lambda k: (overlap[k], -k))]
             s *= 1.0 if max(overlap) else 0.8
-            if years and not any(y in row.page_years for y in years):  # a year asked that its page never prints: a table of
-                s *= UNDATED_TABLE  # another kind (square feet by site), its period unknown
+            if years and not any(y in row.near_years for y in years):  # a year asked that neither the row nor
+                s *= UNDATED_TABLE  # the lines above it print: a table of another kind (square feet by site)
             if want is not None:  # the column's name is part of what the figure means ("MMLU Chemistry")
                 meant = max(meant, match(named, f"{row.context} {col}", want)[0])
         elif years and row.columns:

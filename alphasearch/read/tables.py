@@ -68,7 +68,7 @@ class TableRow:
     caption: str = ""  # a row headed by a year: what its table lists ("Expected future amortization expense")
     prose: bool = False  # read from a sentence ("… was $4.9 billion, $6.4 billion and $8.8 billion for 2015, 2016 and 2017")
     context: str = ""  # what the row sits in: the page's title lines and the heading above it (rows.page_rows)
-    page_years: frozenset[str] = frozenset()  # the years its page prints (rows.page_rows)
+    near_years: frozenset[str] = frozenset()  # the years printed on its line and the lines just above (rows.page_rows)
 
     def cell_for(self, year: str) -> Cell | None:
         """The first cell under the column ``year``; None when no column has it."""

@@ -346,6 +346,8 @@ Total current liabilities 9,500 8,800
 Notes payable and other borrowings, non-current 86,420 72,110"""
 
 PROPERTIES = """Properties
+As of December 31, 2022, we operated in 19 countries.
+""" + "\n".join(f"Our plant number {i} makes glass and ceramics." for i in range(1, 25)) + """
 The following table presents the distribution of this total area:
 (million square feet)
 Total
