@@ -623,6 +623,16 @@ def _further_title(title: str) -> bool:
                 or rules().not_further.search(text))
 
 
+ACRONYM = 4  # letters: a word in capitals this short ("MFC", "RMS") names something, it is no title in capitals
+
+
+def _capitals_title(title: str) -> bool:
+    """A title set in capitals ("COMPETITION", "PRODUCT DEVELOPMENT"): at the size and weight of a title in mixed case
+    ("Other Products and Solutions") it heads it, as its section. Not an acronym or code ("MFC", "COVID-19")."""
+    words = title.split()
+    return in_capitals(title) and (len(words) >= 2 or (title.isalpha() and len(title) > ACRONYM))
+
+
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
     on :data:`REPEATED` pages or more), after any numbered heading on its page; per page and heading style (size
@@ -641,6 +651,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     seen: set[str] = set()
     out: list[_Found] = []
     per_page: Counter = Counter()
+    if not decimal:  # the one a page of a filing opens: a title in capitals before one in mixed case
+        found = sorted(found, key=lambda f: (f.page, not _capitals_title(f.title)))
     for f in found:
         style = (f.page, round(f.size), f.rank) if decimal else f.page
         if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):
