@@ -427,7 +427,7 @@ PROSE_WORDS = 10  # a plain line this long, or one that ends a sentence, is text
 def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -> list[_Found]:
     """A page's headings without its contents entries: on a page of ``CONTENTS_LINES`` numbered lines
     (or lines ending in a page number), only the unnumbered and, when they are few, the emphasised
-    numbered ones (the "Item 8." above an index of statements and notes) stay. A page where text
+    numbered ones above its entries (the "Item 8." above an index of statements and notes) stay. A page where text
     follows at least half of its numbered lines is a page of short sections ("Item 13. …" / "The
     information required by this Item is incorporated …", "Item 16. Form 10-K Summary" / "None."), not
     a contents page: all its headings stay."""
@@ -438,7 +438,8 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
         return on_page
     if 2 * sum(_text_follows(lines, f.line) for f in numbered) >= len(numbered) + refs:
         return on_page
-    styled = [f for f in numbered if f.emphasis == 2]
+    first = min((i for i, _ in _refs_first(lines)), default=len(lines))
+    styled = [f for f in numbered if f.emphasis == 2 and f.line < first]  # above the entries, not among them
     keep = styled if len(styled) <= CONTENTS_STYLED and len(styled) < len(numbered) + refs else []
     return [f for f in on_page if f.kind is None or f in keep]
 
@@ -451,6 +452,23 @@ def _page_refs(lines: list[pdf.Line]) -> int:
     line of words; nor is a table of stores by state, whose counts go up and down."""
     refs = [int(text) for prev, line in zip(lines, lines[1:])
             if (text := line.text.strip()).isdigit() and len(text) <= 3 and any(c.isalpha() for c in prev.text)]
+    return max(_in_order(refs), _in_order([n for _, n in _refs_first(lines)]))
+
+
+_REF_FIRST = re.compile(r"^(\d{1,3}) +[A-Z][a-z]")  # "8 Welcome": an entry after its page number (Apple's guides)
+
+
+def _refs_first(lines: list[pdf.Line]) -> list[tuple[int, int]]:
+    """(line, page number) of the entries a contents page prints after their page numbers ("8 Welcome", "9 What's in
+    the Box"), when :data:`CONTENTS_LINES` numbers or more differ: a list whose every item opens with one glyph read
+    as a digit ("6 Refill the hopper", "6 Close the lid") is no contents page."""
+    refs = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _REF_FIRST.match(line.text))]
+    return refs if len({n for _, n in refs}) >= CONTENTS_LINES else []
+
+
+def _in_order(refs: list[int]) -> int:
+    """The longest run of ``refs`` that never goes down, when it has at least ``2 * CONTENTS_LINES`` and holds
+    :data:`REFS_IN_ORDER` of them, else 0."""
     if len(refs) < 2 * CONTENTS_LINES:
         return 0
     tails: list[int] = []  # the smallest last number of a non-decreasing run of each length
