@@ -22,7 +22,8 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start
+from .lines import (FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start,
+                    without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -339,8 +340,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
                     and not lead_in(text) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
-                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
-                                      line.size))
+                on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
+                                      2, line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))
     counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind and not f.step)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}

@@ -14,6 +14,15 @@ def title_start(text: str) -> bool:
     return text[:1].isupper() or text[:1].isdigit()
 
 
+UNIT = re.compile(r"\s*\((?:(?:dollars|\$|amounts|shares)\s+)?in\s+(?:thousands|millions|billions)\b[^()]*\)$", re.I)
+
+
+def without_unit(title: str) -> str:
+    """A table's title used as a heading without the unit its figures are in: "Revenue (dollars in millions)" is the
+    section "Revenue"."""
+    return UNIT.sub("", title) or title
+
+
 RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
 
 

@@ -404,3 +404,14 @@ def test_a_filing_pages_title_in_capitals_opens_its_section_before_a_title_in_mi
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "sections-10k.pdf").root.walk()]
     assert "COMPETITION" in titles and "PRODUCTS AND SERVICES" in titles, titles
     assert "Other Products and Solutions" not in titles, titles  # one in all on the page: the section's
+
+
+def test_a_table_title_heading_a_section_is_named_without_its_unit():
+    """Adobe's MD&A heads a section with its table's title, "Revenue (dollars in millions)": the section is "Revenue",
+    the unit belongs to the figures."""
+    pages = [[TextBlock(f"Item {n}. {t}", 12, True), filing_factory.PROSE] for n, t in (
+        ("1", "Business"), ("1A", "Risk Factors"), ("2", "Properties"))]
+    pages.append([TextBlock("Item 7. Management's Discussion and Analysis", 12, True), filing_factory.PROSE,
+                  TextBlock("Revenue (dollars in millions)", 11, True), filing_factory.PROSE])
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "units-10k.pdf").root.walk()]
+    assert "Revenue" in titles, titles
