@@ -652,6 +652,14 @@ def _capitals_title(title: str) -> bool:
     return in_capitals(title) and (len(words) >= 2 or (title.isalpha() and len(title) > ACRONYM))
 
 
+def _repeated_smaller(out: list[_Found], f: _Found, key: str) -> bool:
+    """``f`` repeats on the next line, in a smaller heading size, the title just kept (a phone manual's topic "AI
+    Voice" in 20 pt over its first task "AI Voice" in 14 pt): it opens the topic's first subsection."""
+    last = out[-1] if out else None
+    return last is not None and last.page == f.page and last.line == f.line - 1 and f.size < last.size \
+        and normalise(last.title) == key
+
+
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
     on :data:`REPEATED` pages or more), after any numbered heading on its page; per page and heading style (size
@@ -681,7 +689,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         if f.line < last_numbered_line.get(f.page, -1):
             continue
         key = normalise(f.title)
-        if key in seen or len(pages_of[key]) >= REPEATED:
+        if (key in seen and not _repeated_smaller(out, f, key)) or len(pages_of[key]) >= REPEATED:
             continue
         seen.add(key)
         per_page[f.page] += 1

@@ -779,3 +779,27 @@ def test_steps_opened_by_one_digit_glyph_are_no_contents_page():
     """A page of steps each opened by the same glyph read as "6" is no contents page: the chapter under them stays."""
     doc = indexer.build_index(_guide_with_numbers_before_its_contents_entries(bullet_steps=True), "guide.pdf")
     assert any(n.title == "Chapter 9: Cleaning the Hopper" for n in doc.root.walk()), [n.title for n in doc.root.walk()]
+
+
+def _phone_manual() -> bytes:
+    """A phone manual: numbered chapters in 26 pt, each topic in 20 pt over its first task of the same name in 14 pt
+    ("AI Voice" / "AI Voice"), a further task in 14 pt."""
+    para = ("Swipe down from the upper right edge of the screen to open the control panel, then touch the icon to "
+            "turn the feature on or off as you need it.")
+    pages = []
+    for number, (chapter, topics) in enumerate((("Essentials", ["Lock Your Screen", "Take a Screenshot"]),
+                                                ("Smart Features", ["AI Voice", "Easy Projection"]),
+                                                ("Camera and Gallery", ["Take Photos", "Edit Photos"])), 1):
+        for k, topic in enumerate(topics):
+            pages.append(([TextBlock(f"{number} {chapter}", 26, True), para] if k == 0 else [])
+                         + [TextBlock(topic, 20, True), TextBlock(topic, 14, True), para, para,
+                            TextBlock(f"More about {topic}", 14, True), para])
+    return pdf_factory.make_pdf(pages)
+
+
+def test_a_topic_over_its_first_task_of_the_same_name_is_two_sections():
+    """A topic's title repeated at once in a smaller heading size is its first task, a section under it: the other
+    tasks stay at the level of that first one."""
+    doc = indexer.build_index(_phone_manual(), "phone.pdf")
+    topic = next(n for n in doc.root.walk() if n.title == "AI Voice" and n.children)
+    assert [c.title for c in topic.children] == ["AI Voice", "More about AI Voice"], [c.title for c in topic.children]
