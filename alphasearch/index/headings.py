@@ -22,8 +22,8 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import (FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start,
-                    without_unit)
+from .lines import (FIGURES, RUN_IN, capitals_title, in_capitals, lead_in, row_label, sentence, table_header,
+                    title_start, without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -642,16 +642,6 @@ def _further_title(title: str) -> bool:
                 or rules().not_further.search(text))
 
 
-ACRONYM = 4  # letters: a word in capitals this short ("MFC", "RMS") names something, it is no title in capitals
-
-
-def _capitals_title(title: str) -> bool:
-    """A title set in capitals ("COMPETITION", "PRODUCT DEVELOPMENT"): at the size and weight of a title in mixed case
-    ("Other Products and Solutions") it heads it, as its section. Not an acronym or code ("MFC", "COVID-19")."""
-    words = title.split()
-    return in_capitals(title) and (len(words) >= 2 or (title.isalpha() and len(title) > ACRONYM))
-
-
 def _repeated_smaller(out: list[_Found], f: _Found, key: str) -> bool:
     """``f`` repeats on the next line, in a smaller heading size, the title just kept (a phone manual's topic "AI
     Voice" in 20 pt over its first task "AI Voice" in 14 pt): it opens the topic's first subsection."""
@@ -679,7 +669,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     per_page: Counter = Counter()
     if not decimal:  # the one a page of a filing opens: a title in capitals before one in mixed case
-        found = sorted(found, key=lambda f: (f.page, not _capitals_title(f.title)))
+        found = sorted(found, key=lambda f: (f.page, not capitals_title(f.title)))
     for f in found:
         style = (f.page, round(f.size), f.rank) if decimal else f.page
         if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):

@@ -32,6 +32,15 @@ def in_capitals(text: str) -> bool:
     return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
 
 
+ACRONYM = 4  # letters: a word in capitals this short ("MFC", "RMS") names something, it is no title in capitals
+
+
+def capitals_title(title: str) -> bool:
+    """A title set in capitals ("COMPETITION", "PRODUCT DEVELOPMENT"): at the size and weight of a title in mixed case
+    ("Other Products and Solutions") it heads it, as its section. Not an acronym or code ("MFC", "COVID-19")."""
+    return in_capitals(title) and (len(title.split()) >= 2 or (title.isalpha() and len(title) > ACRONYM))
+
+
 def sentence(text: str) -> bool:
     """A sentence set in bold (a risk factor's summary), not a section title."""
     return text.endswith(".") and len(text.split()) >= 6
