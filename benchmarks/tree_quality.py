@@ -9,7 +9,7 @@ alone, and compared with the outline:
 - start F1 (title): a start matches an outline entry when it begins on the same page or the
   next/previous one and their titles agree (normalised to lower-case letters and digits, a leading
   section number left out: "4.4.21 GHM" is the outline's "GHM", "Chapter 18: Log Analysis" its "Log
-  Analysis"; difflib ratio ≥ 0.7, or one is a prefix of the other of ≥ 8 characters); one-to-one,
+  Analysis", an appendix's "B.3 NLI" its "NLI"; difflib ratio ≥ 0.7, or one is a prefix of the other of ≥ 8 characters); one-to-one,
   best title first; precision over the tree's starts, recall over the outline's entries;
 - start F1 (page): the same on the sets of start pages alone (exact page);
 - level agreement, over the matched pairs: the share whose heading depth (1 + the number
@@ -84,7 +84,7 @@ class Start:
     level: int
 
 
-NUMBERING = re.compile(r"^(?:chapter\s+)?\d{1,3}(?:\.\d{1,3})*\.?:?\s+(?=\S)", re.IGNORECASE)
+NUMBERING = re.compile(r"^(?:chapter\s+)?(?:\d{1,3}|[A-Z](?=\.\d))(?:\.\d{1,3})*\.?:?\s+(?=\S)", re.IGNORECASE)
 
 
 def norm(title: str) -> str:

@@ -22,7 +22,8 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import FIGURES, RUN_IN, in_capitals, lead_in, row_label, sentence, table_header, title_start
+from .lines import (FIGURES, RUN_IN, capitals_title, in_capitals, lead_in, row_label, sentence, table_header,
+                    title_start, without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -339,8 +340,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
                     and not lead_in(text) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
-                on_page.append(_Found(page.number, i, text, None, "", 1 if line.size >= larger else 2, 2,
-                                      line.size))
+                on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
+                                      2, line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))
     counts = Counter(f.kind.name for on_page, _, _ in per_page for f in on_page if f.kind and not f.step)
     excluded = {x for k in rules().kinds if counts[k.name] >= MIN_NUMBERED for x in k.excludes}
@@ -427,7 +428,7 @@ PROSE_WORDS = 10  # a plain line this long, or one that ends a sentence, is text
 def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -> list[_Found]:
     """A page's headings without its contents entries: on a page of ``CONTENTS_LINES`` numbered lines
     (or lines ending in a page number), only the unnumbered and, when they are few, the emphasised
-    numbered ones (the "Item 8." above an index of statements and notes) stay. A page where text
+    numbered ones above its entries (the "Item 8." above an index of statements and notes) stay. A page where text
     follows at least half of its numbered lines is a page of short sections ("Item 13. …" / "The
     information required by this Item is incorporated …", "Item 16. Form 10-K Summary" / "None."), not
     a contents page: all its headings stay."""
@@ -438,7 +439,8 @@ def _outside_contents(on_page: list[_Found], refs: int, lines: list[pdf.Line]) -
         return on_page
     if 2 * sum(_text_follows(lines, f.line) for f in numbered) >= len(numbered) + refs:
         return on_page
-    styled = [f for f in numbered if f.emphasis == 2]
+    first = min((i for i, _ in _refs_first(lines)), default=len(lines))
+    styled = [f for f in numbered if f.emphasis == 2 and f.line < first]  # above the entries, not among them
     keep = styled if len(styled) <= CONTENTS_STYLED and len(styled) < len(numbered) + refs else []
     return [f for f in on_page if f.kind is None or f in keep]
 
@@ -451,6 +453,23 @@ def _page_refs(lines: list[pdf.Line]) -> int:
     line of words; nor is a table of stores by state, whose counts go up and down."""
     refs = [int(text) for prev, line in zip(lines, lines[1:])
             if (text := line.text.strip()).isdigit() and len(text) <= 3 and any(c.isalpha() for c in prev.text)]
+    return max(_in_order(refs), _in_order([n for _, n in _refs_first(lines)]))
+
+
+_REF_FIRST = re.compile(r"^(\d{1,3}) +[A-Z][a-z]")  # "8 Welcome": an entry after its page number (Apple's guides)
+
+
+def _refs_first(lines: list[pdf.Line]) -> list[tuple[int, int]]:
+    """(line, page number) of the entries a contents page prints after their page numbers ("8 Welcome", "9 What's in
+    the Box"), when :data:`CONTENTS_LINES` numbers or more differ: a list whose every item opens with one glyph read
+    as a digit ("6 Refill the hopper", "6 Close the lid") is no contents page."""
+    refs = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _REF_FIRST.match(line.text))]
+    return refs if len({n for _, n in refs}) >= CONTENTS_LINES else []
+
+
+def _in_order(refs: list[int]) -> int:
+    """The longest run of ``refs`` that never goes down, when it has at least ``2 * CONTENTS_LINES`` and holds
+    :data:`REFS_IN_ORDER` of them, else 0."""
     if len(refs) < 2 * CONTENTS_LINES:
         return 0
     tails: list[int] = []  # the smallest last number of a non-decreasing run of each length
@@ -623,6 +642,14 @@ def _further_title(title: str) -> bool:
                 or rules().not_further.search(text))
 
 
+def _repeated_smaller(out: list[_Found], f: _Found, key: str) -> bool:
+    """``f`` repeats on the next line, in a smaller heading size, the title just kept (a phone manual's topic "AI
+    Voice" in 20 pt over its first task "AI Voice" in 14 pt): it opens the topic's first subsection."""
+    last = out[-1] if out else None
+    return last is not None and last.page == f.page and last.line == f.line - 1 and f.size < last.size \
+        and normalise(last.title) == key
+
+
 def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     """The unnumbered styled lines that open sections below the numbered ones: each title once (not one repeated
     on :data:`REPEATED` pages or more), after any numbered heading on its page; per page and heading style (size
@@ -641,6 +668,8 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     seen: set[str] = set()
     out: list[_Found] = []
     per_page: Counter = Counter()
+    if not decimal:  # the one a page of a filing opens: a title in capitals before one in mixed case
+        found = sorted(found, key=lambda f: (f.page, not capitals_title(f.title)))
     for f in found:
         style = (f.page, round(f.size), f.rank) if decimal else f.page
         if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):
@@ -650,7 +679,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
         if f.line < last_numbered_line.get(f.page, -1):
             continue
         key = normalise(f.title)
-        if key in seen or len(pages_of[key]) >= REPEATED:
+        if (key in seen and not _repeated_smaller(out, f, key)) or len(pages_of[key]) >= REPEATED:
             continue
         seen.add(key)
         per_page[f.page] += 1

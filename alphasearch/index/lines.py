@@ -14,6 +14,15 @@ def title_start(text: str) -> bool:
     return text[:1].isupper() or text[:1].isdigit()
 
 
+UNIT = re.compile(r"\s*\((?:(?:dollars|\$|amounts|shares)\s+)?in\s+(?:thousands|millions|billions)\b[^()]*\)$", re.I)
+
+
+def without_unit(title: str) -> str:
+    """A table's title used as a heading without the unit its figures are in: "Revenue (dollars in millions)" is the
+    section "Revenue"."""
+    return UNIT.sub("", title) or title
+
+
 RUN_IN = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # a sentence ends and the next starts on the heading's line
 
 
@@ -21,6 +30,15 @@ def in_capitals(text: str) -> bool:
     """A short title set in capitals ("TASKS", "MAIN RESULTS"): emphasis, as bold is."""
     letters = [c for c in text if c.isalpha()]
     return len(letters) >= 3 and text.isupper() and len(text.split()) <= 8
+
+
+ACRONYM = 4  # letters: a word in capitals this short ("MFC", "RMS") names something, it is no title in capitals
+
+
+def capitals_title(title: str) -> bool:
+    """A title set in capitals ("COMPETITION", "PRODUCT DEVELOPMENT"): at the size and weight of a title in mixed case
+    ("Other Products and Solutions") it heads it, as its section. Not an acronym or code ("MFC", "COVID-19")."""
+    return in_capitals(title) and (len(title.split()) >= 2 or (title.isalpha() and len(title) > ACRONYM))
 
 
 def sentence(text: str) -> bool:

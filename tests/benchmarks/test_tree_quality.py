@@ -28,6 +28,8 @@ def test_a_title_matches_its_outline_entry_with_or_without_its_section_number():
     out ("GHM"): the same section. Numbers that are words of the title stay ("2023 Annual Report", "Item 7.")."""
     assert norm("4.4.21 GHM") == norm("GHM") == "ghm"
     assert norm("Chapter 18: LOG ANALYSIS") == norm("Log Analysis")
+    assert norm("B.3 NLI") == norm("NLI") and norm("A.1. Setup") == "setup"  # an appendix's section number
+    assert norm("A Simple Baseline") == "a simple baseline" and norm("Appendix B") == "appendix b"
     assert norm("2023 Annual Report") == "2023 annual report" and norm("Item 7. MD&A") == "item 7 md a"
     got = compare([Start("GHM", 20, 3), Start("ATSS", 20, 3)], [Start("4.4.21 GHM", 20, 3), Start("4.4.27 ATSS", 20, 3)])
     assert got["matched"] == 2

@@ -388,3 +388,30 @@ def test_exhibits_bound_after_a_report_are_sections_beside_its_parts():
     assert [(t, n.pages[0]) for n in doc.root.children if (t := n.title).startswith("Exhibit")] == [
         ("Exhibit 31.1 CERTIFICATION", 14), ("Exhibit 32 CERTIFICATION PURSUANT TO 18 U.S.C. SECTION 1350", 15)]
     check_invariants(doc.root, doc.page_count, 8, shared_pages=True)
+
+
+def test_a_filing_pages_title_in_capitals_opens_its_section_before_a_title_in_mixed_case():
+    """Adobe's 10-Ks set their Items' sections in bold capitals ("COMPETITION") and their subsections in bold mixed
+    case of the same size ("Other Products and Solutions"); a page of a filing opens one unnumbered section, and when
+    a subsection comes first on the page it took the place of the section in capitals."""
+    pages = [[TextBlock("Item 1. Business", 12, True), TextBlock("PRODUCTS AND SERVICES", 11, True),
+              filing_factory.PROSE]]
+    pages.append([filing_factory.PROSE, TextBlock("Other Products and Solutions", 11, True), filing_factory.PROSE,
+                  TextBlock("COMPETITION", 11, True), filing_factory.PROSE])
+    pages.append([TextBlock("Item 1A. Risk Factors", 12, True), filing_factory.PROSE])
+    pages += [[TextBlock(f"Item {n}. {t}", 12, True), filing_factory.PROSE] for n, t in (
+        ("1B", "Unresolved Staff Comments"), ("2", "Properties"), ("3", "Legal Proceedings"))]
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "sections-10k.pdf").root.walk()]
+    assert "COMPETITION" in titles and "PRODUCTS AND SERVICES" in titles, titles
+    assert "Other Products and Solutions" not in titles, titles  # one in all on the page: the section's
+
+
+def test_a_table_title_heading_a_section_is_named_without_its_unit():
+    """Adobe's MD&A heads a section with its table's title, "Revenue (dollars in millions)": the section is "Revenue",
+    the unit belongs to the figures."""
+    pages = [[TextBlock(f"Item {n}. {t}", 12, True), filing_factory.PROSE] for n, t in (
+        ("1", "Business"), ("1A", "Risk Factors"), ("2", "Properties"))]
+    pages.append([TextBlock("Item 7. Management's Discussion and Analysis", 12, True), filing_factory.PROSE,
+                  TextBlock("Revenue (dollars in millions)", 11, True), filing_factory.PROSE])
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "units-10k.pdf").root.walk()]
+    assert "Revenue" in titles, titles

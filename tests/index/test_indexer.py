@@ -734,3 +734,72 @@ def test_a_changelog_section_titled_by_its_release_is_a_section():
         assert release in titles, list(titles)
     assert [c.title for c in titles["3.2 v2.17.0 (28/9/2021)"].children] == ["3.2.1 Highlights",
                                                                              "3.2.2 Bug Fixes in v2.17.0"]
+
+
+def _guide_with_numbers_before_its_contents_entries(bullet_steps: bool = False) -> bytes:
+    """Apple's guides: the contents, over two pages, prints each chapter in bold, its sections under it in small
+    type, each after its page number ("8 Welcome"); the second page opens with the last of chapter 3's entries and
+    holds chapter 4 among its entries; each chapter opens on its page with "Chapter 1: …" in large type.
+    ``bullet_steps``: a page of steps, each opened by one glyph read as a digit ("6 Refill the hopper")."""
+    para = ("Open the lid, check that the cable is plugged in and wait until the light on the front turns green "
+            "before you go on to the next part of this guide.")
+    chapters = [(title, [f"{topic} {k}" for k in range(1, 7)]) for title, topic in (
+        ("Ready, Set Up, Go", "Setting Up"), ("Life with Your Laptop", "Basic Features"),
+        ("Problem, Meet Solution", "Problems"), ("Last, but Not Least", "Safety Information"))]
+    contents, pages, page = [], [], 4
+    for k, (title, sections) in enumerate(chapters, 1):
+        contents.append(TextBlock(f"Chapter {k}: {title}", 11, True))
+        pages.append([TextBlock(f"Chapter {k}: {title}", 22, True), para])
+        page += 1
+        for name in sections:
+            contents.append(TextBlock(f"{page} {name}", 8))
+            pages.append([TextBlock(name, 14, True), para, para])
+            page += 1
+    if bullet_steps:
+        pages[2] = [*(TextBlock(f"6 {step} the part", 11) for step in ("Open", "Lift", "Clean", "Dry", "Refill",
+                                                                         "Replace", "Close", "Lock", "Test", "Wipe")),
+                    TextBlock("Chapter 9: Cleaning the Hopper", 22, True), para]
+    cut = 2 * 7 + 2  # chapters 1 and 2, chapter 3 and its first entry on the first contents page
+    return pdf_factory.make_pdf([[TextBlock("Laptop Essentials", 24, True)], [TextBlock("Contents", 16, True),
+                                *contents[:cut]], contents[cut:], *pages])
+
+
+def test_a_contents_page_that_prints_page_numbers_before_its_entries_opens_no_chapter():
+    """The chapters listed in bold on a contents page whose entries follow their page numbers ("8 Welcome") open
+    on their own pages, not on the contents pages; a bold line above a page's entries may stay ("Item 8." above an
+    index of statements), but not one among them (chapter 4 on the second contents page)."""
+    doc = indexer.build_index(_guide_with_numbers_before_its_contents_entries(), "guide.pdf")
+    chapters = [(n.title, n.pages[0]) for n in doc.root.walk() if n.title.startswith("Chapter")]
+    for k, page in ((2, 11), (3, 18), (4, 25)):
+        assert any(t.startswith(f"Chapter {k}:") and p == page for t, p in chapters), chapters
+        assert not any(t.startswith(f"Chapter {k}:") and p in (2, 3) for t, p in chapters), chapters
+
+
+def test_steps_opened_by_one_digit_glyph_are_no_contents_page():
+    """A page of steps each opened by the same glyph read as "6" is no contents page: the chapter under them stays."""
+    doc = indexer.build_index(_guide_with_numbers_before_its_contents_entries(bullet_steps=True), "guide.pdf")
+    assert any(n.title == "Chapter 9: Cleaning the Hopper" for n in doc.root.walk()), [n.title for n in doc.root.walk()]
+
+
+def _phone_manual() -> bytes:
+    """A phone manual: numbered chapters in 26 pt, each topic in 20 pt over its first task of the same name in 14 pt
+    ("AI Voice" / "AI Voice"), a further task in 14 pt."""
+    para = ("Swipe down from the upper right edge of the screen to open the control panel, then touch the icon to "
+            "turn the feature on or off as you need it.")
+    pages = []
+    for number, (chapter, topics) in enumerate((("Essentials", ["Lock Your Screen", "Take a Screenshot"]),
+                                                ("Smart Features", ["AI Voice", "Easy Projection"]),
+                                                ("Camera and Gallery", ["Take Photos", "Edit Photos"])), 1):
+        for k, topic in enumerate(topics):
+            pages.append(([TextBlock(f"{number} {chapter}", 26, True), para] if k == 0 else [])
+                         + [TextBlock(topic, 20, True), TextBlock(topic, 14, True), para, para,
+                            TextBlock(f"More about {topic}", 14, True), para])
+    return pdf_factory.make_pdf(pages)
+
+
+def test_a_topic_over_its_first_task_of_the_same_name_is_two_sections():
+    """A topic's title repeated at once in a smaller heading size is its first task, a section under it: the other
+    tasks stay at the level of that first one."""
+    doc = indexer.build_index(_phone_manual(), "phone.pdf")
+    topic = next(n for n in doc.root.walk() if n.title == "AI Voice" and n.children)
+    assert [c.title for c in topic.children] == ["AI Voice", "More about AI Voice"], [c.title for c in topic.children]
