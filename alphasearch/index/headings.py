@@ -22,8 +22,8 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import (FIGURES, RUN_IN, capitals_title, in_capitals, lead_in, row_label, sentence, table_header,
-                    title_start, without_unit)
+from .lines import (FIGURES, RUN_IN, capitals_title, figures_row, in_capitals, lead_in, row_label, sentence, step,
+                    table_header, title_start, without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -203,7 +203,7 @@ def _chapter_titles(content: pdf.PdfContent, norm: list[tuple[str, ...]], runnin
     its first page, 9 pt above the next ones); that occurrence is a heading, not a header. A report may instead
     repeat a section's title large (:data:`LARGE_TITLE`) atop each of the section's pages ("Is the service safe?",
     26 pt over 11 pt text, on pages 6 and 7): the first page of each run of pages it tops opens the section —
-    unless it is set large on most pages, a banner. Such a key gets a suffix no running line has."""
+    unless set large on most pages or on runs apart (a masthead on odd pages): a banner. Its key gets a suffix."""
     usual: dict[str, Counter] = {}
     large: dict[str, set[int]] = {}  # the pages where a running line is set in a heading's size
     for page, keys in zip(content.pages, norm):
@@ -214,7 +214,7 @@ def _chapter_titles(content: pdf.PdfContent, norm: list[tuple[str, ...]], runnin
                     large.setdefault(key, set()).add(page.number)
     common = {key: c.most_common(1)[0][0] for key, c in usual.items()}
     n = len(content.pages)
-    banner = {key for key, pages in large.items() if len(pages) > BANNER_SHARE * n}
+    banner = {key for key, ps in large.items() if len(ps) > BANNER_SHARE * n or sum(p - 1 not in ps for p in ps) > 1}
 
     def title(line: pdf.Line, key: str, number: int) -> bool:
         if key not in common:
@@ -336,7 +336,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 rank = kind.rank if kind.rank is not None else number.count(".") + 1
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size, line.bold,
-                                      step=kind.rank is None and lead_in(text[end:])))
+                                      step=kind.rank is None and step(text[end:])))
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
                     and not lead_in(text) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
@@ -463,8 +463,11 @@ def _refs_first(lines: list[pdf.Line]) -> list[tuple[int, int]]:
     """(line, page number) of the entries a contents page prints after their page numbers ("8 Welcome", "9 What's in
     the Box"), when :data:`CONTENTS_LINES` numbers or more differ: a list whose every item opens with one glyph read
     as a digit ("6 Refill the hopper", "6 Close the lid") is no contents page."""
-    refs = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _REF_FIRST.match(line.text))]
-    return refs if len({n for _, n in refs}) >= CONTENTS_LINES else []
+    refs = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _REF_FIRST.match(line.text))
+            and not figures_row(line.text)]
+    numbers, run = [n for _, n in refs], list(range(1, CONTENTS_LINES + 1))  # 1, 2, 3, 4, 5: a ranked list
+    ranked = any(numbers[k:k + CONTENTS_LINES] == run for k in range(len(numbers)))
+    return refs if len(set(numbers)) >= CONTENTS_LINES and not ranked else []
 
 
 def _in_order(refs: list[int]) -> int:
@@ -669,7 +672,9 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     out: list[_Found] = []
     per_page: Counter = Counter()
     if not decimal:  # the one a page of a filing opens: a title in capitals before one in mixed case
-        found = sorted(found, key=lambda f: (f.page, not capitals_title(f.title)))
+        first = {f.page: f for f in reversed(found)}  # …of the size and weight of the page's first title
+        found = sorted(found, key=lambda f: (f.page, not (capitals_title(f.title) and f.size == first[f.page].size
+                                                          and f.bold == first[f.page].bold)))
     for f in found:
         style = (f.page, round(f.size), f.rank) if decimal else f.page
         if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):

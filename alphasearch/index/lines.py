@@ -103,3 +103,8 @@ def table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
         if len(nxt.text.split()) >= 8:
             return False  # prose follows: a heading
     return False
+
+
+def step(words: str) -> bool:
+    """A numbered line's words end as a step's sentence or lead-in ("Then touch Save."), not a title's ("Scope.")."""
+    return lead_in(words) and not title_case(words.split())

@@ -803,3 +803,65 @@ def test_a_topic_over_its_first_task_of_the_same_name_is_two_sections():
     doc = indexer.build_index(_phone_manual(), "phone.pdf")
     topic = next(n for n in doc.root.walk() if n.title == "AI Voice" and n.children)
     assert [c.title for c in topic.children] == ["AI Voice", "More about AI Voice"], [c.title for c in topic.children]
+
+
+# ---- regressions a review of this session's heading rules found (each reproduced on the code before its mend) ----
+
+_P = ("The committee reviewed the proposal in detail and agreed that the budget for the coming year should be "
+      "allocated across the programmes in proportion to the number of members they serve.")
+
+
+def _bold(text: str, size: float = 11) -> TextBlock:
+    return TextBlock(text, size, True)
+
+
+def _starts(pages) -> list[tuple[str, int]]:
+    from alphasearch.pdf import write_pdf
+
+    doc = indexer.build_index(write_pdf(pages), "review.pdf")
+    return [(n.title, n.pages[0]) for n in doc.root.walk() if n is not doc.root]
+
+
+def test_numbered_titles_ending_in_a_full_stop_are_sections_not_steps():
+    """"1. Scope." in a specification ends like a sentence but is set as a title (title case): a section, with its
+    "1.1 …" under it; only a step's words in plain case ("5 Then touch Save.") are a step."""
+    pages = [[_bold("Technical Specification", 18), _P]]
+    for k, t in enumerate(["Scope.", "Normative References.", "Terms and Definitions.", "Requirements."], 1):
+        pages += [[_bold(f"{k}. {t}", 14), _P, _P], [_bold(f"{k}.1 General Provisions for {t[:-1]}", 12), _P, _P]]
+    titles = [t for t, _ in _starts(pages)]
+    assert "1. Scope." in titles and "4. Requirements." in titles, titles
+
+
+def test_a_ranked_table_is_no_contents_page():
+    """A table ranking institutions "1 Harvard University 97.5 79" … "12 …" prints numbers 1, 2, 3, 4, 5 in order
+    before words: a list, not page numbers; the page's "4 Results" and "4.1 Robustness" stay sections."""
+    rows = [f"{i} {u} University {99 - i * 1.5:.1f} {80 - i}" for i, u in enumerate(
+        "Harvard Stanford Oxford Cambridge Tokyo Zurich Toronto Melbourne Paris Berlin Seoul Delhi".split(), 1)]
+    pages = [[_bold("1 Introduction", 14), _P, _P], [_bold("2 Data", 14), _P, _P],
+             [_bold("3 Method", 14), _P, _bold("3.1 Scoring", 12), _P],
+             [_bold("4 Results", 14), _P, _bold("Table 2: Top institutions by score", 10), *rows,
+              _bold("4.1 Robustness", 12), _P], [_bold("5 Conclusion", 14), _P]]
+    starts = _starts(pages)
+    assert ("4 Results", 4) in starts and ("4.1 Robustness", 4) in starts, starts
+
+
+def test_a_capitals_line_in_a_smaller_size_does_not_take_the_pages_heading():
+    pages = [[_bold(f"Item {n}. {t}", 12), _P] for n, t in (("1", "Business"), ("1A", "Risk Factors"),
+                                                           ("2", "Properties"))]
+    pages += [[_bold("Item 7. Management's Discussion and Analysis", 12), _P],
+              [_bold("Liquidity and Capital Resources", 12), _P, _P, _bold("CASH FLOWS", 11), _P],
+              [_bold("Item 8. Financial Statements", 12), _P]]
+    titles = [t for t, _ in _starts(pages)]
+    assert "Liquidity and Capital Resources" in titles and "CASH FLOWS" not in titles, titles
+
+
+def test_a_masthead_set_large_on_every_other_page_opens_no_section():
+    pages = []
+    for p in range(1, 21):
+        page = [TextBlock("Riverside Gazette", 18 if p % 2 else 9), _P + " " + str(p), _P]
+        if p in (3, 9, 15):
+            page.insert(1, _bold(["Local News", "Sport", "Arts and Culture"][p // 6], 16))
+        pages.append(page)
+    starts = _starts(pages)
+    assert [t for t, _ in starts if t == "Riverside Gazette"] == [], starts
+    assert ("Local News", 3) in starts and ("Sport", 9) in starts and ("Arts and Culture", 15) in starts, starts
