@@ -237,7 +237,9 @@ def extractive_answer(
         return Extract(FALLBACK_ANSWER + why, round(min(confidence, answers, cap), 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
     chosen: list[tuple[float, float, int, int, str, str]] = []
-    for cand in candidates:
+    # a heading that only introduces what follows it ("Earnings per common share––diluted:") is no key point
+    stating = [c for c in candidates if not _lead_in(c[4] + c[5])] or candidates
+    for cand in stating:
         if len(chosen) >= max_sentences or (chosen and cand[0] < 0.6 * best_score):  # the best always stands
             break
         if all(cand[4] != c[4] for c in chosen):
@@ -425,6 +427,11 @@ def states_cause(sentence: str) -> bool:
 
     low = " " + " ".join(re.findall(r"[a-z0-9']+", sentence.lower())) + " "
     return any(f" {w} " in low for w in lexicon()["causes"])
+
+
+def _lead_in(line: str) -> bool:
+    """``line`` only introduces what follows it: it ends in a colon and states no figure."""
+    return line.rstrip().endswith(":") and not re.search(r"\d", line)
 
 
 def _instruction(sentence: str) -> bool:

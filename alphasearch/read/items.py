@@ -202,7 +202,9 @@ def sub_queries(question: str, limit: int = 4, used: Callable[[str], int] | None
             out.append(f"{phrase} {years}".strip())
 
     def names(group: str) -> list[str]:  # the group's new names, those the document uses most first
-        phrases = [p for p in lex["groups"][group] if new(p)]
+        # (not the item qualified otherwise: no "basic earnings per share" for a question asking for diluted)
+        phrases = [p for p, (_, need) in zip(lex["groups"][group], group_terms(group)[0])
+                   if new(p) and not qualified_otherwise(group, need, asked)]
         return sorted(phrases, key=lambda p: -used(p)) if used else phrases
 
     for group in dict.fromkeys(groups):  # one other name per line item first
@@ -284,6 +286,27 @@ def group_terms(group: str) -> tuple[tuple[tuple[str, frozenset[str]], ...], fro
     phrases = lexicon()["groups"][group]
     return (tuple((norm_text(p), frozenset(set(terms(p)) - neutral_words() or terms(p))) for p in phrases),
             frozenset(t for p in phrases for t in terms(p)))
+
+
+@lru_cache(maxsize=None)
+def base_name(group: str, need: frozenset[str]) -> frozenset[str]:
+    """The terms of the longest other name of ``group`` that a name (its terms ``need``) holds: "earnings per
+    share" in "diluted earnings per share"; empty when it holds none."""
+    return max((n for _, n in group_terms(group)[0] if n and n < need), key=len, default=frozenset())
+
+
+def qualified_otherwise(group: str, need: frozenset[str], asked: set[str]) -> bool:
+    """Whether the name of ``group`` with terms ``need`` is the item the question asks (its terms ``asked``) qualified
+    otherwise: "basic earnings per share" when the question asks for diluted earnings per share ("diluted EPS") and
+    says nothing of "basic"."""
+    def own(n: frozenset[str]) -> frozenset[str]:  # the words a name adds to the name it holds
+        base = base_name(group, n)
+        return n - base if base else frozenset()
+
+    mine = own(need)
+    return bool(mine) and not mine & asked and any(
+        base_name(group, n) == base_name(group, need) and own(n) and own(n) <= asked and own(n) != mine
+        for _, n in group_terms(group)[0])
 
 
 ASIDE = re.compile(r"\([^()]*\)")

@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import group_terms, label_core, lexicon, neutral_words, norm_text, without_negated
+from .items import base_name, group_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -177,8 +177,8 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
         # (words that mean the same, "stockholders" for "shareholders", are no other qualifier: lexicon's same_words)
         asked_words = _same(frozenset(want.weights))
         other = [need for need, base, qualifier in held if qualifier and not _same(qualifier) & asked_words and any(
-            _base_of(group, n) == base and _same(n - base) not in (_same(qualifier), frozenset()) for n in said)]
-        qualifiers = frozenset().union(*(n - _base_of(group, n) for n in said if _base_of(group, n)))
+            base_name(group, n) == base and _same(n - base) not in (_same(qualifier), frozenset()) for n in said)]
+        qualifiers = frozenset().union(*(n - base_name(group, n) for n in said if base_name(group, n)))
         for need, _, _ in held:
             if not any(need <= o for o in other):
                 explained |= need
@@ -206,12 +206,7 @@ def _forms(group: str) -> tuple[tuple[str, frozenset[str], frozenset[str], froze
     """Each name of a lexicon group: (normalised phrase, its terms, the terms of the longest other name it
     holds, the words it adds to that one: "diluted earnings per share" → "earnings per share" + diluted)."""
     return tuple((phrase, need, base, need - base if base else frozenset())
-                 for phrase, need in group_terms(group)[0] if need for base in [_base_of(group, need)])
-
-
-@lru_cache(maxsize=None)
-def _base_of(group: str, need: frozenset[str]) -> frozenset[str]:
-    return max((n for _, n in group_terms(group)[0] if n and n < need), key=len, default=frozenset())
+                 for phrase, need in group_terms(group)[0] if need for base in [base_name(group, need)])
 
 
 def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:

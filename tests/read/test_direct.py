@@ -171,6 +171,19 @@ def test_expansion_searches_first_for_the_names_the_document_uses(doc):
     assert "revenues 2022" in sub_queries(q, used=used) and "revenue 2022" not in sub_queries(q, used=used)
 
 
+def test_expansion_does_not_search_for_the_item_qualified_otherwise():
+    """A diluted EPS question is not also searched as "basic earnings per share" (shown to the user as "Also
+    searched for"), and a basic one not as diluted; a question naming neither is searched under both names."""
+    from alphasearch.read.items import sub_queries
+
+    diluted = sub_queries("What were Acme's diluted earnings per share in fiscal 2021?")
+    assert diluted and not any("basic" in q for q in diluted)
+    basic = sub_queries("What was basic EPS in 2021?")
+    assert "basic earnings per share 2021" in basic and not any("diluted" in q for q in basic)
+    either = sub_queries("What was EPS in 2021?", limit=8)
+    assert "diluted earnings per share 2021" in either and "basic earnings per share 2021" in either
+
+
 def test_a_change_needs_both_year_columns():
     """Figures without a year header cannot be a change between years (no "22.9 - 22.9 = 0")."""
     from alphasearch.models import DocumentIndex, Page, Section

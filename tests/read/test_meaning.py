@@ -233,6 +233,16 @@ def test_the_net_income_row_under_a_diluted_per_share_heading_is_diluted_eps(sta
     assert got is not None and "1,310" in got.text, got
 
 
+def test_a_heading_introducing_rows_is_no_key_point(statements, df_of):
+    """The answer's key points quote what states something: "Earnings per common share--diluted:" only introduces
+    the rows under it (it is named in the direct line instead)."""
+    blocks = replace(statements, doc_id="literal-per-share-points", pages=(Page(1, PER_SHARE_BLOCKS),))
+    ex = extractive_answer(blocks, "What were Harbor's diluted earnings per share in fiscal 2022?", [1], df_of(blocks))
+    assert ex.direct is not None and "2.58" in ex.direct.text, ex.direct
+    points = [k["text"] for k in ex.structured["key_points"]]
+    assert points and not any(p.rstrip().endswith(":") for p in points), points
+
+
 WRAPPED_HEADING = """Harbor Corporation
 Consolidated Statements of Income
 (amounts in millions, except per share data)
