@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, ratio_named
+from .items import AVERAGE, norm_text, line_says, concepts, first_named, group_terms, lexicon, ratio_named
 from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
@@ -69,10 +69,11 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
         more = [f for _, f in pick(table_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
                                     wanted, period=period_asked(question), strict=True, want=want)
-                if fits_kind(question, f)]
+                if fits_kind(question, f) and names_asked_first(f.label, groups)]
         if more and more[0].score >= STRONG_ROW:
             found = [(more[0].score, more[0])]
-    found = [sf for sf in found if names_every_item(sf[1].label, groups, question)]
+    found = [sf for sf in found if names_every_item(sf[1].label, groups, question)
+             and names_asked_first(sf[1].label, groups)]
     if not found:
         return None
     score, fig = found[0]
@@ -97,6 +98,15 @@ def names_every_item(label: str, groups: Sequence[str], question: str = "") -> b
     if _COMBINES.search(question) or _operands(question)[0]:
         return all(names(g) for g in groups)
     return names(groups[0])
+
+
+def names_asked_first(label: str, groups: Sequence[str]) -> bool:
+    """A row's ``label`` that names another line item before the one asked is that other item's figure, the one asked
+    its purpose or its object: "Net income for diluted earnings per share" is net income (in millions), "Cash paid for
+    income taxes" is cash paid, not the tax expense. A label naming no item by a phrase ("Diluted" under "Earnings per
+    share:") or the one asked first is left to :func:`pick`."""
+    first = first_named(label)
+    return first is None or first in groups or not set(concepts(label)) & set(groups)
 
 
 _COMBINES = re.compile(r"\b(?:ratio|margin|divided by|percentage of|as a (?:%|percent(?:age)?) of)\b", re.IGNORECASE)

@@ -243,6 +243,37 @@ def test_a_heading_introducing_rows_is_no_key_point(statements, df_of):
     assert points and not any(p.rstrip().endswith(":") for p in points), points
 
 
+EPS_NOTE = """Note 5 - Earnings per share
+The following table sets forth the components of basic and diluted earnings per share:
+(In millions, except per share amounts) 2022 2021
+Numerator
+Net income for basic earnings per share $ 2,490 $ 341
+Interest expense related to the 2.125% Notes 1 —
+Net income for diluted earnings per share $ 2,491 $ 341
+Denominator
+Basic weighted average shares 1,184 1,091
+Diluted weighted average shares 1,207 1,120
+Earnings per share:
+Basic $ 2.10 $ 0.31
+Diluted $ 2.06 $ 0.30"""
+
+
+def test_a_label_naming_another_item_before_the_one_asked_is_that_items_figure(statements):
+    """"Net income for diluted earnings per share" holds every word of diluted EPS, but it is net income (in
+    millions) for that purpose: the diluted EPS is the "Diluted" row under "Earnings per share:", though the net income
+    row comes first on the page."""
+    from alphasearch.read.direct import names_asked_first
+
+    note = replace(statements, doc_id="literal-eps-note", pages=(Page(1, EPS_NOTE), Page(2, "Item 5. Market")))
+    question = "What were Harbor's diluted earnings per share in fiscal 2022?"
+    for pages, further in (([1], ()), ([2], [1])):  # the note read first, or further down the ranking
+        got = figure_answer(note, question, pages, read=1, further=further)
+        assert got is not None and "2.06" in got.text and "2,491" not in got.text, (pages, got)
+    assert not names_asked_first("Cash paid for income taxes", ["income tax"])
+    assert names_asked_first("Provision for income taxes", ["income tax"])
+    assert names_asked_first("Net income per share––diluted", ["earnings per share"])
+
+
 WRAPPED_HEADING = """Harbor Corporation
 Consolidated Statements of Income
 (amounts in millions, except per share data)
