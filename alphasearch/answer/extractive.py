@@ -25,7 +25,8 @@ from ..read.tables import years_named  # FISCAL_YEAR's years, and "FY23"
 from ..search.reading import page_fit
 from . import calibration
 from .compare import compared_answer
-from .objects import Counted, object_count, pages_beyond
+from .objects import object_count, pages_beyond
+from .steps import count_steps
 from .confidence import (
     CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, closeness_of, question_idf, score_margin, first_page_parts, read_ahead,
     words_ahead,
@@ -35,10 +36,10 @@ from .shape import line_fits
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
-# a count of the document's tables or figures by their captions: exact when the document numbers them all, which a
-# caption-less picture or a caption set as an image escapes
+# a count of the document's tables or figures by their captions (exact when the document numbers them all, which a
+# caption-less picture or a caption set as an image escapes), or of a procedure's numbered steps
 COUNTED_CONFIDENCE = 0.75
-COUNTED_SHOWN = 12  # the captions quoted with a count
+COUNTED_SHOWN = 12  # the captions or steps quoted with a count
 INSTRUCTION_PENALTY = 0.3  # a form's instruction to its reader ("please list the …") is not an answer
 CONTENTS_PENALTY = 0.3  # a table of contents' line ("Legal Proceedings 20") names a section, it answers nothing
 SENTENCE_FIT = 0.75  # share of a line-item question's key terms a sentence stating figures holds to lead as the direct line
@@ -156,8 +157,14 @@ def extractive_answer(
         return Extract(f"{FALLBACK_ANSWER} It has {doc.page_count} pages: no page {beyond[0]}.", UNMENTIONED_CONFIDENCE,
                        True, [], structured=structure(doc, question, pages[:read], [], None, df))
     counted = object_count(doc, question)
-    if counted is not None:
-        return _counted_answer(doc, question, counted, pages[:read], df)
+    if counted is not None:  # "how many figures are in the appendix": their captions
+        shown = [(page, line) for _, page, line in counted.labels]
+        return _counted_answer(doc, question, counted.line(), shown or [(counted.pages[0], counted.line())],
+                               pages[:read], df)
+    procedure = count_steps(doc, question)
+    if procedure is not None:  # "how many steps are needed to replace the grille": the numbered steps
+        return _counted_answer(doc, question, procedure.line(), [(procedure.page, procedure.title),
+                                                                 *procedure.lines], pages[:read], df)
     idf = question_idf(doc, q_terms, df)
     total = sum(idf.values())
     kind = answer_kind(question)
@@ -305,20 +312,19 @@ def extractive_answer(
                              answered=True))
 
 
-def _counted_answer(doc: DocumentIndex, question: str, counted: Counted, read: Sequence[int],
-                    df: Mapping[str, int]) -> Extract:
-    """The answer to a question counting the document's tables or figures (:mod:`.objects`): the count and the
-    captions it counted, each cited on its page."""
-    direct = Direct(counted.line(), kind="count", score=1.0)
-    shown = counted.labels[:COUNTED_SHOWN]
+def _counted_answer(doc: DocumentIndex, question: str, line: str, shown: Sequence[tuple[int, str]],
+                    read: Sequence[int], df: Mapping[str, int]) -> Extract:
+    """The answer to a question counting the document's own things (:mod:`.objects`: its tables or figures,
+    :mod:`.steps`: a procedure's steps): the count (``line``) and the lines it counted (``shown``: page, line), each
+    cited on its page."""
+    direct = Direct(line, kind="count", score=1.0)
+    quoted = list(shown[:COUNTED_SHOWN])
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
-                          snippet=shorten(line, 300), doc_id=doc.doc_id) for _, page, line in shown]
-    quotes = "; ".join(f"{shorten(line, 200)} [p. {page}]" for _, page, line in shown)
-    more = f" … and {counted.count - len(shown)} more." if counted.count > len(shown) else ""
-    points = [(page, line) for _, page, line in shown] or [(counted.pages[0], direct.text)]  # none: the scope's page
-    return Extract(f"{direct.text}\n\n{quotes}{more}".strip(), COUNTED_CONFIDENCE, False, citations,
-                   {"counted": float(counted.count)}, direct,
-                   structure(doc, question, read, points, direct, df, answered=True))
+                          snippet=shorten(text, 300), doc_id=doc.doc_id) for page, text in quoted]
+    quotes = "; ".join(f"{shorten(text, 200)} [p. {page}]" for page, text in quoted)
+    more = f" … and {len(shown) - len(quoted)} more." if len(shown) > len(quoted) else ""
+    return Extract(f"{line}\n\n{quotes}{more}", COUNTED_CONFIDENCE, False, citations, {}, direct,
+                   structure(doc, question, read, quoted, direct, df, answered=True))
 
 
 def years_unprinted(question: str, df: Mapping[str, int]) -> list[str]:
