@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import AVERAGE, norm_text, line_says, concepts, first_named, group_terms, lexicon, ratio_named
+from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, ratio_named
 from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
@@ -105,8 +105,8 @@ def names_asked_first(label: str, groups: Sequence[str]) -> bool:
     its purpose or its object: "Net income for diluted earnings per share" is net income (in millions), "Cash paid for
     income taxes" is cash paid, not the tax expense. A label naming no item by a phrase ("Diluted" under "Earnings per
     share:") or the one asked first is left to :func:`pick`."""
-    first = first_named(label)
-    return first is None or first in groups or not set(concepts(label)) & set(groups)
+    named = concepts(label)
+    return not named or named[0] in groups or not set(named) & set(groups)
 
 
 _COMBINES = re.compile(r"\b(?:ratio|margin|divided by|percentage of|as a (?:%|percent(?:age)?) of)\b", re.IGNORECASE)

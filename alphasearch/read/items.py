@@ -131,18 +131,6 @@ def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
     name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding")."""
-    out, held, norm = _named_in_order(text)
-    return _apart(out, held, set(terms(norm)))
-
-
-def first_named(text: str) -> str | None:
-    """The lexicon group whose name ``text`` holds first, as a phrase (the longest where names overlap): "net income"
-    in "Net income for diluted earnings per share", "earnings per share" in "Net income per share––diluted"."""
-    return next(iter(_named_in_order(text)[0]), None)
-
-
-def _named_in_order(text: str) -> tuple[list[str], dict[str, frozenset[str]], str]:
-    """(the groups ``text`` names by a phrase, in order, the terms each was found by, the normalised text)."""
     norm = norm_text(text)
     lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
     for name in (*lex.get("statements", ()), *lex.get("measures", ())):
@@ -164,7 +152,7 @@ def _named_in_order(text: str) -> tuple[list[str], dict[str, frozenset[str]], st
         if group not in out:
             out.append(group)
             held[group] = frozenset(terms(norm[at:end])) - neutral_words()
-    return out, held, norm
+    return _apart(out, held, set(terms(norm)))
 
 
 def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> list[str]:

@@ -272,6 +272,8 @@ def test_a_label_naming_another_item_before_the_one_asked_is_that_items_figure(s
     assert not names_asked_first("Cash paid for income taxes", ["income tax"])
     assert names_asked_first("Provision for income taxes", ["income tax"])
     assert names_asked_first("Net income per share––diluted", ["earnings per share"])
+    # "cash" is named first, but with "operating activities" apart it is the operating cash flow's name
+    assert names_asked_first("Cash provided (used) by operating activities", ["operating cash flow"])
 
 
 WRAPPED_HEADING = """Harbor Corporation
