@@ -463,9 +463,22 @@ def states_cause(sentence: str) -> bool:
     return any(f" {w} " in low for w in lexicon()["causes"])
 
 
+LEAD_IN_WORDS = 10  # a line introducing the rows under it is short ("Earnings per common share––diluted:")
+
+
 def _lead_in(line: str) -> bool:
-    """``line`` only introduces what follows it: it ends in a colon and states no figure."""
-    return line.rstrip().endswith(":") and not re.search(r"\d", line)
+    """``line`` only introduces what follows it: a short line ending in a colon that states no figure, in digits or in
+    words ("We operate in four reportable segments:" states one)."""
+    words = line.split()
+    return (line.rstrip().endswith(":") and len(words) <= LEAD_IN_WORDS and not re.search(r"\d", line)
+            and not any(w.strip(",;:").lower() in _number_words() for w in words))
+
+
+@lru_cache(maxsize=1)
+def _number_words() -> frozenset[str]:
+    from ..lang import domain
+
+    return frozenset(domain.load("ranking")["numbers"])
 
 
 def _instruction(sentence: str) -> bool:

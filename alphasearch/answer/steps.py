@@ -31,6 +31,10 @@ COVERED = 0.6  # the share of the question's words (after "to") the procedure's 
 FIRST_WITHIN = 25  # step 1 stands within this many lines of the procedure's line
 MAX_LINES = 150  # the steps are read over at most this many lines after it
 CANDIDATES = 5  # the lines closest to the procedure asked that are tried for steps
+MIN_STEPS = 2  # fewer numbered lines are no procedure's steps
+FREQUENT = 0.25  # a word of the question on this share of the pages may be missing from the procedure's title
+_MID_SENTENCE = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")
+_OTHER_TASK = re.compile(r"^To\s+\w.*:\s*$")  # a lead-in of a task ("To reset your password:")
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,18 @@ def _procedures(lines: list[tuple[int, str]], what: str) -> list[int]:
     numbers = set(_NUMBER.findall(what))
     if len(want) < 2:
         return []
+    # a word the title may leave out is the product's own, on most pages ("the headset" of a headset's manual)
+    pages = {t: {p for p, text in lines if t in text.lower()} for t in want}
+    needed = {t for t in want if len(pages[t]) < FREQUENT * len({p for p, _ in lines})}
     found = []
     for i, (_, text) in enumerate(lines):
         words = text.split()
-        if not 2 <= len(words) <= TITLE_WORDS or text.rstrip().endswith((".", ";", ",")):
-            continue
-        share = len(want & set(terms(text))) / len(want)
-        if share >= COVERED and numbers <= set(_NUMBER.findall(text)):
+        if (not 2 <= len(words) <= TITLE_WORDS or text.rstrip(" \"'”’)").endswith((".", ";", ","))
+                or not text[0].isupper() and not text[0].isdigit() or _MID_SENTENCE.search(text)):
+            continue  # a title or a lead-in: short, starting as one, no sentence ending in it
+        held = set(terms(text))
+        share = len(want & held) / len(want)
+        if share >= COVERED and needed <= held and numbers <= set(_NUMBER.findall(text)):
             found.append((-share, -difflib.SequenceMatcher(None, what.lower(), text.lower()).ratio(), i))
     return [i for *_, i in sorted(found)[:CANDIDATES]]
 
@@ -80,18 +89,24 @@ def _steps(lines: list[tuple[int, str]], at: int) -> list[tuple[int, str]]:
     for k in range(at + 1, min(len(lines), at + 1 + MAX_LINES)):
         found = _style(lines[k][1])
         if style is None:
-            if k - at > FIRST_WITHIN:
-                return []
-            if found and found[1] == 1:
+            if k - at > FIRST_WITHIN or _OTHER_TASK.match(lines[k][1]):
+                return []  # too far, or another task's lead-in ("To reset your password:") comes first
+            if found and found[1] == 1 and (found[0] != "alone" or _sentence(lines, k)):
                 style = found[0]
                 steps.append(_shown(lines, k, style))
             continue
-        if found and found[0] == style:
+        if found and found[0] == style and (style != "alone" or _sentence(lines, k)):
             if found[1] == 1:
                 break  # the next procedure's numbering
             if found[1] == len(steps) + 1:
                 steps.append(_shown(lines, k, style))
-    return steps
+    return steps if len(steps) >= MIN_STEPS else []  # one numbered line is a list item or a table's cell
+
+
+def _sentence(lines: list[tuple[int, str]], k: int) -> bool:
+    """Words before a step number standing alone on line ``k`` (a manual's picture beside them, the two lines before
+    it), not a table's cells ("61", "(2)")."""
+    return len(re.findall(r"[A-Za-z]{2,}", " ".join(text for _, text in lines[max(0, k - 2):k]))) >= 3
 
 
 def _shown(lines: list[tuple[int, str]], k: int, style: str) -> tuple[int, str]:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, ratio_named
+from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, named_in_words, ratio_named
 from .kinds import fits_kind, per_share_printed
 from .meaning import asked
 from .prose import change_rows
@@ -101,12 +101,14 @@ def names_every_item(label: str, groups: Sequence[str], question: str = "") -> b
 
 
 def names_asked_first(label: str, groups: Sequence[str]) -> bool:
-    """A row's ``label`` that names another line item before the one asked is that other item's figure, the one asked
-    its purpose or its object: "Net income for diluted earnings per share" is net income (in millions), "Cash paid for
-    income taxes" is cash paid, not the tax expense. A label naming no item by a phrase ("Diluted" under "Earnings per
-    share:") or the one asked first is left to :func:`pick`."""
+    """A row's ``label`` that names another line item, by a name of two words or more, before the one asked is that other
+    item's figure, the one asked its purpose or its object: "Net income for diluted earnings per share" is net income
+    (in millions), "Interest expense on long-term debt" no debt. A label naming no item by a phrase ("Diluted" under
+    "Earnings per share:"), the one asked first, or another by one word ("Cash paid for income taxes") is left to
+    :func:`pick`."""
     named = concepts(label)
-    return not named or named[0] in groups or not set(named) & set(groups)
+    # a one-word name before the item asked says how it was paid or held ("Cash paid for income taxes"), no item
+    return not named or named[0] in groups or not set(named) & set(groups) or not named_in_words(label, named[0])
 
 
 _COMBINES = re.compile(r"\b(?:ratio|margin|divided by|percentage of|as a (?:%|percent(?:age)?) of)\b", re.IGNORECASE)

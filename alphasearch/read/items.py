@@ -127,6 +127,13 @@ def norm_text(text: str) -> str:
     return " " + " ".join(re.sub(r"[^a-z0-9&'/()%]+", " ", text.lower().replace("’", "'")).split()) + " "
 
 
+def named_in_words(text: str, group: str, words: int = 2) -> bool:
+    """``text`` names ``group`` by a name of at least ``words`` words ("net income", not the "cash" of "Cash paid
+    for income taxes")."""
+    norm = norm_text(text)
+    return any(g == group and len(p.split()) >= words and p in norm for g, p in _group_phrases())
+
+
 def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
@@ -295,6 +302,22 @@ def base_name(group: str, need: frozenset[str]) -> frozenset[str]:
     return max((n for _, n in group_terms(group)[0] if n and n < need), key=len, default=frozenset())
 
 
+@lru_cache(maxsize=1)
+def _same_words() -> dict[str, str]:
+    """Each term of the lexicon's ``same_words`` → the first of its set ("stockhold" → "sharehold")."""
+    out: dict[str, str] = {}
+    for words in lexicon().get("same_words", ()):
+        first = terms(words[0])[0]
+        out.update({t: first for w in words for t in terms(w)})
+    return out
+
+
+def same_terms(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with those that mean the same written alike (lexicon's ``same_words``: "stockholders" is
+    "shareholders")."""
+    return frozenset(_same_words().get(t, t) for t in words)
+
+
 def qualified_otherwise(group: str, need: frozenset[str], asked: set[str]) -> bool:
     """Whether the name of ``group`` with terms ``need`` is the item the question asks (its terms ``asked``) qualified
     otherwise: "basic earnings per share" when the question asks for diluted earnings per share ("diluted EPS") and
@@ -303,9 +326,12 @@ def qualified_otherwise(group: str, need: frozenset[str], asked: set[str]) -> bo
         base = base_name(group, n)
         return n - base if base else frozenset()
 
+    def other(a: frozenset[str], b: frozenset[str]) -> bool:  # other words, not the same ones nor a shortening
+        return same_terms(a) != same_terms(b) and not any(x.startswith(y) or y.startswith(x) for x in a for y in b)
+
     mine = own(need)
-    return bool(mine) and not mine & asked and any(
-        base_name(group, n) == base_name(group, need) and own(n) and own(n) <= asked and own(n) != mine
+    return bool(mine) and not same_terms(mine) & same_terms(frozenset(asked)) and any(
+        base_name(group, n) == base_name(group, need) and own(n) and own(n) <= asked and other(own(n), mine)
         for _, n in group_terms(group)[0])
 
 

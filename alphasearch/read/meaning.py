@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import base_name, group_terms, label_core, lexicon, neutral_words, norm_text, without_negated
+from .items import base_name, group_terms, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -175,30 +175,16 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
         # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying
         # "basic"): none of its names counts
         # (words that mean the same, "stockholders" for "shareholders", are no other qualifier: lexicon's same_words)
-        asked_words = _same(frozenset(want.weights))
-        other = [need for need, base, qualifier in held if qualifier and not _same(qualifier) & asked_words and any(
-            base_name(group, n) == base and _same(n - base) not in (_same(qualifier), frozenset()) for n in said)]
+        asked_words = same_terms(frozenset(want.weights))
+        other = [need for need, base, qualifier in held if qualifier and not same_terms(qualifier) & asked_words and any(
+            base_name(group, n) == base and same_terms(n - base) not in (same_terms(qualifier), frozenset()) for n in said)]
         qualifiers = frozenset().union(*(n - base_name(group, n) for n in said if base_name(group, n)))
         for need, _, _ in held:
             if not any(need <= o for o in other):
                 explained |= need
                 # "Earnings per share" says nothing of "diluted"; "stockholders'" says "shareholders'"
-                stands_for |= mine - {q for q in qualifiers if _same(frozenset({q})) - _same(need)}
+                stands_for |= mine - {q for q in qualifiers if same_terms(frozenset({q})) - same_terms(need)}
     return explained, stands_for
-
-
-@lru_cache(maxsize=1)
-def _same_words() -> dict[str, str]:
-    """Each term of the lexicon's ``same_words`` → the first of its set ("stockhold" → "sharehold")."""
-    out: dict[str, str] = {}
-    for words in lexicon().get("same_words", ()):
-        first = terms(words[0])[0]
-        out.update({t: first for w in words for t in terms(w)})
-    return out
-
-
-def _same(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(_same_words().get(t, t) for t in words)
 
 
 @lru_cache(maxsize=None)

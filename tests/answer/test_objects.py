@@ -63,3 +63,52 @@ def test_pages_the_document_has_not_are_said_so(engine, make_pdf):
     answer = engine.ask_document(doc, "How many figures are in Pages 100-120 of this paper?")
     assert answer.fallback and "It has 6 pages: no page 100." in answer.text
     assert answer.confidence <= 0.05
+
+
+def _literal(*texts: str):
+    from alphasearch.models import DocumentIndex, Page, Section
+
+    n = len(texts)
+    return DocumentIndex("c" * 64, "lit.pdf", n, Section("R", "Doc", (1, n)),
+                         tuple(Page(i + 1, t) for i, t in enumerate(texts)))
+
+
+def test_captions_counted_only_when_the_document_numbers_them_all():
+    """A filing's lone "Table 2.1", or Figures 3-5 with 1 and 2 set as images, count some of them: no count; numbers
+    by chapter ("1.1", "1.2", "2.1") count when each chapter starts at 1; five tables on one page are an exhibit's."""
+    from alphasearch.answer.objects import object_count
+
+    q = "How many {} are in the document?"
+    assert object_count(_literal("Intro", "Table 2.1: Fleet by region", "End"), q.format("tables")) is None
+    gaps = _literal(*[f"Figure {n}: Yields {n}" for n in (3, 4, 5)])
+    assert object_count(gaps, q.format("figures")) is None
+    chapters = _literal("Figure 1.1: A", "Figure 1.2: B", "Figure 2.1: C")
+    assert object_count(chapters, q.format("figures")).count == 3
+    exhibit = _literal("Intro", "\n".join(f"Table {n}: Rates {n}" for n in range(1, 6)), "End")
+    assert object_count(exhibit, q.format("tables")) is None
+
+
+def test_a_list_of_figures_is_not_where_they_are():
+    """A thesis's list of figures prints every caption: the figures are counted where they stand, once each."""
+    from alphasearch.answer.objects import object_count
+
+    listing = "List of Figures\n" + "\n".join(f"Figure {n}: Orchard {n} ........ {n + 2}" for n in range(1, 5))
+    doc = _literal("Thesis", listing, "Figure 1: Orchard 1", "Figure 2: Orchard 2", "Figure 3: Orchard 3",
+                   "Figure 4: Orchard 4")
+    got = object_count(doc, "How many figures are on pages 1-4?")
+    assert got.count == 2 and [page for _, page, _ in got.labels] == [3, 4]
+
+
+def test_pages_named_by_the_numbers_an_excerpt_prints():
+    """A 5-page excerpt printing 45-49 in its footers: "pages 45-47" are its first three; "page 100" it has not; a
+    margin that "slides 30 basis points" names no slide; "pages 0-3" start at the first page."""
+    from alphasearch.answer.objects import object_count, pages_beyond
+
+    excerpt = _literal(*[f"Table {n}: Rates {n}\nSome text of the report.\n{44 + n}" for n in range(1, 6)])
+    got = object_count(excerpt, "How many tables are on pages 45-47?")
+    assert got is not None and got.count == 3, got
+    assert pages_beyond(excerpt, "What does page 47 say?") == []
+    assert pages_beyond(excerpt, "What does page 100 say?") == [100]
+    assert pages_beyond(excerpt, "Why did the gross margin slide 30 basis points?") == []
+    assert pages_beyond(excerpt, "What is on slide 30?") == [30]
+    assert object_count(excerpt, "How many tables are on pages 0-3?").count == 3

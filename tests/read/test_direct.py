@@ -182,6 +182,9 @@ def test_expansion_does_not_search_for_the_item_qualified_otherwise():
     assert "basic earnings per share 2021" in basic and not any("diluted" in q for q in basic)
     either = sub_queries("What was EPS in 2021?", limit=8)
     assert "diluted earnings per share 2021" in either and "basic earnings per share 2021" in either
+    # the same words ("stockholders" is "shareholders") and a shortening ("adj." of "adjusted") are no other qualifier
+    assert "total stockholders' equity 2022" in sub_queries("What was total shareholders' equity in 2022?")
+    assert "adj. ebitda 2022" in sub_queries("What was adjusted EBITDA in 2022?")
 
 
 def test_a_change_needs_both_year_columns():

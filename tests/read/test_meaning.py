@@ -241,6 +241,12 @@ def test_a_heading_introducing_rows_is_no_key_point(statements, df_of):
     assert ex.direct is not None and "2.58" in ex.direct.text, ex.direct
     points = [k["text"] for k in ex.structured["key_points"]]
     assert points and not any(p.rstrip().endswith(":") for p in points), points
+    # a line ending in a colon that states its count in words is no mere heading
+    clubs = replace(statements, doc_id="literal-categories-lead", pages=(Page(1, "Merchandise\nHarbor Club offers "
+                    "merchandise in the following five merchandise categories:\nGrocery and consumables\nFuel and "
+                    "tobacco\nHome and apparel\nHealth and wellness\nTechnology, office and entertainment"),))
+    ex = extractive_answer(clubs, "How many merchandise categories does Harbor Club offer?", [1], df_of(clubs))
+    assert ex.direct is not None and "five merchandise categories" in ex.direct.text, ex
 
 
 EPS_NOTE = """Note 5 - Earnings per share
@@ -261,7 +267,8 @@ Diluted $ 2.06 $ 0.30"""
 def test_a_label_naming_another_item_before_the_one_asked_is_that_items_figure(statements):
     """"Net income for diluted earnings per share" holds every word of diluted EPS, but it is net income (in
     millions) for that purpose: the diluted EPS is the "Diluted" row under "Earnings per share:", though the net income
-    row comes first on the page."""
+    row comes first on the page; "Interest expense on long-term debt" is no debt. A one-word name first ("Cash paid
+    for income taxes") says how the item asked was paid."""
     from alphasearch.read.direct import names_asked_first
 
     note = replace(statements, doc_id="literal-eps-note", pages=(Page(1, EPS_NOTE), Page(2, "Item 5. Market")))
@@ -269,7 +276,8 @@ def test_a_label_naming_another_item_before_the_one_asked_is_that_items_figure(s
     for pages, further in (([1], ()), ([2], [1])):  # the note read first, or further down the ranking
         got = figure_answer(note, question, pages, read=1, further=further)
         assert got is not None and "2.06" in got.text and "2,491" not in got.text, (pages, got)
-    assert not names_asked_first("Cash paid for income taxes", ["income tax"])
+    assert not names_asked_first("Interest expense on long-term debt", ["long-term debt"])
+    assert names_asked_first("Cash paid for income taxes", ["income tax"])  # a one-word name says how it was paid
     assert names_asked_first("Provision for income taxes", ["income tax"])
     assert names_asked_first("Net income per share––diluted", ["earnings per share"])
     # "cash" is named first, but with "operating activities" apart it is the operating cash flow's name
