@@ -21,6 +21,7 @@ from functools import lru_cache
 from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
+from .cells import table_cell
 from .folios import page_labels, page_offset
 from .lines import (FIGURES, RUN_IN, capitals_title, figures_row, in_capitals, lead_in, row_label, sentence, step,
                     table_header, title_start, without_unit)
@@ -338,7 +339,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                                       2 if styled else int(line.text.isupper()), line.size, line.bold,
                                       step=kind.rank is None and step(text[end:])))
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
-                    and not lead_in(text) \
+                    and not lead_in(text) and not table_cell(lines, i, body, page.width) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
                                       2, line.size))
@@ -630,7 +631,6 @@ def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
 
 
 REPEATED = 3  # a styled line on this many pages is a label (a company's name above each statement), not a section
-
 
 UNNUMBERED_PER_PAGE = 4
 
