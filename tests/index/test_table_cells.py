@@ -1,5 +1,6 @@
 """A table's column headers and in-table captions, set in bold at the text's size, are no sections: told by where
-they sit on the page (:mod:`alphasearch.index.cells`), on filings written with PyMuPDF at chosen places."""
+they sit on the page (:mod:`alphasearch.index.cells`), on filings written with PyMuPDF at chosen places; nor is a
+bold line whose words run on into the plain line under it (:func:`alphasearch.index.lines.runs_on`)."""
 from __future__ import annotations
 
 import pymupdf
@@ -122,3 +123,13 @@ def test_a_column_header_is_no_section_where_sizes_alone_give_the_headings():
     doc.close()
     titles = _titles(data)
     assert "Membership Fees" in titles and "AMOUNT RECEIVED" not in titles, titles
+
+
+def test_a_bold_term_whose_definition_runs_on_is_no_section():
+    """A glossary sets its term and the start of its definition in bold, the rest plain on the next line (JPMorgan's
+    "Net charge-off/(recovery) rate: represents net charge-" / "offs …"): the line runs on, it is no title."""
+    data = _filing([(50, 160, "Net charge-off rate: represents net charge-", True),
+                    (50, 174, "offs divided by the average retained loans held in the portfolio over the period.", False),
+                    *[(50, 190 + 14 * k, t, False) for k, t in enumerate(PROSE)]])
+    titles = _titles(data)
+    assert not any(t.startswith("Net charge-off") for t in titles), titles
