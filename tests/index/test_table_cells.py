@@ -1,6 +1,7 @@
 """A table's column headers and in-table captions, set in bold at the text's size, are no sections: told by where
 they sit on the page (:mod:`alphasearch.index.cells`), on filings written with PyMuPDF at chosen places; nor is a
-bold line whose words run on into the plain line under it (:func:`alphasearch.index.lines.runs_on`)."""
+bold line whose words run on into the plain line under it (:func:`alphasearch.index.lines.runs_on`); and the one
+section a filing's page opens is its largest title."""
 from __future__ import annotations
 
 import pymupdf
@@ -133,3 +134,25 @@ def test_a_bold_term_whose_definition_runs_on_is_no_section():
                     *[(50, 190 + 14 * k, t, False) for k, t in enumerate(PROSE)]])
     titles = _titles(data)
     assert not any(t.startswith("Net charge-off") for t in titles), titles
+
+
+def test_a_filings_page_opens_its_largest_title():
+    """A filing's page opens one section of its own: the largest title on it (Nike's "FOREIGN CURRENCY EXPOSURES AND
+    HEDGING PRACTICES" in 18 pt after "CORPORATE" in 14 pt, the last segment's section going on from the page
+    before)."""
+    doc = pymupdf.open()
+    for item in ("Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties", "Item 7. Management's Discussion"):
+        page = doc.new_page(width=WIDTH, height=HEIGHT)
+        page.insert_text((50, 60), item, fontname="hebo", fontsize=12)
+        for k, line in enumerate(PROSE):
+            page.insert_text((50, 90 + 14 * k), line, fontname="helv", fontsize=10)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.insert_text((50, 60), "CORPORATE", fontname="hebo", fontsize=14)
+    for k, line in enumerate(PROSE):
+        page.insert_text((50, 90 + 14 * k), line, fontname="helv", fontsize=10)
+    page.insert_text((50, 160), "FOREIGN CURRENCY EXPOSURES", fontname="hebo", fontsize=18)
+    for k, line in enumerate(PROSE):
+        page.insert_text((50, 190 + 14 * k), line, fontname="helv", fontsize=10)
+    data = doc.tobytes()
+    doc.close()
+    assert "FOREIGN CURRENCY EXPOSURES" in _titles(data)
