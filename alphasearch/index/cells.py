@@ -23,7 +23,7 @@ from .. import pdf
 from .lines import NUMBER, figures_row
 
 INDENT = 0.15  # of the page's width: a title starts no further right of the text's edge, unless centred
-CENTRED = 0.15  # of a line's estimated width (and 2 % of the page's): off the page's middle by no more, it is centred
+CENTRED = 0.12  # of a line's estimated width (and 1.5 % of the page's): off the page's middle by no more, it is centred
 SAME_TOP = 2.0  # points: lines whose tops are this close share a height
 EDGE_LINES = 3  # lines of text starting at one place (within EDGE_SLACK) make an edge of the page's text
 EDGE_SLACK = 4.0  # points
@@ -92,7 +92,7 @@ def _apart(line: pdf.Line, edges: list[float], lines: list[pdf.Line], width: flo
     if line.left - max(left_of) <= INDENT * width:
         return False
     w = estimated_width(line.text, line.size)
-    return abs(line.left + w / 2 - width / 2) > CENTRED * w + 0.02 * width
+    return abs(line.left + w / 2 - width / 2) > CENTRED * w + 0.015 * width
 
 
 def _in_header_row(line: pdf.Line, edges: list[float], lines: list[pdf.Line]) -> bool:

@@ -156,3 +156,13 @@ def test_a_filings_page_opens_its_largest_title():
     data = doc.tobytes()
     doc.close()
     assert "FOREIGN CURRENCY EXPOSURES" in _titles(data)
+
+
+def test_a_column_header_a_little_off_the_middle_is_no_centred_title():
+    """Lockheed's "Incurred but Not Yet" / "Recognized in" / "FAS Expense" heads a column just right of the page's
+    middle: centred over its column, not on the page."""
+    data = _filing([(50, 160, "The following table presents the amounts for our pension plans (in millions):", False),
+                    (281, 190, "Incurred but Not Yet", True), (296, 200, "Recognized in", True),
+                    (298, 210, "FAS Expense", True), *_rows(240)])
+    titles = _titles(data)
+    assert not any(t.startswith("Incurred but") for t in titles), titles
