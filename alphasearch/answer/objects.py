@@ -24,7 +24,7 @@ from ..models import DocumentIndex, Section
 
 _CAPTION = re.compile(r"^[ \t]*(?P<kind>(?i:tables?|figures?|fig\.))[ \t]*(?P<label>(?:[A-Z]\.?)?\d{1,3}(?:\.\d{1,2})?)"
                       r"[a-z]?(?P<mark>[ \t]*$|[ \t]*[:|]|\.[ \t]+(?=[A-Z])|[ \t]+(?=[A-Z(]))", re.MULTILINE)
-_ASKED = re.compile(r"\bhow many (?P<kind>tables|figures)\b", re.IGNORECASE)
+_ASKED = re.compile(r"(?:\bhow many|\bnumber of|#\s*of)\s+(?P<kind>tables|figures)\b", re.IGNORECASE)
 _RANGE = re.compile(r"\b(?:from\s+)?(?:pages?|slides?|pp?\.)\s*(\d{1,4})\s*(?:-|–|to|through)\s*"
                     r"(?:(?:pages?|slides?)\s*)?(\d{1,4})\b", re.IGNORECASE)
 # pages a question names, "slide" only after a preposition or an article ("on slide 45"; a margin may "slide 30 basis

@@ -38,6 +38,9 @@ def test_captions_are_lines_beginning_with_the_label_not_sentences_citing_it():
     ("How many figures are in this paper from Page 2 to Page 4?", "1 figure in pages 2–4", "Figure 2, p. 2"),
     ("How many figures are there in the Appendix? Please write the answer in int format.",
      "1 figure in the appendix", "Figure 3, p. 5"),
+    ("What is the number of figures in the paper's Appendix? Answer with an integer.",
+     "1 figure in the appendix", "Figure 3, p. 5"),
+    ("# of tables in the doc? int", "2 tables in the document", "Table 1, p. 2"),
 ])
 def test_a_count_of_tables_or_figures_is_read_off_their_captions(engine, make_pdf, question, count, first):
     doc = engine.index_bytes(_paper(make_pdf), "orchard-paper.pdf")
