@@ -16,7 +16,7 @@ def test_structured_pdfs(outline_pdf, headings_pdf, flat_pdf, sample_pdf):
     outline = pdf.read_pdf(outline_pdf)
     assert outline.page_count == 7 and [t for _, t, _ in outline.toc][:2] == ["Introduction", "Membership"]
     headings = pdf.read_pdf(headings_pdf)
-    assert headings.toc == [] and headings.pages[0].lines[0][:3] == ("Introduction", 20.0, True)
+    assert headings.toc == [] and headings.pages[0].lines[0] == pdf.Line("Introduction", 20.0, True)
     flat = pdf.read_pdf(flat_pdf)
     assert flat.toc == [] and {ln.size for p in flat.pages for ln in p.lines} == {11.0}
     assert pdf.read_pdf(sample_pdf).page_count == 9

@@ -21,10 +21,9 @@ from functools import lru_cache
 from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
-from .cells import table_cell
 from .folios import page_labels, page_offset
-from .lines import (FIGURES, RUN_IN, capitals_title, figures_row, in_capitals, lead_in, row_label, runs_on, sentence,
-                    step, table_header, title_start, without_unit)
+from .lines import (FIGURES, RUN_IN, capitals_title, figures_row, in_capitals, lead_in, row_label, sentence, step,
+                    table_header, title_start, without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -338,8 +337,8 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size, line.bold,
                                       step=kind.rank is None and step(text[end:])))
-            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) and not runs_on(text) \
-                    and not lead_in(text) and not table_cell(lines, i, body, page.width) \
+            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
+                    and not lead_in(text) \
                     and not row_label(lines, i) and not table_header(lines, last, text):
                 on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
                                       2, line.size))
@@ -632,6 +631,7 @@ def _follows(prev: tuple[int, ...] | None, cur: tuple[int, ...]) -> bool:
 
 REPEATED = 3  # a styled line on this many pages is a label (a company's name above each statement), not a section
 
+
 UNNUMBERED_PER_PAGE = 4
 
 
@@ -659,7 +659,7 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     and weight) up to :data:`UNNUMBERED_PER_PAGE` (a phone manual's page opens a chapter, two topics and six
     tasks), further bold lines of body size only when they read as titles — one in all on a page of a
     document numbered by kinds (a filing, whose Parts, Items and Notes are its sections and whose larger lines
-    are table titles): the largest (Nike's 18 pt section after a 14 pt one closing the page's segment)."""
+    are table titles)."""
     decimal = all(f.kind.rank is None for f in numbered)
     pages_of: dict[str, set[int]] = {}
     for f in found:
@@ -671,10 +671,10 @@ def _unnumbered(found: list[_Found], numbered: list[_Found]) -> list[_Found]:
     seen: set[str] = set()
     out: list[_Found] = []
     per_page: Counter = Counter()
-    if not decimal:  # the one a page of a filing opens: its largest title (the higher section), in capitals before
-        first = {f.page: f for f in reversed(found)}  # one in mixed case of the size and weight of the page's first
-        found = sorted(found, key=lambda f: (f.page, -round(f.size), not (
-            capitals_title(f.title) and f.size == first[f.page].size and f.bold == first[f.page].bold)))
+    if not decimal:  # the one a page of a filing opens: a title in capitals before one in mixed case
+        first = {f.page: f for f in reversed(found)}  # …of the size and weight of the page's first title
+        found = sorted(found, key=lambda f: (f.page, not (capitals_title(f.title) and f.size == first[f.page].size
+                                                          and f.bold == first[f.page].bold)))
     for f in found:
         style = (f.page, round(f.size), f.rank) if decimal else f.page
         if f.kind is not None or per_page[style] >= (UNNUMBERED_PER_PAGE if decimal else 1):

@@ -22,7 +22,6 @@ from ..models import DocumentIndex, Page, Section
 from .grouping import around_flat, group_title, grouped, heading_label, page_span, stays_flat
 from .crossref import with_contents_items, with_index_items
 from .filing import statements_at_the_back
-from .cells import table_cell
 from .headings import UNNUMBERED_PER_PAGE, Entry, Layout, heading_like, not_a_heading, numbered_entries
 from .title import document_title
 from .summaries import PageTerms, document_summary, summarise
@@ -133,7 +132,7 @@ def heading_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
         for i, (line, key) in enumerate(zip(page.lines[:40], norm)):
             big = line.size >= body + 1.0
             if (big or (line.bold and abs(line.size - body) < 0.6)) and heading_like(line.text):
-                if key not in running and (big or not table_cell(page.lines, i, body, page.width)):
+                if key not in running:
                     held = candidates[-1] if candidates and last == i - 1 else None
                     joined = f"{held[3]} {line.text}" if held else ""
                     if held and big and held[1:3] == (line.size, line.bold) and heading_like(joined):

@@ -41,16 +41,6 @@ def capitals_title(title: str) -> bool:
     return in_capitals(title) and (len(title.split()) >= 2 or (title.isalpha() and len(title) > ACRONYM))
 
 
-RUNS_ON = re.compile(r"(?:[,;]|[a-z]-)$")  # a line that stops on a comma or a word's hyphen goes on on the next
-
-
-def runs_on(text: str) -> bool:
-    """The opening line of a paragraph whose words go on on the next line ("Net charge-off/(recovery) rate: represents
-    net charge-", "JPMorgan Chase Bank, N.A.: JPMorgan Chase Bank,"): a glossary's term and the start of its
-    definition in bold, no title (a title wrapped in its own style is joined before it is asked)."""
-    return bool(RUNS_ON.search(text.rstrip()))
-
-
 def sentence(text: str) -> bool:
     """A sentence set in bold (a risk factor's summary), not a section title."""
     return text.endswith(".") and len(text.split()) >= 6

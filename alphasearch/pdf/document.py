@@ -53,18 +53,15 @@ _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES
 
 
 class Line(NamedTuple):
-    """One text line: its text, largest font size (pt), whether it is bold, and where it starts on the page:
-    its left edge and top (pt from the page's top-left corner; -1 where not known: a line OCR read). A tuple: a
-    document makes ~100,000 of them, and a frozen dataclass took 3.5x as long to make."""
+    """One text line: its text, largest font size (pt) and whether it is bold (a tuple: a
+    document makes ~100,000 of them, and a frozen dataclass took 3.5x as long to make)."""
 
     text: str
     size: float
     bold: bool
-    left: float = -1.0
-    top: float = -1.0
 
 
-_new_line = partial(tuple.__new__, Line)  # Line((text, size, bold, left, top)) made in C: ~500,000 lines, 74 eval PDFs
+_new_line = partial(tuple.__new__, Line)  # Line((text, size, bold)) made in C: ~500,000 lines over the 74 eval PDFs
 _TEXT_OF = itemgetter(0)  # a Line's text
 
 
@@ -74,7 +71,6 @@ class PageContent:
     text: str
     lines: list[Line] = field(default_factory=list)
     pictures: int = 0  # the pictures of its own the page holds (:func:`_pictures`)
-    width: float = 0.0  # the page's width (pt); 0 when not known
     ocr: bool = False  # some of its text was read by OCR (a scanned page, or a picture's text)
 
 
@@ -188,7 +184,6 @@ def read_pdf(
         verdicts = _check_pages(pages_budget, n, name)  # all before MuPDF reads any: a document too much is refused now
         for i in range(n):
             verdict, page_warnings = verdicts[i]
-            width = 0.0
             with _PAGE_LOCK:  # one page at a time, so other threads can render between pages
                 pymupdf.TOOLS.mupdf_warnings(reset=True)
                 try:
@@ -201,7 +196,6 @@ def read_pdf(
                         heavy += [i + 1] if verdict == "cut" else []
                         page = doc[i]
                         lines = _page_lines(page)
-                        width = page.rect.width
                         images.append(_page_images(page, listed))
                 except Exception:
                     skipped.append(i + 1)
@@ -213,7 +207,7 @@ def read_pdf(
             lines = _mended_ligatures(lines)  # on the capped lines: a hostile page's text is read once, bounded
             if was_cut:
                 cut.append(i + 1)
-            pages.append(PageContent(i + 1, "\n".join(map(_TEXT_OF, lines)), lines, width=width))
+            pages.append(PageContent(i + 1, "\n".join(map(_TEXT_OF, lines)), lines))
             if len(images) < len(pages):
                 images.append([])
             if progress:
@@ -421,10 +415,9 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
             joined = " ".join(text.split())
             if joined:
                 _, rounded, heavy = _STYLES.get(style) or _span_style(style)
-                top, left = (float(place[1]), float(place[2])) if place else (-1.0, -1.0)
                 if place:
-                    cells.append(grid.Cell(top, left, joined, len(out)))
-                out.append(_new_line((joined, rounded, heavy, left, top)))
+                    cells.append(grid.Cell(float(place[1]), float(place[2]), joined, len(out)))
+                out.append(_new_line((joined, rounded, heavy)))
             continue
         texts: list[str] = []
         size, bold, total = 0.0, 0, 0
@@ -444,12 +437,11 @@ def _page_lines(page: pymupdf.Page) -> list[Line]:
         if total:
             joined = " ".join("".join(texts).split())
             if joined:
-                top, left = (float(place[1]), float(place[2])) if place else (-1.0, -1.0)
                 if place:
-                    cells.append(grid.Cell(top, left, joined, len(out)))
-                out.append(_new_line((joined, round(size, 1), bold * 2 >= total, left, top)))
+                    cells.append(grid.Cell(float(place[1]), float(place[2]), joined, len(out)))
+                out.append(_new_line((joined, round(size, 1), bold * 2 >= total)))
     for text, first in grid.rejoined(cells):
-        out.append(_new_line((text, out[first].size, False, out[first].left, out[first].top)))
+        out.append(_new_line((text, out[first].size, False)))
     return out
 
 
@@ -605,7 +597,7 @@ def _ocr_lines(page: pymupdf.Page, content: PageContent, xrefs: list[int], *, wh
             lines = ocr_reader.line_sizes(made[0].get_text("dict", flags=_TEXT_FLAGS)["blocks"])
         finally:
             made.close()
-        out += [_new_line((_clean(text), size, False, -1.0, -1.0)) for text, size in lines
+        out += [_new_line((_clean(text), size, False)) for text, size in lines
                 if (whole and not content.text.strip() and ocr_reader.printed_text(text))
                 or ocr_reader.new_words(text, content.text)]
     return out

@@ -370,10 +370,9 @@ def test_page_text_cap(monkeypatch, flat_pdf):
 # --- text, spans, metadata -----------------------------------------------------------------------
 def test_lines_carry_size_and_bold(headings_pdf):
     lines = pdf.read_pdf(headings_pdf).pages[0].lines
-    assert lines[0][:3] == ("Introduction", 20.0, True)
+    assert lines[0] == pdf.Line("Introduction", 20.0, True)
     assert lines[1].size == 11.0 and not lines[1].bold
-    assert ("Notes", 15.0, True) in [line[:3] for line in lines]
-    assert lines[0].left > 0 and lines[1].top > lines[0].top  # where each line starts on the page
+    assert pdf.Line("Notes", 15.0, True) in lines
 
 
 def test_text_per_page_and_hash(outline_pdf):
