@@ -77,9 +77,9 @@ class Figure:
 @dataclass(frozen=True)
 class Direct:
     """The direct answer line and the figures it rests on (empty for a sentence answer).
-    ``kind``: "figure", "change", "ratio", "comparison" (:mod:`alphasearch.answer.compare`) or "sentence";
-    ``score`` in [0, 1]: how well the
-    rows matched the question (the weakest figure's row score)."""
+    ``kind``: "figure", "change", "ratio", "comparison" (:mod:`alphasearch.answer.compare`), "count" (the document's
+    own tables or figures, a procedure's steps: :mod:`alphasearch.answer.objects`, :mod:`alphasearch.answer.steps`) or
+    "sentence"; ``score`` in [0, 1]: how well the rows matched the question (the weakest figure's row score)."""
 
     text: str
     figures: tuple[Figure, ...] = ()
