@@ -286,6 +286,8 @@ def extractive_answer(
                                  and not _only_spans(kind, question, line)):
         head = None  # its figures are not the shape of the answer, a "when" answered by a figure without a date,
         # or a count answered by a span of time
+    if head is not None and kind == "number" and not explain and not _states_number(line):
+        head = None  # a number asked, and the line states none: a heading ("Vertical Players"), a sentence around it
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
@@ -479,6 +481,11 @@ def _number_words() -> frozenset[str]:
     from ..lang import domain
 
     return frozenset(domain.load("ranking")["numbers"])
+
+
+def _states_number(line: str) -> bool:
+    """``line`` states a number, in digits or in words ("four reportable segments")."""
+    return bool(re.search(r"\d", line)) or any(w.strip(",;:.()").lower() in _number_words() for w in line.split())
 
 
 def _instruction(sentence: str) -> bool:

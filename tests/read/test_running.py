@@ -38,9 +38,10 @@ def test_an_answer_does_not_quote_the_running_header(df_of):
     doc = indexer.build_index(_report(), "survey.pdf")
     question = "What percentage of higher-income seniors own a tablet?"
     ex = extractive_answer(doc, question, [4, 1], df_of(doc))
-    shown = ex.text + (ex.direct.text if ex.direct else "")
+    shown = ex.text + (ex.direct.text if ex.direct else "") + " ".join(
+        p["text"] for p in ex.structured["key_points"] + ex.structured["looked_at"]["passages"])
     assert "harborresearch" not in shown and "HARBOR RESEARCH" not in shown, shown  # it was the direct answer
-    assert "Higher-income seniors" in shown  # the chart's own caption is quoted
+    assert "Higher-income seniors" in shown  # the chart's own caption is quoted (the closest passage: no figure)
 
 
 def test_a_footer_that_numbers_its_page_is_running_and_not_quoted(df_of):
