@@ -286,8 +286,9 @@ def extractive_answer(
                                  and not _only_spans(kind, question, line)):
         head = None  # its figures are not the shape of the answer, a "when" answered by a figure without a date,
         # or a count answered by a span of time
-    if head is not None and kind == "number" and not explain and not _states_number(line):
-        head = None  # a number asked, and the line states none: a heading ("Vertical Players"), a sentence around it
+    if head is not None and kind == "number" and _COUNT_ASKED.search(question) and not _states_number(line):
+        head = None  # a count or a share asked, and the line states no number: a heading ("Vertical Players"), a
+        # sentence around it ("how long should dough rise" is answered by "overnight": no count asked)
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
@@ -481,6 +482,10 @@ def _number_words() -> frozenset[str]:
     from ..lang import domain
 
     return frozenset(domain.load("ranking")["numbers"])
+
+
+_COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bdifference\b",
+                          re.IGNORECASE)
 
 
 def _states_number(line: str) -> bool:
