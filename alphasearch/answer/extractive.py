@@ -472,9 +472,7 @@ LEAD_IN_WORDS = 10  # a line introducing the rows under it is short ("Earnings p
 def _lead_in(line: str) -> bool:
     """``line`` only introduces what follows it: a short line ending in a colon that states no figure, in digits or in
     words ("We operate in four reportable segments:" states one)."""
-    words = line.split()
-    return (line.rstrip().endswith(":") and len(words) <= LEAD_IN_WORDS and not re.search(r"\d", line)
-            and not any(w.strip(",;:").lower() in _number_words() for w in words))
+    return line.rstrip().endswith(":") and len(line.split()) <= LEAD_IN_WORDS and not _states_number(line)
 
 
 @lru_cache(maxsize=1)

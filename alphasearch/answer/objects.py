@@ -42,10 +42,13 @@ class Counted:
     and line."""
 
     kind: str
-    count: int
     labels: tuple[tuple[str, int, str], ...]
     pages: tuple[int, int]
     scope: str  # "the document", "pages 3–10", "the appendix"
+
+    @property
+    def count(self) -> int:
+        return len(self.labels)
 
     def line(self) -> str:
         """The direct answer: "12 figures in the document (Figure 1, p. 3 … Figure 12, p. 20)"."""
@@ -168,7 +171,7 @@ def object_count(doc: DocumentIndex, question: str) -> Counted | None:
         return None
     lo, hi, name = scope
     labels = tuple(got for got in placed.values() if lo <= got[1] <= hi)
-    return Counted(kind, len(labels), labels, (lo, hi), name)
+    return Counted(kind, labels, (lo, hi), name)
 
 
 def pages_beyond(doc: DocumentIndex, question: str) -> list[int]:

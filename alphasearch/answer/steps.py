@@ -68,8 +68,9 @@ def _procedures(lines: list[tuple[int, str]], what: str) -> list[int]:
     if len(want) < 2:
         return []
     # a word the title may leave out is the product's own, on most pages ("the headset" of a headset's manual)
-    pages = {t: {p for p, text in lines if t in text.lower()} for t in want}
-    needed = {t for t in want if len(pages[t]) < FREQUENT * len({p for p, _ in lines})}
+    lower = [(p, text.lower()) for p, text in lines]
+    pages = len({p for p, _ in lines})
+    needed = {t for t in want if len({p for p, text in lower if t in text}) < FREQUENT * pages}
     found = []
     for i, (_, text) in enumerate(lines):
         words = text.split()
