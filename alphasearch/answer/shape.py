@@ -18,7 +18,8 @@ is one of periods and it shows two figures ("change 2021→2022: 6,467 - 6,375" 
 single table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more of
 one kind ("the growth was 5.3% and 5.2%"; not "growth of 1.3% to $94.9 billion", one growth and one amount) or
 none, ``pick`` when it says which one has the most (a superlative or a comparative),
-``things`` when it names what is counted. The words are data: ``data/shapes.json``.
+``things`` when it names what is counted. The words are data: ``data/shapes.json``. Whatever the shape, a sentence
+stating figures for a question asking a percentage states a percentage (:func:`states_unit_asked`).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import re
 from functools import lru_cache
 
 from ..lang import domain
+from ..lang.questions import asks, first_sentence
 
 SHAPES = ("things", "pick", "several", "combined")
 COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figures themselves
@@ -104,9 +106,21 @@ def of_one_kind(text: str) -> bool:
     return sum(kinds.values()) >= 2
 
 
+def states_unit_asked(question: str, text: str) -> bool:
+    """A line stating figures states one in the unit asked: a question asking a percentage ("what percentage",
+    "how many %") is not answered by a line whose figures are all plain numbers or amounts ("between 2003 and 2007
+    for all 59 community districts", "Airbus: 5"); a line stating no figure at all is judged elsewhere."""
+    if not (asks(question, "percent") or "%" in first_sentence(question)):
+        return True
+    kinds = figures_by_kind(text)
+    return not kinds or bool(kinds.get("%"))
+
+
 def line_fits(question: str, kind: str, text: str) -> bool:
     """Whether a direct line of ``kind`` ("figure", "sentence", or a computed kind) reading ``text`` has the
     shape of the answer ``question`` asks for (always, for a question of no particular :func:`shape`)."""
+    if kind == "sentence" and not states_unit_asked(question, text):
+        return False
     wanted = shape(question)
     if wanted is None or kind == "comparison" or (wanted == "combined" and kind in COMPUTED):
         return True
