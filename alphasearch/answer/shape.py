@@ -36,6 +36,7 @@ _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _YEARS = re.compile(r"\b(?:19|20)\d\d\b")
 _PERCENT_AFTER = re.compile(r"\)?\s?(?:%|percent\b|per cent\b|percentage points?\b|pp\b)", re.IGNORECASE)
 _SCALE_AFTER = re.compile(r"\)?\s?(?:billion|million|thousand|bn|mn)\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\bhow (?:many|much)\s+([a-z]+|%)", re.IGNORECASE)
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
 
@@ -106,14 +107,28 @@ def of_one_kind(text: str) -> bool:
     return sum(kinds.values()) >= 2
 
 
+def percentage_asked(question: str) -> bool:
+    """The question asks a percentage: its first sentence says "percent", "percentage" or "%", and it counts no
+    things ("how many claims are with the highest percentage …" asks a count; "how many % of …" a percentage)."""
+    first = first_sentence(question)
+    counted = _COUNTED.search(first)
+    if counted and counted.group(1).lower() not in ("%", "percent", "percentage", "per"):
+        return False
+    return asks(question, "percent") or "%" in first
+
+
 def states_unit_asked(question: str, text: str) -> bool:
     """A line stating figures states one in the unit asked: a question asking a percentage ("what percentage",
     "how many %") is not answered by a line whose figures are all plain numbers or amounts ("between 2003 and 2007
     for all 59 community districts", "Airbus: 5"); a line stating no figure at all is judged elsewhere."""
-    if not (asks(question, "percent") or "%" in first_sentence(question)):
+    if not percentage_asked(question):
         return True
-    kinds = figures_by_kind(text)
-    return not kinds or bool(kinds.get("%"))
+    return not figures_stated(text) or states_percentage(text)
+
+
+def states_percentage(text: str) -> bool:
+    """``text`` states a percentage ("18.4%", "12 percent", "3 percentage points")."""
+    return bool(figures_by_kind(text).get("%"))
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:

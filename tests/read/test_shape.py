@@ -221,3 +221,25 @@ def test_a_line_of_figures_alone_names_nothing_and_is_no_answer(doc, df_of):
                                  "online, have a smartphone and own a tablet, in a list?", [1], df_of(page))
     assert ex.direct is None or "4 55 18" not in ex.direct.text, ex.direct.text
     assert "4 55 18" not in ex.text, ex.text  # nor a quote
+
+
+REZONING = """Harbor City rezoning.
+For the Harbor boroughs we report the percentage of land area rezoned between 2003 and 2007 for all 59 community districts.
+The rezonings of 2003-2007 changed the zoning of much of the land area of the Harbor boroughs."""
+
+
+def test_a_percentage_asked_is_not_answered_by_a_sentence_stating_no_percentage(doc, df_of):
+    """"What percentage of land area was rezoned …" had "we report the … percentage change … between 2003 and 2007 for
+    all 59 community districts" as its direct line: 59 is a count of districts. Once a page states the share, it is the direct line; a count asked
+    with "percentage" elsewhere in the question ("how many districts had the highest percentage") is a count."""
+    page = replace(doc, doc_id="literal-rezoning", pages=(Page(1, REZONING),))
+    asked = "What percentage of land area was rezoned in the Harbor boroughs from 2003-2007?"
+    ex = extractive_answer(page, asked, [1], df_of(page))
+    assert ex.direct is None or "59" not in ex.direct.text, ex.direct.text
+    stated = replace(doc, doc_id="literal-rezoning-stated", pages=(Page(1, REZONING.replace(
+        "changed the zoning of much of", "changed the zoning of 18.4% of")),))
+    ex = extractive_answer(stated, asked, [1], df_of(stated))
+    assert ex.direct is not None and "18.4%" in ex.direct.text, ex.direct
+    counted = extractive_answer(page, "How many community districts of the Harbor boroughs had the percentage "
+                                      "of land area rezoned reported?", [1], df_of(page))
+    assert counted.direct is not None and "59" in counted.direct.text, counted.direct
