@@ -32,7 +32,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
-from .shape import line_fits, states_percentage, states_unit_asked
+from .shape import line_fits
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
@@ -616,16 +616,14 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
 def _lead(question: str, kind: str, candidates, best_score: float):
     """The candidate sentence that should lead the answer when the best-covering one does not
     hold what is asked: a telephone number for a phone question (the best scoring sentence
-    that has one), the figure next to what a "how many" question counts, a percentage for a question asking one
-    when the best states other figures (among sentences scoring at least half the best); None to keep the best."""
+    that has one), the figure next to what a "how many" question counts (among sentences
+    scoring at least half the best); None to keep the best."""
     if kind == "phone":  # a sentence naming a telephone first ("Tel: 01983 873655")
         phones = [c for c in candidates if _has_kind(c[4], "phone")]
         return max(phones, key=lambda c: (asks(c[4], "phone"), c[0]), default=None)
     counted = _counted(question) if kind == "number" else set()
     if counted:
         return next((c for c in candidates if c[0] >= 0.5 * best_score and _counts(c[4], counted)), None)
-    if not states_unit_asked(question, candidates[0][4] + candidates[0][5]):  # a percentage asked: one stated
-        return next((c for c in candidates if c[0] >= 0.5 * best_score and states_percentage(c[4] + c[5])), None)
     return None
 
 

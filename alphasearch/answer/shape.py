@@ -123,12 +123,7 @@ def states_unit_asked(question: str, text: str) -> bool:
     for all 59 community districts", "Airbus: 5"); a line stating no figure at all is judged elsewhere."""
     if not percentage_asked(question):
         return True
-    return not figures_stated(text) or states_percentage(text)
-
-
-def states_percentage(text: str) -> bool:
-    """``text`` states a percentage ("18.4%", "12 percent", "3 percentage points")."""
-    return bool(figures_by_kind(text).get("%"))
+    return not figures_stated(text) or bool(figures_by_kind(text).get("%"))  # "18.4%", "12 percent", "3 points"
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
