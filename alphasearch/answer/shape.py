@@ -120,10 +120,10 @@ def percentage_asked(question: str) -> bool:
 def states_unit_asked(question: str, text: str) -> bool:
     """A line stating figures states one in the unit asked: a question asking a percentage ("what percentage",
     "how many %") is not answered by a line whose figures are all plain numbers or amounts ("between 2003 and 2007
-    for all 59 community districts", "Airbus: 5"); a line stating no figure at all is judged elsewhere."""
+    for all 59 community districts"); a line stating no figure at all is judged elsewhere."""
     if not percentage_asked(question):
         return True
-    return not figures_stated(text) or bool(figures_by_kind(text).get("%"))  # "18.4%", "12 percent", "3 points"
+    return not figures_stated(text) or bool(figures_by_kind(text).get("%"))  # "18.4%", "12 percent", "3 pp"
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
