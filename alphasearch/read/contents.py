@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from .items import lexicon
 
+ENTRY_CHARS = 300  # a contents entry is one short line; a longer one is none (and the pattern is quadratic in it)
 _ENTRY = re.compile(r"^(?P<label>.*[A-Za-z].*?)[\s.·…_-]+(?P<page>\d{1,3})$")
 
 
@@ -27,7 +28,7 @@ def contents_page(text: str) -> bool:
     headed = 0
     for line in text.splitlines():
         line = " ".join(line.split())
-        m = _ENTRY.match(line)
+        m = _ENTRY.match(line) if len(line) <= ENTRY_CHARS else None
         if not m or re.search(r"\d", starts.sub("", m.group("label"), count=1)):
             continue  # no entry, or a row of figures ("Services 610 580 540")
         pages.append(int(m.group("page")))
