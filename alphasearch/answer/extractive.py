@@ -289,6 +289,11 @@ def extractive_answer(
     if head is not None and kind == "number" and _COUNT_ASKED.search(question) and not _states_number(line):
         head = None  # a count or a share asked, and the line states no number: a heading ("Vertical Players"), a
         # sentence around it ("how long should dough rise" is answered by "overnight": no count asked)
+    things = _things_counted(question) if kind == "number" else set()
+    named = {singular(w) for w in re.findall(r"[a-z][\w-]*", line.lower())}
+    if head is not None and head is not counting and things and not things & named:
+        head = None  # a count of things asked and the line names none of them: "how many areas do the course
+        # requirements have" is not answered by "the 3 compulsory courses"
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
@@ -511,6 +516,14 @@ def _counted(question: str) -> set[str]:
     words = re.findall(r"[a-z][\w-]*", asked)
     units = [u for t in terms(asked) for u in lexicon()["count_units"].get(t, ())]
     return {singular(w) for w in words + units if w not in STOPWORDS}
+
+
+def _things_counted(question: str) -> set[str]:
+    """What a "how many" question counts when it asks a count of things (:func:`_counted`), or an empty set: not
+    for "how much", nor "how many dollars / percent / shares" (``not_count`` of the lexicon)."""
+    if not re.search(r"\bhow many\b", question, re.IGNORECASE) or asks(question, "not_count"):
+        return set()
+    return _counted(question)
 
 
 def _counted_words(question: str) -> str:
