@@ -33,3 +33,22 @@ def test_a_sentence_that_says_what_is_asked_still_leads(df_of):
     question = "What percentage of Republicans rate China's response to the pandemic as good?"
     ex = extractive_answer(doc, question, [1, 2], df_of(doc))
     assert ex.direct is not None and "15%" in ex.direct.text, ex.direct
+
+
+REQUIREMENTS = ["Course requirements", "All Harbor exchange students have to fulfil 30 credits which comprise the 3 "
+                "compulsory Harbor courses and electives.", "Each course requirement is checked by the programme office."]
+
+
+def test_a_count_of_other_things_is_not_the_count_asked(df_of):
+    """"How many areas do the course requirements have?" was answered "… the 3 compulsory … courses": a count of
+    courses, not of areas. A sentence naming what is asked, in digits or in words, still answers it."""
+    doc = indexer.build_index(pdf_factory.make_pdf([REQUIREMENTS]), "requirements.pdf")
+    ex = extractive_answer(doc, "How many areas do the Harbor course requirements have?", [1], df_of(doc))
+    assert ex.direct is None or "3 compulsory" not in ex.direct.text, ex.direct
+    named = indexer.build_index(pdf_factory.make_pdf([REQUIREMENTS + [
+        "The course requirements of the Harbor programme cover four areas: core, major, electives and language."]]),
+        "requirements-areas.pdf")
+    ex = extractive_answer(named, "How many areas do the Harbor course requirements have?", [1], df_of(named))
+    assert ex.direct is not None and "four areas" in ex.direct.text, ex.direct
+    courses = extractive_answer(doc, "How many compulsory courses do Harbor exchange students take?", [1], df_of(doc))
+    assert courses.direct is not None and "3 compulsory" in courses.direct.text, courses.direct
