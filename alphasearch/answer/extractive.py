@@ -141,8 +141,9 @@ def extractive_answer(
     A single figure whose row means what is asked less well than ``STATE_FIT`` (:func:`meaning.match` of its
     label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes. A line that is not
     the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
-    the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
-    and no date; a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
+    the one with the most, a count of charts; a sentence stating no percentage for a percentage asked) is no direct
+    line either, nor a sentence answering "when" with a figure and no date, nor one naming none of the things a "how
+    many" question counts; a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
     A question naming a year or a name the document never prints (:func:`years_unprinted`,
     :func:`unmentioned.names_unmentioned`: "Boeing" put to a deck about Germanwings) is the fallback, saying so;
     for a name, unless a table row matches the figure asked well.
