@@ -292,9 +292,11 @@ def extractive_answer(
         # sentence around it ("how long should dough rise" is answered by "overnight": no count asked)
     things = _things_counted(question) if kind == "number" else set()
     named = {singular(w) for w in re.findall(r"[a-z][\w-]*", line.lower())}
-    if head is not None and head is not counting and things and not things & named:
-        head = None  # a count of things asked and the line names none of them: "how many areas do the course
-        # requirements have" is not answered by "the 3 compulsory courses"
+    if head is not None and head is not counting and things and not things & named and any(
+            df.get(t) for t in terms(" ".join(things))):
+        head = None  # a count of things the document names asked, and the line names none of them: "how many areas
+        # do the course requirements have" is not answered by "the 3 compulsory courses" (a document that never
+        # names them may count them in its own words: "312 cars" for "how many vehicles")
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
