@@ -18,7 +18,7 @@ import numpy as np
 
 from ..models import Page, Section
 from .headings import not_a_heading
-from ..lang.text import STOPWORDS, WORD, numeric_share, pieces, shorten, stems
+from ..lang.text import STOPWORDS, numeric_share, pieces, shorten, stems, words
 
 _LEADERS = re.compile(r"\.\s?\.\s?\.|_{3,}|…")  # dot leaders of a table of contents, form blanks
 _LOWER_WORD = re.compile(r"(?<!\S)[a-z]")
@@ -110,7 +110,7 @@ class PageTerms:
             found: list[str] = []
             candidates = []
             for piece in pieces(page.text):
-                piece_words = WORD.findall(piece.lower())
+                piece_words = words(piece)
                 found += piece_words
                 if len(piece) < 40:  # too short for prose however its white space is counted
                     continue

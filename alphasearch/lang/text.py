@@ -23,6 +23,10 @@ STOPWORDS = frozenset(ENGLISH_STOPWORDS) | frozenset(
 # starts and takes all of it), found ~15% faster without the boundary tests
 WORD = re.compile(r"\w{2,}")  # a word: what words() finds (also the page statistics' tokens)
 _DIGIT = re.compile(r"\d")
+# a typeset ligature (U+FB00–FB06) that a PDF's text layer keeps as one character, and the letters it stands for
+_LIGATURE = re.compile("[\ufb00-\ufb06]")
+_SPELT = dict(zip("\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06", ("ff", "fi", "fl", "ffi", "ffl", "st", "st")))
+_PRIVATE = re.compile("[\ue000-\uf8ff]")  # the Basic Multilingual Plane's private-use area
 # where a sentence ends: white space after . ! ? ; before a capital, digit or quote; 2+ newlines; a newline
 # before a capital or bullet. Written to start with its white space (the lookbehind looks back past it), so the
 # scan skips to the next white space instead of trying three branches at every character (~1.8x faster)
@@ -38,7 +42,17 @@ def stemmer() -> Stemmer.Stemmer:
 
 
 def words(text: str) -> list[str]:
-    return WORD.findall(text.lower())
+    """The lower-case words of ``text``, a typeset ligature spelt out ("ﬁnal" is "final")."""
+    low = text.lower()
+    if _LIGATURE.search(low):
+        low = _LIGATURE.sub(lambda m: _SPELT[m.group()], low)
+    return WORD.findall(low)
+
+
+def printable(text: str) -> str:
+    """``text`` without the private-use characters a symbol font's bullets and dingbats are read as (U+F0B7 for
+    "•" in Symbol): no Unicode font draws them, so a quote showed an empty box."""
+    return _PRIVATE.sub("", text)
 
 
 _STEMS: dict[str, str] = {}  # word -> term, shared by every call (a dict lookup beats stemming again)
@@ -107,9 +121,9 @@ def _letters(text: str) -> str:
 
 
 def shorten(text: str, limit: int = 60) -> str:
-    """``text`` on one line, at most ``limit`` characters: cut at the last word that fits (mid-word
+    """``text`` on one line, :func:`printable`, at most ``limit`` characters: cut at the last word that fits (mid-word
     only when a single word is longer than half the limit), marked with "…"."""
-    text = " ".join(text.split())
+    text = " ".join(printable(text).split())
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]

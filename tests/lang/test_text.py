@@ -62,3 +62,29 @@ def test_shorten_ends_at_a_word():
     assert text.shorten(title, 100) == title
     assert text.shorten("Supercalifragilisticexpialidocious words", 12) == "Supercalifr…"  # one long word: cut inside
     assert text.shorten("Revenue; Costs; Margins and more", 17) == "Revenue; Costs…"
+
+
+def test_a_typeset_ligature_is_its_letters_and_a_symbol_fonts_bullet_is_not_shown():
+    """A text layer that keeps ligatures ("ﬁnal", "ﬂow": one character each, U+FB01 and U+FB02) matched no
+    question asking for "final" or "flow"; a Symbol font's bullet (U+F0B7) showed as an empty box in a quote."""
+    assert text.terms("The \ufb01nal dividend and cash \ufb02ow of the o\ufb03ce") == text.terms(
+        "The final dividend and cash flow of the office")
+    assert text.shorten("the 3 compulsory courses: \uf0b7 GS6001 (Research Ethics)", 100) == (
+        "the 3 compulsory courses: GS6001 (Research Ethics)")
+
+
+def test_a_page_printing_ligatures_is_found_by_the_words_they_spell():
+    import pdf_factory
+    from dataclasses import replace
+
+    from alphasearch.index import indexer
+    from alphasearch.index.ranker import PageRanker
+    from alphasearch.models import Page
+
+    doc = indexer.build_index(pdf_factory.make_pdf([["Harbor report", "Results"]] * 3), "ligatures.pdf")
+    doc = replace(doc, pages=(Page(1, "Harbor report\nOur results improved in every region."),
+                              Page(2, "Dividends\nThe interim dividend was 10 cents per share."),
+                              Page(3, "Dividends\nThe \ufb01nal dividend declared by the board after the year end was 12 "
+                                      "cents for each share held by shareholders of record.")))
+    scores = PageRanker(doc).scores("What was the final dividend per share?")
+    assert int(scores.argmax()) + 1 == 3, scores
