@@ -530,8 +530,9 @@ def _things_counted(question: str) -> set[str]:
 
 
 def _counted_words(question: str) -> str:
-    """The words after "how many / how much" ("people did"), "" when the question has none."""
-    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
+    """The words after "how many / how much" ("people did"), "the number of" or "count of" ("membership warehouses"),
+    "" when the question has none."""
+    m = re.search(r"\b(?:how (?:many|much)|number of|count of)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
     return m.group(1) if m else ""
 
 
@@ -651,7 +652,7 @@ def answer_kind(question: str) -> str:
         return "date"
     if re.search(r"\b(who|whom|whose|which company|name of)\b", q):
         return "name"
-    if wants_number(question) or re.search(r"\b(how (much|many|long|old)|number of|percentage)\b", q):
+    if wants_number(question) or re.search(r"\b(how (much|many|long|old)|number of|count of|percentage)\b", q):
         return "number"
     return "text"
 

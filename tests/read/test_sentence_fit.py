@@ -54,3 +54,23 @@ def test_a_count_of_other_things_is_not_the_count_asked(df_of):
     assert ex.direct is not None and "four areas" in ex.direct.text, ex.direct
     courses = extractive_answer(doc, "How many compulsory courses do Harbor exchange students take?", [1], df_of(doc))
     assert courses.direct is not None and "3 compulsory" in courses.direct.text, courses.direct
+
+
+WAREHOUSES = [["Harbor Club annual report", "Item 7 - Management's Discussion and Analysis of Financial Condition and "
+               "Results of Operations (amounts in millions, except per share, membership fee, and warehouse count data)",
+               "Membership fees rose with the number of paid members."],
+              ["Item 2. Properties", "At August 29, 2021, Harbor Club operated 815 warehouses worldwide: 564 in the "
+               "United States and 251 in other countries."]]
+
+
+def test_a_count_asked_as_the_number_or_the_count_of_things_is_read_like_how_many(df_of):
+    """"What was Costco's count of membership warehouses in operation?" was answered by the heading "Item 7 - …
+    warehouse count data" of the page read: "count of" asked no number, and "number" or "count" in a question is
+    its form, not its topic, like "how many". A count is looked for on the other pages when the pages read state
+    none."""
+    doc = indexer.build_index(pdf_factory.make_pdf(WAREHOUSES), "warehouses.pdf")
+    for question in ("What was Harbor Club's count of membership warehouses in operation in 2021?",
+                     "What was the number of membership warehouses Harbor Club had in operation in 2021?",
+                     "How many membership warehouses did Harbor Club operate in 2021?"):
+        ex = extractive_answer(doc, question, [1], df_of(doc))
+        assert ex.direct is not None and "815 warehouses" in ex.direct.text, (question, ex.direct)
