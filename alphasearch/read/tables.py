@@ -455,17 +455,23 @@ _AS_OF = re.compile(r"\s*,?\s*\b(?:as of|at|for the (?:fiscal )?years? ended|end
                     re.IGNORECASE)
 
 
+CAPTION_CHARS = 400  # what a table of year rows lists is named in a sentence above it: a longer one is prose, no
+# caption (and _AS_FOLLOWS is quadratic in it: a hostile line of 80,000 "(" over a table took 21 s)
+
+
 def _caption(texts: list[str]) -> str:
     """What a year-rows table lists, from the text lines above it: the last sentence, without
-    header words ("Year Ended December 31,"), "(in millions)" or "is as follows:"."""
+    header words ("Year Ended December 31,"), "(in millions)" or "is as follows:"; none when that sentence is
+    longer than ``CAPTION_CHARS``."""
     kept = [t for t in texts if not all(_HEADER_WORDS.match(w) for w in t.replace(",", " ").split())
-            and _clean_caption(t)]  # not "Year Ended December 31," nor "(in millions):" alone
+            and (len(t) > CAPTION_CHARS or _clean_caption(t))]  # not "Year Ended December 31," nor "(in millions):"
     text = kept[-1] if kept else ""
     for above in reversed(kept[:-1]):  # a sentence that runs over lines
-        if not text[:1].islower():
+        if not text[:1].islower() or len(text) > CAPTION_CHARS:
             break
         text = f"{above} {text}"
-    return _clean_caption(re.split(r"(?<=[a-z0-9)])\s?\.\s+(?=[A-Z])", text)[-1])
+    last = re.split(r"(?<=[a-z0-9)])\s?\.\s+(?=[A-Z])", text)[-1]
+    return _clean_caption(last) if len(last) <= CAPTION_CHARS else ""
 
 
 _TOTAL = re.compile(r"^total\b", re.IGNORECASE)
