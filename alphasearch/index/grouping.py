@@ -13,7 +13,11 @@ from typing import TypeVar
 from .headings import numbered_heading
 
 T = TypeVar("T")
-_OPEN_END = re.compile(r"(?:[\s,;:–-]+(?i:and|of|the|for|to|in|on|with|or|a|an|by|from)?)+$")
+# separators and the words that leave a phrase open ("and", "of"), at the end: written as separators, then words each
+# followed by separators, then a word — not as a repeat of separators-and-maybe-a-word, which splits a run of
+# separators every way there is (exponential: a 41-character title "Harbor - - … -x …" would take hours)
+_OPEN_WORDS = "and|of|the|for|to|in|on|with|or|a|an|by|from"
+_OPEN_END = re.compile(rf"[\s,;:–-]+(?:(?i:{_OPEN_WORDS})[\s,;:–-]+)*(?i:{_OPEN_WORDS})?$")
 FLAT_MOST = 24  # a flat kind's siblings stay at one level up to this many
 LABEL_CHARS = 40
 _SYNTHETIC_ENDS = ("(introduction)",)
