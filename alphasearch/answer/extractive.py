@@ -32,7 +32,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
-from .shape import line_fits
+from .shape import line_fits, states_unit_asked
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
@@ -141,9 +141,8 @@ def extractive_answer(
     A single figure whose row means what is asked less well than ``STATE_FIT`` (:func:`meaning.match` of its
     label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes. A line that is not
     the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
-    the one with the most, a count of charts; a sentence stating no percentage for a percentage asked) is no direct
-    line either, nor a sentence answering "when" with a figure and no date, nor one naming none of the things a "how
-    many" question counts; a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
+    the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
+    and no date, nor one whose figures are no share for a percentage asked (:func:`shape.states_unit_asked`); a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
     A question naming a year or a name the document never prints (:func:`years_unprinted`,
     :func:`unmentioned.names_unmentioned`: "Boeing" put to a deck about Germanwings) is the fallback, saying so;
     for a name, unless a table row matches the figure asked well.
@@ -290,13 +289,8 @@ def extractive_answer(
     if head is not None and kind == "number" and _COUNT_ASKED.search(question) and not _states_number(line):
         head = None  # a count or a share asked, and the line states no number: a heading ("Vertical Players"), a
         # sentence around it ("how long should dough rise" is answered by "overnight": no count asked)
-    things = _things_counted(question) if kind == "number" else set()
-    named = {singular(w) for w in re.findall(r"[a-z][\w-]*", line.lower())}
-    if head is not None and head is not counting and things and not things & named and any(
-            df.get(t) for t in terms(" ".join(things))):
-        head = None  # a count of things the document names asked, and the line names none of them: "how many areas
-        # do the course requirements have" is not answered by "the 3 compulsory courses" (a document that never
-        # names them may count them in its own words: "312 cars" for "how many vehicles")
+    if head is not None and kind == "number" and not states_unit_asked(question, line):
+        head = None  # a percentage asked and the line's figures are counts or amounts ("… for all 59 districts")
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:
@@ -490,6 +484,7 @@ def _number_words() -> frozenset[str]:
     return frozenset(domain.load("ranking")["numbers"])
 
 
+_OF_COUNT = re.compile(r"\b(?:share|proportion|fraction|ratio|divided|per|average|percent(?:age)?)\b|%")
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bdifference\b",
                           re.IGNORECASE)
 
@@ -521,18 +516,13 @@ def _counted(question: str) -> set[str]:
     return {singular(w) for w in words + units if w not in STOPWORDS}
 
 
-def _things_counted(question: str) -> set[str]:
-    """What a "how many" question counts when it asks a count of things (:func:`_counted`), or an empty set: not
-    for "how much", nor "how many dollars / percent / shares" (``not_count`` of the lexicon)."""
-    if not re.search(r"\bhow many\b", question, re.IGNORECASE) or asks(question, "not_count"):
-        return set()
-    return _counted(question)
-
-
 def _counted_words(question: str) -> str:
-    """The words after "how many / how much" ("people did"), "the number of" or "count of" ("membership warehouses"),
-    "" when the question has none."""
-    m = re.search(r"\b(?:how (?:many|much)|number of|count of)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", question.lower())
+    """The words after "how many / how much" ("people did"), "the number of" or "count of" ("membership warehouses")
+    unless the question asks a share or a ratio of that number, "" when the question has none."""
+    low = question.lower()
+    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
+    if m is None and not _OF_COUNT.search(low):  # "what share of the number of employees …" asks no count
+        m = re.search(r"\b(?:number|count) of\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
     return m.group(1) if m else ""
 
 

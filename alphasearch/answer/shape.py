@@ -18,8 +18,8 @@ is one of periods and it shows two figures ("change 2021→2022: 6,467 - 6,375" 
 single table figure fits none. A sentence fits ``several`` and ``combined`` when it states two figures or more of
 one kind ("the growth was 5.3% and 5.2%"; not "growth of 1.3% to $94.9 billion", one growth and one amount) or
 none, ``pick`` when it says which one has the most (a superlative or a comparative),
-``things`` when it names what is counted. The words are data: ``data/shapes.json``. Whatever the shape, a sentence
-stating figures for a question asking a percentage states a percentage (:func:`states_unit_asked`).
+``things`` when it names what is counted. The words are data: ``data/shapes.json``. A sentence stating figures
+for a question asking a percentage states a share (:func:`states_unit_asked`).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 
 from ..lang import domain
-from ..lang.questions import asks, first_sentence
+from ..lang.questions import first_sentence, first_sentence_says
 
 SHAPES = ("things", "pick", "several", "combined")
 COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figures themselves
@@ -36,6 +36,8 @@ _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 _YEARS = re.compile(r"\b(?:19|20)\d\d\b")
 _PERCENT_AFTER = re.compile(r"\)?\s?(?:%|percent\b|per cent\b|percentage points?\b|pp\b)", re.IGNORECASE)
 _SCALE_AFTER = re.compile(r"\)?\s?(?:billion|million|thousand|bn|mn)\b", re.IGNORECASE)
+_COMPOUND = re.compile(r"\bper ?cent(?:age)?-[\w-]+", re.IGNORECASE)
+_SHARE_ASKED = re.compile(r"\b(?:what|which) (?:share|proportion|fraction)\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\bhow (?:many|much)\s+([a-z]+|%)", re.IGNORECASE)
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
@@ -50,6 +52,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "pick": re.compile("|".join(f"(?:{p})" for p in data["pick"]), re.IGNORECASE),
         "things": re.compile("|".join(f"(?:{p})" for p in data["things"]), re.IGNORECASE),
         "superlatives": re.compile(rf"\b(?:{domain.alternation(data['superlatives'])})\b", re.IGNORECASE),
+        "shares": re.compile("|".join(f"(?:{p})" for p in data["shares"]), re.IGNORECASE),
     }
 
 
@@ -108,29 +111,31 @@ def of_one_kind(text: str) -> bool:
 
 
 def percentage_asked(question: str) -> bool:
-    """The question asks a percentage: its first sentence says "percent", "percentage" or "%", and it counts no
-    things ("how many claims are with the highest percentage …" asks a count; "how many % of …" a percentage)."""
-    first = first_sentence(question)
+    """The question asks a percentage: its first sentence says "percent", "percentage" or "%" (not in a compound:
+    "percentage-of-completion"), or asks "what share / proportion / fraction", and it counts no things ("how many
+    claims are with the highest percentage …" asks a count; "how many % of …" a percentage)."""
+    first = _COMPOUND.sub(" ", first_sentence(question))  # "the percentage-of-completion method" names a method
     counted = _COUNTED.search(first)
     if counted and counted.group(1).lower() not in ("%", "percent", "percentage", "per"):
         return False
-    return asks(question, "percent") or "%" in first
+    return first_sentence_says(first, domain.load("lexicon")["asks"]["percent"]) or "%" in first or bool(
+        _SHARE_ASKED.search(first))
 
 
 def states_unit_asked(question: str, text: str) -> bool:
     """A line stating figures states one in the unit asked: a question asking a percentage ("what percentage",
     "how many %") is not answered by a line whose figures are all plain numbers or amounts ("between 2003 and 2007
-    for all 59 community districts"); a line stating no figure at all is judged elsewhere."""
+    for all 59 community districts"), unless it states a share in other words (``shares`` of ``data/shapes.json``:
+    "two-thirds of the 2,000 adults", "about 1 in 5", "150 basis points"); a line stating no figure at all is judged
+    elsewhere. The caller asks it of questions wanting a number ("who owns more than 5%" wants a name)."""
     if not percentage_asked(question):
         return True
-    return not figures_stated(text) or bool(figures_by_kind(text).get("%"))  # "18.4%", "12 percent", "3 pp"
+    return not figures_stated(text) or bool(figures_by_kind(text).get("%")) or bool(_patterns()["shares"].search(text))
 
 
 def line_fits(question: str, kind: str, text: str) -> bool:
     """Whether a direct line of ``kind`` ("figure", "sentence", or a computed kind) reading ``text`` has the
     shape of the answer ``question`` asks for (always, for a question of no particular :func:`shape`)."""
-    if kind == "sentence" and not states_unit_asked(question, text):
-        return False
     wanted = shape(question)
     if wanted is None or kind == "comparison" or (wanted == "combined" and kind in COMPUTED):
         return True

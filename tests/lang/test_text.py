@@ -66,11 +66,13 @@ def test_shorten_ends_at_a_word():
 
 def test_a_typeset_ligature_is_its_letters_and_a_symbol_fonts_bullet_is_not_shown():
     """A text layer that keeps ligatures ("ﬁnal", "ﬂow": one character each, U+FB01 and U+FB02) matched no
-    question asking for "final" or "flow"; a Symbol font's bullet (U+F0B7) showed as an empty box in a quote."""
+    question asking for "final" or "flow"; a Symbol font's bullet (U+F0B7) showed as an empty box in a quote. Its
+    other private-use characters stay: U+F06D is Symbol's "µ", and a dose of "50 µg" read "50 g" with it dropped."""
     assert text.terms("The \ufb01nal dividend and cash \ufb02ow of the o\ufb03ce") == text.terms(
         "The final dividend and cash flow of the office")
     assert text.shorten("the 3 compulsory courses: \uf0b7 GS6001 (Research Ethics)", 100) == (
-        "the 3 compulsory courses: GS6001 (Research Ethics)")
+        "the 3 compulsory courses: • GS6001 (Research Ethics)")
+    assert text.shorten("Patients received 50 \uf06dg twice daily", 100) == "Patients received 50 \uf06dg twice daily"
 
 
 def test_a_page_printing_ligatures_is_found_by_the_words_they_spell():

@@ -35,25 +35,17 @@ def test_a_sentence_that_says_what_is_asked_still_leads(df_of):
     assert ex.direct is not None and "15%" in ex.direct.text, ex.direct
 
 
-REQUIREMENTS = ["Course requirements", "All Harbor exchange students have to fulfil 30 credits which comprise the 3 "
-                "compulsory Harbor courses and electives.", "Each course requirement is checked by the programme office.",
-                "Students choose their research areas with their supervisors."]
+STORES = ["Harbor Retail", "At the end of fiscal 2022 we operated 2,130 locations across the United States.",
+          "Our stores average 40,000 square feet.", "We plan to open new stores in 2023."]
 
 
-def test_a_count_of_other_things_is_not_the_count_asked(df_of):
-    """"How many areas do the course requirements have?" was answered "… the 3 compulsory … courses": a count of
-    courses, not of areas, which the document names elsewhere. A sentence naming what is asked, in digits or in
-    words, still answers it."""
-    doc = indexer.build_index(pdf_factory.make_pdf([REQUIREMENTS]), "requirements.pdf")
-    ex = extractive_answer(doc, "How many areas do the Harbor course requirements have?", [1], df_of(doc))
-    assert ex.direct is None or "3 compulsory" not in ex.direct.text, ex.direct
-    named = indexer.build_index(pdf_factory.make_pdf([REQUIREMENTS + [
-        "The course requirements of the Harbor programme cover four areas: core, major, electives and language."]]),
-        "requirements-areas.pdf")
-    ex = extractive_answer(named, "How many areas do the Harbor course requirements have?", [1], df_of(named))
-    assert ex.direct is not None and "four areas" in ex.direct.text, ex.direct
-    courses = extractive_answer(doc, "How many compulsory courses do Harbor exchange students take?", [1], df_of(doc))
-    assert courses.direct is not None and "3 compulsory" in courses.direct.text, courses.direct
+def test_a_count_named_in_other_words_still_answers(df_of):
+    """A document names what it counts in its own words: "2,130 locations" answers how many stores, though the
+    document also says "stores" (a check that the line name the thing counted, tried in the ninth session, dropped
+    such answers, and "participants" for patients, "branch offices" for branches; it was not kept)."""
+    doc = indexer.build_index(pdf_factory.make_pdf([STORES]), "stores.pdf")
+    ex = extractive_answer(doc, "How many stores did Harbor Retail operate at the end of fiscal 2022?", [1], df_of(doc))
+    assert ex.direct is not None and "2,130 locations" in ex.direct.text, ex.direct
 
 
 WAREHOUSES = [["Harbor Club annual report", "Item 7 - Management's Discussion and Analysis of Financial Condition and "

@@ -244,3 +244,40 @@ def test_a_percentage_asked_is_not_answered_by_a_sentence_stating_no_percentage(
     counted = extractive_answer(page, "How many community districts of the Harbor boroughs had the percentage "
                                       "of land area rezoned reported?", [1], df_of(page))
     assert counted.direct is not None and "59" in counted.direct.text, counted.direct
+
+
+SHARES = {
+    "trust": "Harbor survey of adults.\nTwo-thirds of the 2,000 adults surveyed said they trust local news.",
+    "tv": "Harbor survey of adults.\nAbout 1 in 5 adults say they regularly get news on Harbor TV.",
+    "margin": "Harbor results.\nGross margin expanded 150 basis points in 2022, driven by pricing.",
+    "owners": "Security ownership of Harbor.\nThe Vanguard Group holds 45,200,000 shares of our common stock, more "
+              "than 5% of the outstanding shares.\nDirectors and officers as a group hold less than 1% of our shares.",
+    "contracts": "Harbor revenue recognition.\nUnder the percentage-of-completion method, revenue on our 35 long-term "
+                 "contracts is recognized as costs are incurred.",
+    "staff": "Harbor people.\nAt year end 2022 we had 12,000 employees in 14 countries.\nOur workforce is diverse.",
+}
+
+
+@pytest.mark.parametrize("key, question, stated", [
+    ("trust", "What percentage of adults trust local news?", "Two-thirds"),  # a share in words
+    ("tv", "What percentage of adults regularly get news on Harbor TV?", "1 in 5"),
+    ("margin", "By what percentage did gross margin expand in 2022?", "150 basis points"),
+    ("owners", "Who owns more than 5% of the outstanding shares?", "Vanguard"),  # a name asked, "5%" qualifies it
+    ("contracts", "Which contracts use the percentage-of-completion method?", "35 long-term contracts"),  # a name
+])
+def test_a_share_in_other_words_answers_a_percentage_and_a_percent_sign_alone_asks_none(doc, df_of, key, question,
+                                                                                         stated):
+    """The percentage check (a sentence whose figures are counts or amounts does not answer "what percentage")
+    passes a share stated without a percent sign, and a question that names a percentage without asking one."""
+    page = replace(doc, doc_id=f"literal-shares-{key}", pages=(Page(1, SHARES[key]),))
+    ex = extractive_answer(page, question, [1], df_of(page))
+    assert ex.direct is not None and stated in ex.direct.text, (question, ex.direct)
+
+
+def test_what_share_asks_a_percentage_not_the_count_it_is_a_share_of(doc, df_of):
+    """"What share of the number of employees are women?" is no count of employees ("12,000 employees")."""
+    page = replace(doc, doc_id="literal-shares-staff", pages=(Page(1, SHARES["staff"]),))
+    for question in ("What share of the number of employees are women?",
+                     "What proportion of the number of employees are women?"):
+        ex = extractive_answer(page, question, [1], df_of(page))
+        assert ex.direct is None or "12,000" not in ex.direct.text, (question, ex.direct)
