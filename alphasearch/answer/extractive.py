@@ -142,7 +142,8 @@ def extractive_answer(
     label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes. A line that is not
     the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
     the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
-    and no date, nor one whose figures are no share for a percentage asked (:func:`shape.states_unit_asked`); a question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
+    and no date, nor one whose figures are no share for a percentage asked (:func:`shape.states_unit_asked`); a
+    question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
     A question naming a year or a name the document never prints (:func:`years_unprinted`,
     :func:`unmentioned.names_unmentioned`: "Boeing" put to a deck about Germanwings) is the fallback, saying so;
     for a name, unless a table row matches the figure asked well.
