@@ -485,7 +485,6 @@ def _number_words() -> frozenset[str]:
     return frozenset(domain.load("ranking")["numbers"])
 
 
-_OF_COUNT = re.compile(r"\b(?:share|proportion|fraction|ratio|divided|per|average|percent(?:age)?)\b|%")
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bdifference\b",
                           re.IGNORECASE)
 
@@ -517,12 +516,22 @@ def _counted(question: str) -> set[str]:
     return {singular(w) for w in words + units if w not in STOPWORDS}
 
 
+@lru_cache(maxsize=1)
+def _of_count() -> re.Pattern[str]:
+    """The words of ``asks`` ``of_count`` (lexicon): "the number of" things they name is what a share is taken of."""
+    from ..lang import domain
+
+    words = lexicon()["asks"]["of_count"]
+    return re.compile(rf"\b(?:{domain.alternation([w for w in words if w.isalpha()])})\b|"
+                      + "|".join(re.escape(w) for w in words if not w.isalpha()))
+
+
 def _counted_words(question: str) -> str:
     """The words after "how many / how much" ("people did"), "the number of" or "count of" ("membership warehouses")
     unless the question asks a share or a ratio of that number, "" when the question has none."""
     low = question.lower()
     m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
-    if m is None and not _OF_COUNT.search(low):  # "what share of the number of employees …" asks no count
+    if m is None and not _of_count().search(low):  # "what share of the number of employees …" asks no count
         m = re.search(r"\b(?:number|count) of\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
     return m.group(1) if m else ""
 
