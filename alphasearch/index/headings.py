@@ -22,8 +22,8 @@ from ..lang import domain
 from .. import pdf
 from ..lang.text import normalise, normalise_lines
 from .folios import page_labels, page_offset
-from .lines import (FIGURES, RUN_IN, capitals_title, figures_row, in_capitals, lead_in, row_label, sentence, step,
-                    table_header, title_start, without_unit)
+from .lines import (FIGURES, RUN_IN, between_rows, capitals_title, figures_row, in_capitals, lead_in, row_label,
+                    sentence, statement_title, step, table_header, title_start, without_unit)
 
 MIN_NUMBERED = 3  # fewer numbered headings than this: the document is not organised by numbers
 FOLIO_LINES = 3  # the page's own number, printed among its first or last lines in another size or weight than the
@@ -337,9 +337,9 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                 on_page.append(_Found(page.number, i, text, kind, number, rank,
                                       2 if styled else int(line.text.isupper()), line.size, line.bold,
                                       step=kind.rank is None and step(text[end:])))
-            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) \
-                    and not lead_in(text) \
-                    and not row_label(lines, i) and not table_header(lines, last, text):
+            elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) and not lead_in(text) \
+                    and not row_label(lines, i) and not between_rows(lines, i, last) \
+                    and (statement_title(text) or not table_header(lines, last, text, body)):
                 on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
                                       2, line.size))
         per_page.append((on_page, refs + _page_refs(lines), lines))

@@ -3,8 +3,10 @@ a table's row or column header (:mod:`.headings` asks this of every emphasised l
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .. import pdf
+from ..lang import domain
 
 FIGURES = re.compile(r"^[\s$€£%()\-–—.,\d]+$")  # a line of figures only
 
@@ -91,20 +93,72 @@ def figures_row(text: str) -> bool:
     return tail >= 2 or (tail == len(words) and tail > 0)
 
 
-def table_header(lines: list[pdf.Line], i: int, title: str = "") -> bool:
+def table_header(lines: list[pdf.Line], i: int, title: str = "", body: float = 0.0) -> bool:
     """A table's column header: a short line (``HEADER_WORDS``; ``title``: the whole of a title wrapped over lines
     ending at line i) with a row of figures within ``HEADER_REACH`` lines below it and no sentence before that
-    row."""
-    if len((title or lines[i].text).split()) > HEADER_WORDS:
-        return False
+    row — or, set no larger than ``body`` text, the first line of a block of column headers (:func:`header_block`)."""
+    if len((title or lines[i].text).split()) <= HEADER_WORDS and figures_below(lines, i):
+        return True
+    return bool(body) and lines[i].size <= body + BODY_SIZE and header_block(lines, i)
+
+
+def between_rows(lines: list[pdf.Line], first: int, last: int) -> bool:
+    """Lines ``first``–``last`` sit between a table's rows: figures on each of the two lines above (one alone could
+    be the page's number), a row of figures within ``HEADER_REACH`` lines below and no sentence between ("46,710 $" /
+    "44,538" / "EARNINGS BEFORE INTEREST AND TAXES" / "North America" / "$"): the label of a group of rows, not a
+    section's title."""
+    return first > 1 and all(figures_line(line.text) for line in lines[first - 2:first]) \
+        and figures_below(lines, last)
+
+
+def figures_line(text: str) -> bool:
+    """A row of figures, or figures alone ("$": a row's currency sign, its figure on the next line)."""
+    return figures_row(text) or bool(FIGURES.match(text))
+
+
+def figures_below(lines: list[pdf.Line], i: int) -> bool:
+    """A row of figures within ``HEADER_REACH`` lines below line i, no sentence before it."""
     for nxt in lines[i + 1:i + 1 + HEADER_REACH]:
-        if figures_row(nxt.text):
+        if figures_line(nxt.text):
             return True
         if len(nxt.text.split()) >= 8:
             return False  # prose follows: a heading
     return False
 
 
+BODY_SIZE = 0.5  # points: a line set this much larger than body text is of body size still
+BLOCK_REACH = 16  # lines a block of column headers may run before its first row of figures (a header wrapped
+# word by word: "TOTAL NUMBER OF" / "SHARES PURCHASED" / "AVERAGE PRICE" / "PAID PER SHARE" / …)
+BLOCK_WORDS = 5  # words at most on each line of such a block
+
+
+def header_block(lines: list[pdf.Line], i: int) -> bool:
+    """Line i opens a block of column headers: short lines (:data:`BLOCK_WORDS`), one at least in line i's size
+    and weight, run down to a row of figures with no sentence between ("BOOK VALUE" / "OUTSTANDING" / "AS OF MAY
+    31," / "(Dollars in millions)" / … / "2023"; "PERIOD" / "TOTAL NUMBER OF" / "SHARES PURCHASED" / …). A
+    section's title is followed by its text, or by a larger title of a table."""
+    line, alike = lines[i], 0
+    for nxt in lines[i + 1:i + 1 + BLOCK_REACH]:
+        text = nxt.text.strip()
+        if figures_line(text):
+            return alike > 0
+        if len(text.split()) > BLOCK_WORDS or text.endswith(".") or nxt.size > line.size + 0.2:
+            return False
+        alike += nxt.bold == line.bold and abs(nxt.size - line.size) <= 0.2
+    return False
+
+
 def step(words: str) -> bool:
     """A numbered line's words end as a step's sentence or lead-in ("Then touch Save."), not a title's ("Scope.")."""
     return lead_in(words) and not title_case(words.split())
+
+
+@lru_cache(maxsize=1)
+def _statement() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in domain.load("headings")["statements"]["statement"]), re.IGNORECASE)
+
+
+def statement_title(text: str) -> bool:
+    """A filing's financial statement ("Consolidated Balance Sheets": ``statements.statement`` of data/headings.json),
+    a section of Item 8 though its title sits over its table's column headers."""
+    return bool(_statement().match(text))

@@ -3,6 +3,7 @@ and "Notes to …" with its Notes, a 10-Q's two Parts; the traps of real filings
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
@@ -415,3 +416,35 @@ def test_a_table_title_heading_a_section_is_named_without_its_unit():
                   TextBlock("Revenue (dollars in millions)", 11, True), filing_factory.PROSE])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "units-10k.pdf").root.walk()]
     assert "Revenue" in titles, titles
+
+
+def test_column_header_blocks_row_group_labels_and_footnoted_names_are_not_sections():
+    """Nike's 10-K sets its tables' column headers in bold capitals of body size, one or two words a line ("BOOK
+    VALUE" / "OUTSTANDING" / "AS OF MAY 31," / "(Dollars in millions)" / "2023 2022"), the label of a group of rows
+    in bold between rows of figures ("EARNINGS BEFORE INTEREST AND TAXES"), and its directors' names with footnote
+    marks ("Timothy Cook(3)(5)"): none opens a section. A page of a filing opens one unnumbered section, so each of
+    them took the place of the section printed below it ("CASH FLOW HEDGES", in a larger size, over its text)."""
+    b = partial(TextBlock, size=9, bold=True)
+    prose = partial(TextBlock, size=9)
+    pages = [[TextBlock(f"Item {n}. {t}", 14, True), prose(filing_factory.PROSE)] for n, t in (
+        ("1", "Business"), ("1A", "Risk Factors"), ("2", "Properties"))]
+    pages.append([TextBlock("Item 7. Management's Discussion and Analysis", 14, True), prose(filing_factory.PROSE),
+                  prose("Long-term debt comprises the following:"), b("BOOK VALUE"), b("OUTSTANDING"),
+                  b("AS OF MAY 31,"), prose("(Dollars in millions)"), b("ORIGINAL PRINCIPAL INTEREST RATE"),
+                  b("2023 2022"), prose("Notes due 2027 500 499"), prose("Notes due 2030 1,000 998"),
+                  TextBlock("CASH FLOW HEDGES", 12, True), prose(filing_factory.PROSE)])
+    pages.append([prose(filing_factory.PROSE), prose("Revenues"), prose("North America 21,608 18,353"),
+                  prose("Europe 13,418 12,479"), b("EARNINGS BEFORE INTEREST AND TAXES"),
+                  prose("North America 5,454 5,114"), prose("Europe 3,531 3,293"),
+                  TextBlock("GEOGRAPHIC INFORMATION", 12, True), prose(filing_factory.PROSE)])
+    pages.append([TextBlock("Item 8. Financial Statements and Supplementary Data", 14, True),
+                  b("Consolidated Balance Sheets"), b("(In millions)"), b("MAY 31,"), b("2023 2022"),
+                  prose("Cash and equivalents 7,441 8,574"), prose("Total assets 37,531 40,321")])
+    pages.append([TextBlock("Item 10. Directors, Executive Officers and Corporate Governance", 14, True),
+                  b("Timothy Cook(3)(5)"), prose("Chief Executive Officer"), prose("Apple Inc."),
+                  b("Alan Graf, Jr.(2)"), prose("Former Executive Vice President"), prose(filing_factory.PROSE)])
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "tables-10k.pdf").root.walk()]
+    for heading in ("CASH FLOW HEDGES", "GEOGRAPHIC INFORMATION", "Consolidated Balance Sheets"):
+        assert heading in titles, (heading, titles)
+    for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31"):
+        assert not any(t.startswith(trap) for t in titles), (trap, titles)
