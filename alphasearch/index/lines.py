@@ -44,8 +44,14 @@ def capitals_title(title: str) -> bool:
 
 
 def sentence(text: str) -> bool:
-    """A sentence set in bold (a risk factor's summary), not a section title."""
-    return text.endswith(".") and len(text.split()) >= 6
+    """A sentence set in bold (a risk factor's summary), or a clause of one, ending in a comma or a semicolon (an
+    agreement's defined term, "Permitted Bond Hedge Transaction;", a party "BNP PARIBAS,", a column header "YEAR
+    ENDING MAY 31,", a list's item "Committee; and"), not a section title."""
+    text = text.rstrip()
+    return (text.endswith(".") and len(text.split()) >= 6) or bool(CLAUSE_END.search(text))
+
+
+CLAUSE_END = re.compile(r"[,;](?:\s+(?:and|or))?$")
 
 
 def lead_in(text: str) -> bool:
@@ -54,9 +60,14 @@ def lead_in(text: str) -> bool:
     up your MacBook Air:"; a title in title case may end on a colon: "Raw Materials and Packaging:")."""
     text = text.rstrip()
     words = text.split()
+    if DEFINED.search(text):
+        return True  # a glossary's term run in with its definition ("Foundation: a not-for-profit organization …")
     if text.endswith(":"):
         return not title_case(words)
     return text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS
+
+
+DEFINED = re.compile(r"\w[)”\"]?:\s+[a-z]")  # a term, a colon and its definition in lower case
 
 
 SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the", "to",

@@ -448,3 +448,25 @@ def test_column_header_blocks_row_group_labels_and_footnoted_names_are_not_secti
         assert heading in titles, (heading, titles)
     for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31"):
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
+
+
+def test_a_clause_or_a_glossary_entry_set_in_bold_is_not_a_section():
+    """An agreement bound with a filing sets its defined terms and parties in bold, ending in a comma or semicolon
+    ("Permitted Bond Hedge Transaction;", "BNP PARIBAS,"), and JPMorgan's glossary runs each term in with its
+    definition ("Foundation: a not-for-profit organization …"): clauses, not titles; the page's section is the title
+    below them."""
+    b = partial(TextBlock, size=9, bold=True)
+    prose = partial(TextBlock, size=9)
+    pages = [[TextBlock(f"Item {n}. {t}", 14, True), prose(filing_factory.PROSE)] for n, t in (
+        ("1", "Business"), ("1A", "Risk Factors"), ("2", "Properties"))]
+    pages.append([prose(filing_factory.PROSE), b("Permitted Bond Hedge Transaction;"), prose(filing_factory.PROSE),
+                  b("DEFINITIONS AND ACCOUNTING TERMS"), prose(filing_factory.PROSE)])
+    pages.append([prose(filing_factory.PROSE), b("BNP PARIBAS,"), prose("as Syndication Agent"),
+                  b("SIGNATURE PAGES"), prose(filing_factory.PROSE)])
+    pages.append([b("Foundation: a not-for-profit organization that makes contributions"), prose("for charitable "
+                  "and educational purposes."), b("Glossary of Terms and Acronyms"), prose(filing_factory.PROSE)])
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "clauses-10k.pdf").root.walk()]
+    for heading in ("DEFINITIONS AND ACCOUNTING TERMS", "SIGNATURE PAGES", "Glossary of Terms and Acronyms"):
+        assert heading in titles, (heading, titles)
+    for trap in ("Permitted Bond", "BNP PARIBAS", "Foundation:"):
+        assert not any(t.startswith(trap) for t in titles), (trap, titles)
