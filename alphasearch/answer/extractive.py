@@ -32,7 +32,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
-from .shape import line_fits, states_unit_asked
+from .shape import line_fits, states_figure_asked
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
@@ -142,8 +142,8 @@ def extractive_answer(
     label and context: ``figure_fit`` in the parts) is not stated: no direct line, the quotes. A line that is not
     the shape of the answer asked (:func:`shape.line_fits`: one figure for a list, a comparison, a sum, the name of
     the one with the most, a count of charts) is no direct line either, nor a sentence answering "when" with a figure
-    and no date, nor one whose figures are no share for a percentage asked (:func:`shape.states_unit_asked`); a
-    question asking for a number left without a direct line is the fallback, saying ``NO_FIGURE``.
+    and no date, nor one stating no share for a percentage asked or only the question's own figures
+    (:func:`shape.states_figure_asked`); a number asked left without a direct line is the fallback (``NO_FIGURE``).
     A question naming a year or a name the document never prints (:func:`years_unprinted`,
     :func:`unmentioned.names_unmentioned`: "Boeing" put to a deck about Germanwings) is the fallback, saying so;
     for a name, unless a table row matches the figure asked well.
@@ -290,8 +290,8 @@ def extractive_answer(
     if head is not None and kind == "number" and _COUNT_ASKED.search(question) and not _states_number(line):
         head = None  # a count or a share asked, and the line states no number: a heading ("Vertical Players"), a
         # sentence around it ("how long should dough rise" is answered by "overnight": no count asked)
-    if head is not None and kind == "number" and not states_unit_asked(question, line):
-        head = None  # a percentage asked and the line's figures are counts or amounts ("… for all 59 districts")
+    if head is not None and kind == "number" and not states_figure_asked(question, line):
+        head = None  # a percentage asked and counts or amounts stated ("… for all 59 districts"), or the question's own
     direct = None if withheld else (not aside and figure) or (head is not None and Direct(
         f"{shorten(head[4], 400)}{head[5]} — p. {head[3]}", kind="sentence", score=best_cov)) or None
     if direct is None and kind == "number" and not explain:

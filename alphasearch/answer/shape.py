@@ -133,6 +133,20 @@ def states_unit_asked(question: str, text: str) -> bool:
     return not figures_stated(text) or bool(figures_by_kind(text).get("%")) or bool(_patterns()["shares"].search(text))
 
 
+def adds_figure(question: str, text: str) -> bool:
+    """A line stating figures states one the question does not ("How many years have there been more than 4,500
+    births?" is not answered by a chart's title "Births: 1940-1980 … 4,500": it repeats the question's figure); a
+    line stating none is judged elsewhere."""
+    said = {value for _, value in _figures(text)}
+    return not said or not said <= {value for _, value in _figures(question)}
+
+
+def states_figure_asked(question: str, text: str) -> bool:
+    """A line's figures may answer a question wanting a number: a share for a percentage asked
+    (:func:`states_unit_asked`), and one the question does not print itself (:func:`adds_figure`)."""
+    return states_unit_asked(question, text) and adds_figure(question, text)
+
+
 def line_fits(question: str, kind: str, text: str) -> bool:
     """Whether a direct line of ``kind`` ("figure", "sentence", or a computed kind) reading ``text`` has the
     shape of the answer ``question`` asks for (always, for a question of no particular :func:`shape`)."""

@@ -23,6 +23,7 @@ STOPWORDS = frozenset(ENGLISH_STOPWORDS) | frozenset(
 # starts and takes all of it), found ~15% faster without the boundary tests
 WORD = re.compile(r"\w{2,}")  # a word: what words() finds (also the page statistics' tokens)
 _DIGIT = re.compile(r"\d")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # a thousands separator: "1,234,567"
 # a typeset ligature (U+FB00–FB06) that a PDF's text layer keeps as one character, and the letters it stands for
 _LIGATURE = re.compile("[\ufb00-\ufb06]")
 _SPELT = dict(zip("\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06", ("ff", "fi", "fl", "ffi", "ffl", "st", "st")))
@@ -42,10 +43,13 @@ def stemmer() -> Stemmer.Stemmer:
 
 
 def words(text: str) -> list[str]:
-    """The lower-case words of ``text``, a typeset ligature spelt out ("ﬁnal" is "final")."""
+    """The lower-case words of ``text``, a typeset ligature spelt out ("ﬁnal" is "final"), a number written with
+    thousands separators one word ("4,500" is "4500", not "500": its first digit alone is too short a word)."""
     low = text.lower()
     if _LIGATURE.search(low):
         low = _LIGATURE.sub(lambda m: _SPELT[m.group()], low)
+    if "," in low:
+        low = _THOUSANDS.sub("", low)
     return WORD.findall(low)
 
 

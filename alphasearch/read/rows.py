@@ -219,7 +219,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
         # a number the question itself prints ("… in 2006?") is a key of the row, not what it answers
         cells = [(col, fit, c) for col, kind, c in heads if c.value is not None
-                 and not (strict and c.text.strip("()$€£-−%+ ") in q_terms) and (fit := period_fit(kind, period))]
+                 and not (strict and c.text.strip("()$€£-−%+ ").replace(",", "") in q_terms)  # "4,500" is "4500"
+                 and (fit := period_fit(kind, period))]
         if not cells:
             continue
         if row.columns and not any(YEAR_RE.fullmatch(col) or col == CHANGE for col, _, _ in cells):

@@ -281,3 +281,25 @@ def test_what_share_asks_a_percentage_not_the_count_it_is_a_share_of(doc, df_of)
                      "What proportion of the number of employees are women?"):
         ex = extractive_answer(page, question, [1], df_of(page))
         assert ex.direct is None or "12,000" not in ex.direct.text, (question, ex.direct)
+
+
+BIRTHS = """Harbor births.
+Births: 1940-1980 (Baby Boomer Generation in Peak) 4,500
+Births peaked at 4,300 thousand in 1957 and again at 4,100 thousand in 1961."""
+
+
+def test_a_line_repeating_the_figure_the_question_gives_does_not_answer_it(doc, df_of):
+    """"How many years have there been more than 4,500 births?" had a chart's title ending on its axis label, "Births:
+    1940-1980 … 4,500", as its direct line: the question's own figure, and "4,500" was read as the word "500". A
+    line stating a figure of its own still answers, and "4,500" in a question is the page's "4,500"."""
+    from alphasearch.lang.text import terms
+
+    assert "4500" in terms("more than 4,500 births") and "500" not in terms("more than 4,500 births")
+    page = replace(doc, doc_id="literal-births", pages=(Page(1, BIRTHS.split("\n", 2)[0] + "\n" +
+                                                             BIRTHS.split("\n")[1]),))
+    ex = extractive_answer(page, "How many years have there been more than 4,500 births (thousands)?", [1],
+                           df_of(page))
+    assert ex.direct is None or "4,500" not in ex.direct.text, ex.direct.text
+    full = replace(doc, doc_id="literal-births-peak", pages=(Page(1, BIRTHS),))
+    peak = extractive_answer(full, "How many births were there at the 1957 peak, in thousands?", [1], df_of(full))
+    assert peak.direct is not None and "4,300" in peak.direct.text, peak.direct
