@@ -187,3 +187,21 @@ def test_a_percentage_asked_is_not_an_amount_nor_a_number_above_100(filing):
     assert got is not None and "980,000,000" in got.text
     got = figure_answer(filing, "What percentage of net sales was Harbor's net income in 2022?", [1])
     assert got is None or "$" not in got.text.split("=")[0] or "/" in got.text, got.text  # a ratio, not an amount
+
+
+DIVIDENDS = """Harbor Corporation
+Shareholder returns
+2022 2021
+Dividend yield 0.8% 0.9%
+Dividend payout ratio 31% 30%"""
+
+
+def test_what_was_paid_is_an_amount_not_a_yield(doc):
+    """"How much did Nike pay in dividends in fiscal 2022?" was answered "Dividend yield, 2022: 0.8%": a yield is
+    no amount paid. A page printing only the yield and the payout ratio states no figure for it; a rate asked is
+    answered by them."""
+    page = replace(doc, doc_id="literal-dividends", pages=(Page(1, DIVIDENDS),))
+    paid = figure_answer(page, "How much did Harbor pay in dividends in 2022?", [1])
+    assert paid is None or "%" not in paid.text, paid.text
+    assert "0.8%" in figure_answer(page, "What was Harbor's dividend yield in 2022?", [1]).text
+    assert "31%" in figure_answer(page, "What was Harbor's dividend payout ratio in 2022?", [1]).text
