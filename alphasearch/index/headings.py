@@ -338,7 +338,7 @@ def numbered_entries(content: pdf.PdfContent, layout: Layout) -> list[Entry]:
                                       2 if styled else int(line.text.isupper()), line.size, line.bold,
                                       step=kind.rank is None and step(text[end:])))
             elif styled and title_start(text) and not sentence(text) and not RUN_IN.search(text) and not lead_in(text) \
-                    and not row_label(lines, i) and not between_rows(lines, i, last) \
+                    and not row_label(lines, i) and not between_rows(lines, i, last, body) \
                     and (statement_title(text) or not table_header(lines, last, text, body)):
                 on_page.append(_Found(page.number, i, without_unit(text), None, "", 1 if line.size >= larger else 2,
                                       2, line.size))

@@ -60,14 +60,9 @@ def lead_in(text: str) -> bool:
     up your MacBook Air:"; a title in title case may end on a colon: "Raw Materials and Packaging:")."""
     text = text.rstrip()
     words = text.split()
-    if DEFINED.search(text):
-        return True  # a glossary's term run in with its definition ("Foundation: a not-for-profit organization …")
     if text.endswith(":"):
         return not title_case(words)
     return text.endswith(".") and bool(words) and words[-1].lower() not in ABBREVIATIONS
-
-
-DEFINED = re.compile(r"\w[)”\"]?:\s+[a-z]")  # a term, a colon and its definition in lower case
 
 
 SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the", "to",
@@ -113,18 +108,22 @@ def table_header(lines: list[pdf.Line], i: int, title: str = "", body: float = 0
     return bool(body) and lines[i].size <= body + BODY_SIZE and header_block(lines, i)
 
 
-def between_rows(lines: list[pdf.Line], first: int, last: int) -> bool:
+def between_rows(lines: list[pdf.Line], first: int, last: int, body: float) -> bool:
     """Lines ``first``–``last`` sit between a table's rows: figures on each of the two lines above (one alone could
     be the page's number), a row of figures within ``HEADER_REACH`` lines below and no sentence between ("46,710 $" /
     "44,538" / "EARNINGS BEFORE INTEREST AND TAXES" / "North America" / "$"): the label of a group of rows, not a
-    section's title."""
-    return first > 1 and all(figures_line(line.text) for line in lines[first - 2:first]) \
-        and figures_below(lines, last)
+    section's title. Set larger than ``body`` text, it is a title between two tables."""
+    return first > 1 and lines[first].size <= body + BODY_SIZE \
+        and all(figures_line(line.text) for line in lines[first - 2:first]) and figures_below(lines, last)
 
 
 def figures_line(text: str) -> bool:
-    """A row of figures, or figures alone ("$": a row's currency sign, its figure on the next line)."""
-    return figures_row(text) or bool(FIGURES.match(text))
+    """A row of figures, or figures alone ("$": a row's currency sign, its figure on the next line; not "..." nor
+    "%" alone)."""
+    return figures_row(text) or bool(FIGURES.match(text) and _FIGURE_MARK.search(text))
+
+
+_FIGURE_MARK = re.compile(r"[\d$€£]")
 
 
 def figures_below(lines: list[pdf.Line], i: int) -> bool:
@@ -141,21 +140,41 @@ BODY_SIZE = 0.5  # points: a line set this much larger than body text is of body
 BLOCK_REACH = 16  # lines a block of column headers may run before its first row of figures (a header wrapped
 # word by word: "TOTAL NUMBER OF" / "SHARES PURCHASED" / "AVERAGE PRICE" / "PAID PER SHARE" / …)
 BLOCK_WORDS = 5  # words at most on each line of such a block
+BLOCK_ALIKE = 3  # lines of such a block in the style of its first: a title over a subtitle or one column header and
+# the years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021") heads its table
 
 
 def header_block(lines: list[pdf.Line], i: int) -> bool:
-    """Line i opens a block of column headers: short lines (:data:`BLOCK_WORDS`), one at least in line i's size
-    and weight, run down to a row of figures with no sentence between ("BOOK VALUE" / "OUTSTANDING" / "AS OF MAY
-    31," / "(Dollars in millions)" / … / "2023"; "PERIOD" / "TOTAL NUMBER OF" / "SHARES PURCHASED" / …). A
-    section's title is followed by its text, or by a larger title of a table."""
-    line, alike = lines[i], 0
+    """Line i is in a block of column headers: short lines (:data:`BLOCK_WORDS`), :data:`BLOCK_ALIKE` others at
+    least in its size and weight, above or below it, run down to a row of figures with no sentence between ("BOOK
+    VALUE" / "OUTSTANDING" / "AS OF MAY 31," / "(Dollars in millions)" / … / "2023"; "PERIOD" / "TOTAL NUMBER OF" /
+    "SHARES PURCHASED" / …). A section's title is followed by its text, or by a larger title of a table, or by a
+    subtitle and its table's years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021"); a table's title names the unit
+    of its figures ("Product Development (in thousands)"), or its lines stand over the unit ("SCHEDULE II" / … /
+    "(Amounts in millions)")."""
+    line = lines[i]
+    if UNIT.search(line.text):
+        return False
+
+    def same(other: pdf.Line) -> bool:
+        return other.bold == line.bold and abs(other.size - line.size) <= 0.2
+
+    alike = 0
+    for prev in reversed(lines[max(0, i - BLOCK_REACH):i]):  # the block's lines above it ("MAY YET BE PURCHASED")
+        text = prev.text.strip()
+        if len(text.split()) > BLOCK_WORDS or text.endswith((".", ":")) or not same(prev) or figures_line(text):
+            break
+        alike += 1
     for nxt in lines[i + 1:i + 1 + BLOCK_REACH]:
         text = nxt.text.strip()
         if figures_line(text):
-            return alike > 0
+            return alike >= BLOCK_ALIKE
         if len(text.split()) > BLOCK_WORDS or text.endswith(".") or nxt.size > line.size + 0.2:
             return False
-        alike += nxt.bold == line.bold and abs(nxt.size - line.size) <= 0.2
+        if same(nxt) and UNIT.match(text) and alike < BLOCK_ALIKE:
+            return False  # a title's lines over the unit in their style; a block of headers may end on its own
+            # ("PERIOD" / "TOTAL NUMBER OF" / … / "(IN MILLIONS)")
+        alike += same(nxt)
     return False
 
 
@@ -170,6 +189,12 @@ def _statement() -> re.Pattern[str]:
 
 
 def statement_title(text: str) -> bool:
-    """A filing's financial statement ("Consolidated Balance Sheets": ``statements.statement`` of data/headings.json),
-    a section of Item 8 though its title sits over its table's column headers."""
-    return bool(_statement().match(text))
+    """A filing's financial statement ("Consolidated Balance Sheets", a 10-Q's "Condensed Consolidated Statements of
+    Cash Flows": ``statements.statement`` of data/headings.json), a section of Item 8 though its title sits over its
+    table's column headers. Not a column header naming one ("Balance Sheet Location", "Balance Sheet")."""
+    text = _CONDENSED.sub("", text.strip())
+    return bool(_statement().match(text)) and bool(_A_STATEMENT.search(text))
+
+
+_CONDENSED = re.compile(r"^condensed\s+", re.IGNORECASE)
+_A_STATEMENT = re.compile(r"^consolidated\b|\bstatements?\b|\bsheets\b", re.IGNORECASE)

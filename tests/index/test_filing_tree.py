@@ -450,10 +450,9 @@ def test_column_header_blocks_row_group_labels_and_footnoted_names_are_not_secti
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
 
 
-def test_a_clause_or_a_glossary_entry_set_in_bold_is_not_a_section():
+def test_a_clause_set_in_bold_is_not_a_section():
     """An agreement bound with a filing sets its defined terms and parties in bold, ending in a comma or semicolon
-    ("Permitted Bond Hedge Transaction;", "BNP PARIBAS,"), and JPMorgan's glossary runs each term in with its
-    definition ("Foundation: a not-for-profit organization …"): clauses, not titles; the page's section is the title
+    ("Permitted Bond Hedge Transaction;", "BNP PARIBAS,"): clauses, not titles; the page's section is the title
     below them."""
     b = partial(TextBlock, size=9, bold=True)
     prose = partial(TextBlock, size=9)
@@ -463,10 +462,41 @@ def test_a_clause_or_a_glossary_entry_set_in_bold_is_not_a_section():
                   b("DEFINITIONS AND ACCOUNTING TERMS"), prose(filing_factory.PROSE)])
     pages.append([prose(filing_factory.PROSE), b("BNP PARIBAS,"), prose("as Syndication Agent"),
                   b("SIGNATURE PAGES"), prose(filing_factory.PROSE)])
-    pages.append([b("Foundation: a not-for-profit organization that makes contributions"), prose("for charitable "
-                  "and educational purposes."), b("Glossary of Terms and Acronyms"), prose(filing_factory.PROSE)])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "clauses-10k.pdf").root.walk()]
-    for heading in ("DEFINITIONS AND ACCOUNTING TERMS", "SIGNATURE PAGES", "Glossary of Terms and Acronyms"):
+    for heading in ("DEFINITIONS AND ACCOUNTING TERMS", "SIGNATURE PAGES"):
         assert heading in titles, (heading, titles)
-    for trap in ("Permitted Bond", "BNP PARIBAS", "Foundation:"):
+    for trap in ("Permitted Bond", "BNP PARIBAS"):
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
+
+
+def test_a_title_over_its_table_stays_a_section():
+    """What tells a block of column headers from a title over its table (a review of the rule above): a title over
+    one subtitle and the years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021", Costco), a title naming its table's
+    unit ("Product Development (in thousands, except for percentages)", Block), a title's lines over the unit in
+    their style ("SCHEDULE II" / … / "(Amounts in millions)", Activision), a 10-Q's condensed statement and a form's
+    name with a footnote's letter ("Schedule 13D(a)") are sections; a column header naming the balance sheet
+    ("Balance Sheet" / "Location", Nike) is not."""
+    b = partial(TextBlock, size=9, bold=True)
+    prose = partial(TextBlock, size=9)
+    pages = [[TextBlock(f"Item {n}. {t}", 14, True), prose(filing_factory.PROSE)] for n, t in (
+        ("1", "Business"), ("1A", "Risk Factors"), ("2", "Properties"))]
+    pages.append([prose(filing_factory.PROSE), b("RESULTS OF OPERATIONS"), b("Net Sales"), b("2021 2020 2019"),
+                  prose("Net sales $ 192,052 $ 163,220 $ 149,351")])
+    pages.append([prose(filing_factory.PROSE), b("Product Development (in thousands, except for percentages)"),
+                  b("Year Ended December 31,"), b("2015 to 2016"), b("2014 to 2015"), b("2016 2015 2014"),
+                  prose("Product development $ 268,537 $ 199,638 $ 144,637")])
+    pages.append([b("SCHEDULE II"), b("KESTREL VALVE CORPORATION"), b("VALUATION AND QUALIFYING ACCOUNTS"),
+                  b("(Amounts in millions)"), TextBlock("Col. A Description", 7, True),
+                  TextBlock("Col. B Balance at Beginning of Period", 7, True), TextBlock("Col. C Additions", 7, True),
+                  prose("Allowance for doubtful accounts 12 3 (4) 11")])
+    pages.append([TextBlock("Item 1. Financial Statements", 14, True),
+                  b("Condensed Consolidated Statements of Cash Flows"), b("(in millions)"), b("Six Months Ended"),
+                  b("June 30,"), b("2023 2022"), prose("Net income $ 512 $ 488")])
+    pages.append([prose(filing_factory.PROSE), b("Schedule 13D(a)"), prose(filing_factory.PROSE),
+                  b("Balance Sheet"), b("Location"), b("Fair Value"), b("Notional"), b("2023 2022"),
+                  prose("Prepaid expenses 412 380")])
+    titles = [n.title for n in indexer.build_index(write_pdf(pages), "titles-10k.pdf").root.walk()]
+    for heading in ("RESULTS OF OPERATIONS", "Product Development", "SCHEDULE II",
+                    "Condensed Consolidated Statements of Cash Flows", "Schedule 13D(a)"):
+        assert heading in titles, (heading, titles)
+    assert "Balance Sheet" not in titles, titles
