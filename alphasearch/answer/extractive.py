@@ -13,11 +13,11 @@ from functools import lru_cache
 import numpy as np
 
 from ..lang.questions import asks, clean_question, first_sentence_says, statements_needed, wants_number
-from ..lang.text import STOPWORDS, sentences, shorten, terms
+from ..lang.text import sentences, shorten, terms
 from ..models import FALLBACK_ANSWER, Citation, DocumentIndex
 from ..read.contents import contents_page
 from ..read.direct import asks_line_item, figure_answer
-from ..read.items import concepts, group_terms, ratio_named, singular, lexicon
+from ..read.items import concepts, group_terms, ratio_named, lexicon
 from ..read.meaning import STATE_FIT, asked, match
 from ..read.rows import YEAR_RE as FISCAL_YEAR, Direct, not_line_item, org_terms
 from ..read.running import running_lines, without_running
@@ -27,6 +27,7 @@ from . import calibration
 from .compare import compared_answer
 from .objects import object_count, pages_beyond
 from .steps import count_steps
+from .counts import NUMBER as _NUM, YEAR as YEAR_RE, count_sentence, counted, counts
 from .confidence import (
     CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, closeness_of, question_idf, score_margin, first_page_parts, read_ahead,
     words_ahead,
@@ -47,15 +48,9 @@ SENTENCE_FIT = 0.75  # share of a line-item question's key terms a sentence stat
 # figures are about something else ("… conducted June 16 to July 14, 2020, among 1,003 adults" for what share of
 # Republicans rate China's response good). The highest that keeps every right sentence of the dev set but one.
 SENTENCE_MIN_FIT = 0.25
-COUNT_FIT = 0.75  # share of a "how many" question's key terms a sentence stating the count holds
-OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them asked: another period's count
-UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
-COUNT_WINDOW = 5  # words after a number within which what a "how many" question counts may follow it
 FURTHER = 5  # pages past those read where the figure lookup looks when they hold no row matching well
 NO_FIGURE = " No line of the pages read states the figure asked."
 FIGURE_ANSWERS = 0.8  # a figure read from a row matching the question this well is answered even at low confidence
-_NUM = re.compile(r"\d[\d,.]*")
-YEAR_RE = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _PHONE = re.compile(r"(?<![\d.,/])\+?\(?\d[\d ().-]{6,}\d(?![\d.,/])")  # "01983 873655", "+1 (212) 555-0100"
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _FIGURES_ALONE = re.compile(r"(?=[^\d]*\d)[-–—+$€£%()\d\s.,:;/*]+$")  # figures, signs and no word
@@ -506,130 +501,6 @@ def _instruction(sentence: str) -> bool:
     return any(c.startswith(w) for c in clauses[:2] for w in lexicon()["instructions"] if w != "please")
 
 
-def _counted(question: str) -> set[str]:
-    """What a "how many / how much" question counts, as words in the singular with the other names of what it
-    counts (``count_units`` of the lexicon: "how many grams" → gram, g, gr; "how many people" → people,
-    employee, associate, …)."""
-    asked = _counted_words(question)
-    words = re.findall(r"[a-z][\w-]*", asked)
-    units = [u for t in terms(asked) for u in lexicon()["count_units"].get(t, ())]
-    return {singular(w) for w in words + units if w not in STOPWORDS}
-
-
-@lru_cache(maxsize=1)
-def _of_count() -> re.Pattern[str]:
-    """The words of ``asks`` ``of_count`` (lexicon): "the number of" things they name is what a share is taken of."""
-    from ..lang import domain
-
-    words = lexicon()["asks"]["of_count"]
-    return re.compile(rf"\b(?:{domain.alternation([w for w in words if w.isalpha()])})\b|"
-                      + "|".join(re.escape(w) for w in words if not w.isalpha()))
-
-
-def _counted_words(question: str) -> str:
-    """The words after "how many / how much" ("people did"), "the number of" or "count of" ("membership warehouses")
-    unless the question asks a share or a ratio of that number, "" when the question has none."""
-    low = question.lower()
-    m = re.search(r"\bhow (?:many|much)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
-    if m is None and not _of_count().search(low):  # "what share of the number of employees …" asks no count
-        m = re.search(r"\b(?:number|count) of\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", low)
-    return m.group(1) if m else ""
-
-
-def _counts(sentence: str, counted: set[str]) -> bool:
-    return _count_of(sentence, counted) is not None
-
-
-def _count_of(sentence: str, counted: set[str]) -> float | None:
-    """The largest figure in ``sentence`` followed within :data:`COUNT_WINDOW` words by what is counted ("18 data
-    centers", "8,450 full time/permanent employees", "2.1 million associates"), None when none is. A share is
-    no count ("38 percent were"), nor a number whose words to the counted noun hold a preposition ("401(k) plan
-    for associates": the lexicon's ``count_breaks``), nor a noun that modifies the next one ("2 employee benefit
-    plans": :func:`_modifies`)."""
-    tokens = [t.rstrip(".,'") or t for t in re.findall(r"[\w%°.,']+", sentence.lower())]
-    found = None
-    for i, tok in enumerate(tokens):
-        num = tok.strip(".,")
-        if not _NUM.fullmatch(num) or YEAR_RE.fullmatch(num) or tok.endswith("%"):
-            continue
-        after = tokens[i + 1:i + 1 + COUNT_WINDOW]
-        if after[:1] in (["%"], ["percent"]):
-            continue
-        for k, a in enumerate(after):
-            if a in lexicon()["count_breaks"]:
-                break
-            if singular(a) in counted:  # the noun, not a word of its stem ("5-Star Employer")
-                scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(after[0], 1.0) if k else 1.0
-                try:
-                    value = float(num.replace(",", "")) * scale
-                except ValueError:
-                    value = 0.0
-                if value > 1 and _modifies(a, after[k + 1:k + 2]):
-                    continue  # "538 square miles": the counted noun may still follow
-                found = value if found is None else max(found, value)
-                break
-    return found
-
-
-def _modifies(word: str, following: list[str]) -> bool:
-    """Whether ``word``, after a number above one, modifies the noun that follows rather than being what is
-    counted: it is in the singular ("2 employee benefit plans"; a count above one takes the plural) and
-    another word follows it. Words whose plural takes no -s (the lexicon's ``same_plural``: "900 staff",
-    "12,300 people") and units ("500 mg tablets") are counted as they stand."""
-    if not following or not following[0].isalpha() or following[0] in STOPWORDS:
-        return False
-    if word in lexicon()["same_plural"] or len(word) <= 3 or word.endswith("s"):
-        return False
-    return singular(word) == word
-
-
-def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, read: Sequence[int]):
-    """For a "how many" question, the sentence that states the count asked, as a candidate, or None: a sentence
-    whose figure is followed by what the question counts (:func:`_counts`; "we employed approximately 83,000
-    people worldwide") and which holds at least :data:`COUNT_FIT` of the question's key terms
-    (:func:`meaning.asked`: the company's name and the question's form words aside; the question's noun is held
-    by the count itself, "2.1 million associates" for "people", its other key words by the sentence: "employ" in
-    "associates employed worldwide", not in "serves 35 million people"). The candidates of the pages read first; when none fits, the
-    other pages' sentences (a count is said once, in a sentence, wherever the document puts it: a Human Capital
-    section the search ranked below the statements), passing over a page that prints none of the years asked."""
-    counted = _counted(question) if kind == "number" and asks(question, "count") else set()
-    if not counted:
-        return None
-    want = asked(question, concepts(question), org_terms(doc), doc)
-    if not want.weights:
-        return None
-
-    years = years_named(question)
-    noun = set(terms(_counted_words(question)))
-
-    def fit(sentence: str, page: int) -> float:
-        held = set(terms(sentence)) | noun  # the count holds the question's noun, not its other key words
-        share = sum(w for t, w in want.weights.items() if t in held) / want.total
-        if years and not any(y in sentence for y in years):
-            # another year's count, or a page that does not say which year (a Human Capital section "as of
-            # fiscal year end")
-            if YEAR_RE.search(sentence):
-                share *= OTHER_YEAR
-            elif not any(y in doc.page(page).text for y in years):
-                share *= UNDATED
-        return share
-
-    def better(c) -> tuple:  # the best fit; among equals the largest count: a total, not a part ("in the U.S.")
-        return fit(c[4], c[3]), _count_of(c[4], counted) or 0.0, c[0]
-
-    found = [c for c in candidates if _counts(c[4], counted)]
-    best = max(found, key=better, default=None)
-    if best is None or fit(best[4], best[3]) < COUNT_FIT:
-        for page in doc.pages:
-            if page.number not in read:
-                found += [(0.0, 0.0, len(read), page.number, sent, "") for sent in sentences(page.text)
-                          if 12 <= len(sent) <= 600 and _counts(sent, counted)]
-        best = max(found, key=better, default=None)
-    if best is None or (f := fit(best[4], best[3])) < COUNT_FIT:
-        return None
-    return best if best in candidates else (f, f, *best[2:])
-
-
 def _lead(question: str, kind: str, candidates, best_score: float):
     """The candidate sentence that should lead the answer when the best-covering one does not
     hold what is asked: a telephone number for a phone question (the best scoring sentence
@@ -638,9 +509,9 @@ def _lead(question: str, kind: str, candidates, best_score: float):
     if kind == "phone":  # a sentence naming a telephone first ("Tel: 01983 873655")
         phones = [c for c in candidates if _has_kind(c[4], "phone")]
         return max(phones, key=lambda c: (asks(c[4], "phone"), c[0]), default=None)
-    counted = _counted(question) if kind == "number" else set()
-    if counted:
-        return next((c for c in candidates if c[0] >= 0.5 * best_score and _counts(c[4], counted)), None)
+    things = counted(question) if kind == "number" else set()
+    if things:
+        return next((c for c in candidates if c[0] >= 0.5 * best_score and counts(c[4], things)), None)
     return None
 
 

@@ -1,5 +1,5 @@
 """A figure of the kind asked (alphasearch/read/kinds.py) and a count stated in a sentence wherever the
-document states it (count_sentence in alphasearch/answer/extractive.py), on literal statement pages: the
+document states it (count_sentence in alphasearch/answer/counts.py), on literal statement pages: the
 diluted share count is no diluted EPS, an amount of money no headcount, neither are 2005's employees nor the
 35 million people the ferries carried, and "we employed approximately 12,300 people" on a page the search did
 not rank first answers "how many people did Harbor employ"."""
@@ -158,15 +158,15 @@ The plans are described in Note 12."""
 def test_a_noun_that_modifies_another_is_not_what_is_counted(filing, df_of):
     """'2 employee benefit plans' counts plans, not employees: a singular noun after a number above one is a
     modifier of the noun that follows it. 'approximately 12,300 people' (a plural that takes no -s) still counts."""
-    from alphasearch.answer.extractive import _count_of, _counted
+    from alphasearch.answer.counts import count_of, counted
 
-    counted = _counted("How many employees did Harbor have in 2022?")
-    assert _count_of("Harbor sponsors 2 employee benefit plans for its staff.", counted) is None
-    assert _count_of("Harbor had 1 employee in 2022.", counted) == 1.0
-    assert _count_of("Harbor employed 12,300 employees at year end.", counted) == 12_300.0
-    assert _count_of("We had 900 staff worldwide.", _counted("How many people did Harbor employ?")) == 900.0
-    miles = _counted("How many square miles does Hamilton County cover?")  # a counted phrase of two words
-    assert _count_of("Hamilton County covers approximately 538 square miles.", miles) == 538.0
+    employees = counted("How many employees did Harbor have in 2022?")
+    assert count_of("Harbor sponsors 2 employee benefit plans for its staff.", employees) is None
+    assert count_of("Harbor had 1 employee in 2022.", employees) == 1.0
+    assert count_of("Harbor employed 12,300 employees at year end.", employees) == 12_300.0
+    assert count_of("We had 900 staff worldwide.", counted("How many people did Harbor employ?")) == 900.0
+    miles = counted("How many square miles does Hamilton County cover?")  # a counted phrase of two words
+    assert count_of("Hamilton County covers approximately 538 square miles.", miles) == 538.0
     plans = replace(filing, doc_id="literal-kinds-plans", pages=filing.pages[:2] + (Page(3, PLANS),))
     ex = extractive_answer(plans, "How many employees did Harbor have in 2022?", [1, 2], df_of(plans))
     assert ex.direct is None or not any(n in ex.direct.text for n in (" 2 ", " 3 ")), ex.direct.text
