@@ -1,6 +1,10 @@
 """How many: what a question counts ("how many people", "the number of data centers") and the sentence that states
 the count ("we employed approximately 83,000 people worldwide"), wherever the document says it.
 
+A count is a stock at a date unless the question asks what changed: a figure a flow word governs ("we hired more
+than 10,000 employees", "added 1,200 stores": ``count_flows`` of ``data/lexicon.json``) counts what changed over
+the period, not how many there were, and does not answer "how many people did it employ at the end of 2021"; it
+answers "how many people did it hire".
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ COUNT_FIT = 0.75  # share of a "how many" question's key terms a sentence statin
 OTHER_YEAR = 0.5  # a count's fit when its sentence names years, none of them asked: another period's count
 UNDATED = 0.9  # … when neither its sentence nor its page names a year asked ("as of fiscal year end")
 COUNT_WINDOW = 5  # words after a number within which what a "how many" question counts may follow it
+FLOW_WINDOW = 3  # words before a number within which a flow word governs it ("hired more than 10,000")
 NUMBER = re.compile(r"\d[\d,.]*")
 YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
@@ -54,23 +59,32 @@ def counted_words(question: str) -> str:
     return m.group(1) if m else ""
 
 
-def counts(sentence: str, things: set[str]) -> bool:
+def counts(sentence: str, things: set[str], flows: frozenset[str] = frozenset()) -> bool:
     """``sentence`` states a count of ``things`` (:func:`count_of`)."""
-    return count_of(sentence, things) is not None
+    return count_of(sentence, things, flows) is not None
 
 
-def count_of(sentence: str, things: set[str]) -> float | None:
+def flows_unasked(question: str) -> frozenset[str]:
+    """The flow words (``count_flows`` of the lexicon) a count must not follow: all of them, unless the question asks
+    what changed itself ("how many people did it hire"), then none."""
+    flows = frozenset(lexicon()["count_flows"])
+    return frozenset() if flows & set(re.findall(r"[a-z]+", question.lower())) else flows
+
+
+def count_of(sentence: str, things: set[str], flows: frozenset[str] = frozenset()) -> float | None:
     """The largest figure in ``sentence`` followed within :data:`COUNT_WINDOW` words by what is counted ("18 data
     centers", "8,450 full time/permanent employees", "2.1 million associates"), None when none is. A share is
     no count ("38 percent were"), nor a number whose words to the counted noun hold a preposition ("401(k) plan
     for associates": the lexicon's ``count_breaks``), nor a noun that modifies the next one ("2 employee benefit
-    plans": :func:`_modifies`)."""
+    plans": :func:`_modifies`), nor one a word of ``flows`` governs ("hired more than 10,000 employees")."""
     tokens = [t.rstrip(".,'") or t for t in re.findall(r"[\w%°.,']+", sentence.lower())]
     found = None
     for i, tok in enumerate(tokens):
         num = tok.strip(".,")
         if not NUMBER.fullmatch(num) or YEAR.fullmatch(num) or tok.endswith("%"):
             continue
+        if flows and flows & set(tokens[max(0, i - FLOW_WINDOW):i]):
+            continue  # what changed over the period, not how many there were
         after = tokens[i + 1:i + 1 + COUNT_WINDOW]
         if after[:1] in (["%"], ["percent"]):
             continue
@@ -120,6 +134,7 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
 
     years = years_named(question)
     noun = set(terms(counted_words(question)))
+    flows = flows_unasked(question)
 
     def fit(sentence: str, page: int) -> float:
         held = set(terms(sentence)) | noun  # the count holds the question's noun, not its other key words
@@ -134,15 +149,15 @@ def count_sentence(doc: DocumentIndex, question: str, kind: str, candidates, rea
         return share
 
     def better(c) -> tuple:  # the best fit; among equals the largest count: a total, not a part ("in the U.S.")
-        return fit(c[4], c[3]), count_of(c[4], things) or 0.0, c[0]
+        return fit(c[4], c[3]), count_of(c[4], things, flows) or 0.0, c[0]
 
-    found = [c for c in candidates if counts(c[4], things)]
+    found = [c for c in candidates if counts(c[4], things, flows)]
     best = max(found, key=better, default=None)
     if best is None or fit(best[4], best[3]) < COUNT_FIT:
         for page in doc.pages:
             if page.number not in read:
                 found += [(0.0, 0.0, len(read), page.number, sent, "") for sent in sentences(page.text)
-                          if 12 <= len(sent) <= 600 and counts(sent, things)]
+                          if 12 <= len(sent) <= 600 and counts(sent, things, flows)]
         best = max(found, key=better, default=None)
     if best is None or (f := fit(best[4], best[3])) < COUNT_FIT:
         return None

@@ -27,7 +27,7 @@ from . import calibration
 from .compare import compared_answer
 from .objects import object_count, pages_beyond
 from .steps import count_steps
-from .counts import NUMBER as _NUM, YEAR as YEAR_RE, count_sentence, counted, counts
+from .counts import NUMBER as _NUM, YEAR as YEAR_RE, count_sentence, counted, counts, flows_unasked
 from .confidence import (
     CONFIDENCE_WEIGHTS, LEXICAL_WEIGHTS, closeness_of, question_idf, score_margin, first_page_parts, read_ahead,
     words_ahead,
@@ -511,7 +511,8 @@ def _lead(question: str, kind: str, candidates, best_score: float):
         return max(phones, key=lambda c: (asks(c[4], "phone"), c[0]), default=None)
     things = counted(question) if kind == "number" else set()
     if things:
-        return next((c for c in candidates if c[0] >= 0.5 * best_score and counts(c[4], things)), None)
+        flows = flows_unasked(question)
+        return next((c for c in candidates if c[0] >= 0.5 * best_score and counts(c[4], things, flows)), None)
     return None
 
 

@@ -205,3 +205,25 @@ def test_what_was_paid_is_an_amount_not_a_yield(doc):
     assert paid is None or "%" not in paid.text, paid.text
     assert "0.8%" in figure_answer(page, "What was Harbor's dividend yield in 2022?", [1]).text
     assert "31%" in figure_answer(page, "What was Harbor's dividend payout ratio in 2022?", [1]).text
+
+
+HIRED = """Human Capital
+During 2021, Harbor hired more than 10,000 employees, despite the continuing challenges of the pandemic.
+Our recruiting teams attended 400 career fairs."""
+
+WORKFORCE = """Workforce Demographics
+As of December 31, 2021, Harbor had a highly skilled workforce made up of approximately 114,000 employees, including
+approximately 59,000 engineers and scientists."""
+
+
+def test_a_headcount_is_not_the_number_hired(doc, df_of):
+    """Lockheed Martin's "How many people did it employ at the end of fiscal 2021?" was answered "During 2021, we hired
+    more than 10,000 employees" from the page read first; the headcount (114,000) stood on a page not read. A count a
+    flow word governs is what changed, not how many there were — unless the question asks what changed."""
+    pages = (Page(1, HIRED), Page(2, WORKFORCE))
+    page = replace(doc, doc_id="literal-hired", name="harbor-hired.pdf", pages=pages)
+    employed = extractive_answer(page, "How many people did Harbor employ at the end of fiscal 2021?", [1],
+                                 df_of(page))
+    assert employed.direct is not None and "114,000" in employed.direct.text, employed.direct
+    hired = extractive_answer(page, "How many people did Harbor hire in 2021?", [1], df_of(page))
+    assert hired.direct is not None and "10,000" in hired.direct.text, hired.direct
