@@ -2,15 +2,14 @@
 share") is not answered by a total printed in the table's millions (the diluted share count, the net income
 the ratio divides), and a count ("how many people") is not answered by an amount of money or a percentage
 ("Employee benefits: $1,314 million"), and a statement's amount ("income tax expense") is not answered by a rate
-printed beside it ("Effective income tax rate: 6.8%"), nor what was paid by a yield ("Dividend yield: 0.8%"), and a
-percentage ("what percentage of land area") is not answered by an amount of money or a number above 100 printed
-without a percent sign ("The Bronx: 980,000,000"),
+printed beside it ("Effective income tax rate: 6.8%"), and a percentage ("what percentage of land area") is not
+answered by an amount of money or a number above 100 printed without a percent sign ("The Bronx: 980,000,000"),
 and a count of shares ("how many shares did it repurchase") is not answered by a money row that names no shares
 ("Repurchases of common stock: $496 million"), nor one asked as "shares repurchased".
 The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``per_share``, ``count``, and
 ``not_count``, which makes "how many" ask for an amount or a share: "how many dollars", "how many percent";
 ``shares_counted`` and ``money``, a number of shares asked without "how many";
-``rate``, the words that ask for a rate; ``percent``, for a percentage; ``paid``, for what was paid).
+``rate``, the words that ask for a rate; ``percent``, for a percentage).
 """
 from __future__ import annotations
 
@@ -32,9 +31,8 @@ def fits_kind(question: str, figure: Figure) -> bool:
     if counts_shares(question) and _money(figure) and not _SHARES.search(figure.label):
         return False  # a money table prints share counts in millions in rows naming shares or their basis
         # ("Diluted" under "Weighted-average shares"): its other rows are amounts
-    if figure.cell.percent and (statements_needed(question) or asks(question, "paid")) and not asks(question, "rate"):
-        return False  # a statement's amount asked ("income tax expense"), not its rate ("effective … rate: 6.8%"), or
-        # what was paid ("how much did it pay in dividends"), not a dividend yield
+    if figure.cell.percent and statements_needed(question) and not asks(question, "rate"):
+        return False  # a statement's amount asked ("income tax expense"), not its rate ("effective … rate: 6.8%")
     if asks(question, "percent") and not figure.cell.percent and (_money(figure) or abs(figure.value) > 100):
         return False  # a percentage asked: not an amount, nor a number no share of a whole can be
     return True

@@ -189,24 +189,6 @@ def test_a_percentage_asked_is_not_an_amount_nor_a_number_above_100(filing):
     assert got is None or "$" not in got.text.split("=")[0] or "/" in got.text, got.text  # a ratio, not an amount
 
 
-DIVIDENDS = """Harbor Corporation
-Shareholder returns
-2022 2021
-Dividend yield 0.8% 0.9%
-Dividend payout ratio 31% 30%"""
-
-
-def test_what_was_paid_is_an_amount_not_a_yield(doc):
-    """"How much did Nike pay in dividends in fiscal 2022?" was answered "Dividend yield, 2022: 0.8%": a yield is
-    no amount paid. A page printing only the yield and the payout ratio states no figure for it; a rate asked is
-    answered by them."""
-    page = replace(doc, doc_id="literal-dividends", pages=(Page(1, DIVIDENDS),))
-    paid = figure_answer(page, "How much did Harbor pay in dividends in 2022?", [1])
-    assert paid is None or "%" not in paid.text, paid.text
-    assert "0.8%" in figure_answer(page, "What was Harbor's dividend yield in 2022?", [1]).text
-    assert "31%" in figure_answer(page, "What was Harbor's dividend payout ratio in 2022?", [1]).text
-
-
 HIRED = """Human Capital
 During 2021, Harbor hired more than 10,000 employees, despite the continuing challenges of the pandemic.
 Our recruiting teams attended 400 career fairs."""
