@@ -33,7 +33,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
-from .shape import line_fits, states_figure_asked
+from .shape import line_fits, number_words, states_figure_asked
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
@@ -473,20 +473,13 @@ def _lead_in(line: str) -> bool:
     return line.rstrip().endswith(":") and len(line.split()) <= LEAD_IN_WORDS and not _states_number(line)
 
 
-@lru_cache(maxsize=1)
-def _number_words() -> frozenset[str]:
-    from ..lang import domain
-
-    return frozenset(domain.load("ranking")["numbers"])
-
-
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bdifference\b",
                           re.IGNORECASE)
 
 
 def _states_number(line: str) -> bool:
     """``line`` states a number, in digits or in words ("four reportable segments")."""
-    return bool(re.search(r"\d", line)) or any(w.strip(",;:.()").lower() in _number_words() for w in line.split())
+    return bool(re.search(r"\d", line)) or any(w.strip(",;:.()").lower() in number_words() for w in line.split())
 
 
 def _instruction(sentence: str) -> bool:

@@ -135,10 +135,19 @@ def states_unit_asked(question: str, text: str) -> bool:
 
 def adds_figure(question: str, text: str) -> bool:
     """A line stating figures states one the question does not ("How many years have there been more than 4,500
-    births?" is not answered by a chart's title "Births: 1940-1980 … 4,500": it repeats the question's figure); a
+    births?" is not answered by a chart's title "Births: 1940-1980 … 4,500": it repeats the question's figure), in
+    digits or in words ("The Model 2100 remote needs two AA batteries": the ``numbers`` of data/ranking.json); a
     line stating none is judged elsewhere."""
     said = {value for _, value in _figures(text)}
-    return not said or not said <= {value for _, value in _figures(question)}
+    if not said or not said <= {value for _, value in _figures(question)}:
+        return True
+    return bool(set(re.findall(r"[a-z]+", text.lower())) & number_words())
+
+
+@lru_cache(maxsize=1)
+def number_words() -> frozenset[str]:
+    """The numbers written in words ("two", "twelve": ``numbers`` of data/ranking.json)."""
+    return frozenset(domain.load("ranking")["numbers"])
 
 
 def states_figure_asked(question: str, text: str) -> bool:

@@ -300,6 +300,11 @@ def test_a_line_repeating_the_figure_the_question_gives_does_not_answer_it(doc, 
     ex = extractive_answer(page, "How many years have there been more than 4,500 births (thousands)?", [1],
                            df_of(page))
     assert ex.direct is None or "4,500" not in ex.direct.text, ex.direct.text
+    remote = replace(doc, doc_id="literal-remote", pages=(Page(1, "Harbor Model 2100 remote.\nThe Model 2100 "
+                                                                 "remote needs two AA batteries, included in the box."),))
+    two = extractive_answer(remote, "How many AA batteries does the Harbor Model 2100 remote need?", [1],
+                            df_of(remote))
+    assert two.direct is not None and "two AA batteries" in two.direct.text, two.direct  # its own figure, in words
     full = replace(doc, doc_id="literal-births-peak", pages=(Page(1, BIRTHS),))
     peak = extractive_answer(full, "How many births were there at the 1957 peak, in thousands?", [1], df_of(full))
     assert peak.direct is not None and "4,300" in peak.direct.text, peak.direct
