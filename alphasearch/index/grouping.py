@@ -73,14 +73,18 @@ def group_title(titles: list[str], start: int, end: int, parent: str = "") -> st
     return f"{label} · {pages}" if label else pages[:1].upper() + pages[1:]
 
 
+_SPAN = re.compile(r"(?: · pages? \d+(?:–\d+)?)+$")  # a grouping or split node's pages (:func:`page_span`)
+
+
 def page_span(start: int, end: int) -> str:
     return f"page {start}" if start == end else f"pages {start}–{end}"
 
 
 def heading_label(title: str) -> str:
     """A short name for a heading: its kind and number ("Item 7", "Note 12") when numbered, else
-    its first words up to ``LABEL_CHARS`` characters (cut at a word, no ellipsis: a name, not a quote)."""
-    words = " ".join(title.split()).removesuffix(" (introduction)")
+    its first words up to ``LABEL_CHARS`` characters (cut at a word, no ellipsis: a name, not a quote); a grouping
+    node's own pages left out ("Item 8 · pages 56–94" is "Item 8": its part is "Item 8 · pages 63–73")."""
+    words = _SPAN.sub("", " ".join(title.split()).removesuffix(" (introduction)"))
     hit = numbered_heading(words)
     if hit:
         return f"{hit[0].label} {hit[1]}".rstrip()

@@ -22,3 +22,11 @@ def test_a_label_is_the_first_words_without_an_open_end_and_a_hostile_title_is_l
     assert label == "Harbor" + " -" * 12 + "x overview"
     assert grouped == "Harbor" + " –," * 7 + "x overview · pages 3–9"
     assert heading_label("Harbor" + " -" * 16 + "x overview of the year") == "Harbor" + " -" * 16 + "x"
+
+
+def test_a_part_of_a_grouping_node_is_labelled_by_the_heading_not_by_its_pages_twice():
+    """Nike's Item 8 was grouped as "Item 8 · pages 56–94" and its parts titled "Item 8 · pages 56–94 · pages 63–73"."""
+    assert heading_label("Item 8 · pages 56–94") == "Item 8"
+    assert group_title(["Consolidated Statements of Shareholders' Equity", "Summary of Significant Accounting "
+                        "Policies"], 63, 73, "Item 8 · pages 56–94") == "Item 8 · pages 63–73"
+    assert heading_label("Pages 22–29") == "Pages 22–29" and heading_label("Results · page 4") == "Results"
