@@ -139,6 +139,7 @@ _SUPERSCRIPT_MARK = re.compile(r"(?:(?<=[A-Za-z]{3})|(?<=\))|(?<=^)|(?<=\s))[¹�
 
 
 _BRACKETED_GROUPS = re.compile(r"(\([$€£]?\d{1,3})((?: \d{3})+\))")  # "(1 577)": one negative figure
+_SPACED_CLOSE = re.compile(r"(\([$€£]?\d[\d,]*(?:\.\d+)?)\s+\)")  # "(623 )": a negative, its bracket set apart
 _COMMA_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
 _GROUP = re.compile(r"\d{3}(?:\.\d+)?")  # "577" after "1": the next three digits of a figure
 _GROUPED = re.compile(r"[-−]?[$€£]?\d{1,3}(?:,\d{3})*")  # a whole number a group of three may continue
@@ -163,9 +164,9 @@ def _split_cells(line: str) -> tuple[str, list[Cell], str]:
     """(label part, trailing figures, currency seen) of one line: "Total revenue 5,854 4,795" →
     ("Total revenue", [5854, 4795], ""); a line of figures only has an empty label part. A footnote mark
     printed in superscript after a word ("Revenues¹", "Net sales⁽²⁾") is no part of the label
-    (a unit's "m²" stays)."""
-    tokens = _BRACKETED_GROUPS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ","),
-                                   _SUPERSCRIPT_MARK.sub("", line)).split()
+    (a unit's "m²" stays); a negative printed with a space before its closing bracket ("(623 )") is one figure."""
+    line = _SPACED_CLOSE.sub(r"\1)", _SUPERSCRIPT_MARK.sub("", line))  # "(623 )": Oracle's negatives
+    tokens = _BRACKETED_GROUPS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ","), line).split()
     cells: list[Cell] = []
     currency = ""
     k = len(tokens)

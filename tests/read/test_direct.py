@@ -853,3 +853,21 @@ def test_a_ratio_is_named_by_its_words_in_any_order_close_together():
     # the words far apart are two things asked, not the ratio
     assert ratio_named("What is the return of capital to shareholders and the company's total assets?") is None
     assert ratio_named("What was Nike's revenue in 2021?") is None
+
+
+def test_a_negative_with_a_space_before_its_closing_bracket_is_one_figure(doc):
+    """Oracle's statements print negatives as "(623 )": the row "(Provision for) benefit from income taxes" was read
+    as no row, and "What was Oracle's income tax expense for fiscal 2023?" answered from a note's sentence on
+    interest and penalties ($111 million)."""
+    from dataclasses import replace
+
+    from alphasearch.models import Page
+
+    text = ("Harbor Corporation\nConsolidated Statements of Operations\n(in millions)\n2023\n2022\n2021\n"
+            "Income before income taxes\n9,126\n7,649\n12,999\n(Provision for) benefit from income taxes\n"
+            "(623 ) \xa0\n(932 ) \xa0\n747\nNet income\n8,503\n6,717\n13,746")
+    rows = {r.label: r for r in parse_rows(text)}
+    assert [c.value for c in rows["(Provision for) benefit from income taxes"].cells] == [-623, -932, 747]
+    page = replace(doc, doc_id="literal-spaced-negatives", pages=(Page(1, text),))
+    got = figure_answer(page, "What was Harbor's income tax expense for fiscal 2023?", [1])
+    assert got is not None and "623" in got.text, got
