@@ -219,8 +219,7 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         heads = zip(row.columns or ("",) * len(row.cells), row.kinds or ("",) * len(row.cells), row.cells)
         # a number the question itself prints ("… in 2006?") is a key of the row, not what it answers
         cells = [(col, fit, c) for col, kind, c in heads if c.value is not None
-                 and not (strict and c.text.strip("()$€£-−%+ ").replace(",", "") in q_terms)  # "4,500" is "4500"
-                 and (fit := period_fit(kind, period))]
+                 and not (strict and _printed(c.text) in q_terms) and (fit := period_fit(kind, period))]
         if not cells:
             continue
         if row.columns and not any(YEAR_RE.fullmatch(col) or col == CHANGE for col, _, _ in cells):
@@ -255,6 +254,13 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant, under)))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]
+
+
+def _printed(cell: str) -> str:
+    """A cell's figure as a question's term reads it ("4,500" is "4500"), but never a year ("2,021" is no 2021)."""
+    bare = cell.strip("()$€£-−%+ ")
+    joined = bare.replace(",", "")
+    return bare if YEAR_RE.fullmatch(joined) and "," in bare else joined
 
 
 def another_entity(context: str, q_terms: set[str]) -> bool:

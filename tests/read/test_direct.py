@@ -871,3 +871,18 @@ def test_a_negative_with_a_space_before_its_closing_bracket_is_one_figure(doc):
     page = replace(doc, doc_id="literal-spaced-negatives", pages=(Page(1, text),))
     got = figure_answer(page, "What was Harbor's income tax expense for fiscal 2023?", [1])
     assert got is not None and "623" in got.text, got
+
+
+def test_a_figure_that_reads_like_the_year_asked_is_still_the_answer(doc):
+    """A cell is passed over when it prints a number the question prints ("… in 2006?" is a key of the row); with
+    "4,500" read as the word "4500", the cell "$2,021" matched the question's year 2021 and was passed over (a
+    review's finding)."""
+    from dataclasses import replace
+
+    from alphasearch.models import Page
+
+    text = "Harbor Corporation\nConsolidated Statements of Operations\n(in millions)\n2022 2021 2020\n" \
+           "Net sales $ 2,210 $ 2,021 $ 2,020\nNet income $ 310 $ 288 $ 251"
+    page = replace(doc, doc_id="literal-year-like", pages=(Page(1, text),))
+    got = figure_answer(page, "What were Harbor's net sales in 2021?", [1])
+    assert got is not None and "2,021" in got.text, got
