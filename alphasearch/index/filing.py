@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from ..lang import domain
 from .headings import Entry, numbered_heading
+from .lines import statement_pattern
 
 
 @dataclass(frozen=True)
@@ -29,9 +30,9 @@ class _Rules:
 @lru_cache(maxsize=1)
 def _rules() -> _Rules:
     raw = domain.load("headings")["statements"]
-    statement = "|".join(f"(?:{p})" for p in raw["statement"])
-    return _Rules(re.compile("|".join(f"(?:{p})" for p in raw["opens"]) + f"|{statement}", re.IGNORECASE),
-                  re.compile(statement, re.IGNORECASE), int(raw["reach"]), str(raw["item"]), raw["title"])
+    statement = statement_pattern()
+    return _Rules(re.compile("|".join(f"(?:{p})" for p in raw["opens"]) + f"|{statement.pattern}", re.IGNORECASE),
+                  statement, int(raw["reach"]), str(raw["item"]), raw["title"])
 
 
 def _item(entry: Entry) -> str | None:

@@ -184,7 +184,8 @@ def step(words: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _statement() -> re.Pattern[str]:
+def statement_pattern() -> re.Pattern[str]:
+    """The start of a financial statement's title (``statements.statement`` of data/headings.json)."""
     return re.compile("|".join(f"(?:{p})" for p in domain.load("headings")["statements"]["statement"]), re.IGNORECASE)
 
 
@@ -193,7 +194,7 @@ def statement_title(text: str) -> bool:
     Cash Flows": ``statements.statement`` of data/headings.json), a section of Item 8 though its title sits over its
     table's column headers. Not a column header naming one ("Balance Sheet Location", "Balance Sheet")."""
     text = _CONDENSED.sub("", text.strip())
-    return bool(_statement().match(text)) and bool(_A_STATEMENT.search(text))
+    return bool(statement_pattern().match(text)) and bool(_A_STATEMENT.search(text))
 
 
 _CONDENSED = re.compile(r"^condensed\s+", re.IGNORECASE)
