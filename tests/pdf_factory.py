@@ -967,8 +967,8 @@ ACCESSION = "0000789570-23-000008"  # an SEC accession number: the kind of metad
 _HEADER = "Orchard Machines Corporation | 2022 Form 10-K"
 
 
-def ten_k_pdf() -> bytes:
-    """A 12-page 10-K without an outline, its metadata title an accession number: a cover,
+def ten_k_pdf(title: str = ACCESSION) -> bytes:
+    """A 12-page 10-K without an outline, its metadata title an accession number (or ``title``): a cover,
     a contents page, PART I (Items 1, 1A, 2) and PART II (Items 7, 8 with Notes 1-3) as bold
     numbered headings, a running header and a page footer on every page, and two tables
     under "Year Ended December 31," column headers."""
@@ -1014,7 +1014,7 @@ def ten_k_pdf() -> bytes:
         [prose["note3"]],
     ]
     pages = [[head, *blocks, TextBlock(f"Page {i + 1}", 8)] for i, blocks in enumerate(pages)]
-    return make_pdf(pages, title=ACCESSION)
+    return make_pdf(pages, title=title)
 
 
 def layout_statement_pdf(headers, rows, *, unit: str = "(In millions, except per share data)",

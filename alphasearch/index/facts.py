@@ -23,6 +23,7 @@ from ..models import DocumentIndex
 FIELDS = ("org", "year", "quarter", "period_end", "kind", "title")  # what a user may edit
 FACTS_VERSION = 5  # bump when the extraction changes: stored facts are then read again (user edits kept)
 FIRST_PAGES = 3
+FORMS = ("10-K", "10-Q", "8-K", "20-F")  # the kinds that are SEC forms, named on their cover page
 # how much each fact named by a question counts in the facts signal (units: share of the named facts)
 # (a company named is more telling than a year: many documents share a year, few a company)
 COMPONENT_WEIGHTS = {"org": 1.5, "year": 1.0, "kind": 0.75, "quarter": 0.5, "latest": 2.0, "ended": 2.0}
@@ -171,7 +172,7 @@ def extract_text(texts: Sequence[str], *, meta_title: str = "", headings: Sequen
         year = Counter(fiscal[:5]).most_common(1)[0][0]
     opening = f"{meta_title} \n " + " ".join([ln for ln in texts[0].splitlines() if ln.strip()][:4]) if texts else \
         meta_title
-    if year is None and kind in ("earnings release", "annual report", "10-K", "10-Q", "8-K", "20-F"):
+    if year is None and kind in ("earnings release", "annual report", *FORMS):
         found = _YEAR.findall(opening)
         year = int(found[0]) if found else None
     quarter = None
@@ -185,6 +186,11 @@ def extract_text(texts: Sequence[str], *, meta_title: str = "", headings: Sequen
                     period_end="%04d-%02d-%02d" % end if end else "", kind=kind,
                     title=_title(meta_title, headings, lines, p["titles"]["junk"]),
                     tickers=_tickers(lines, meta_title, p["organisation"]["not_tickers"]))
+
+
+def names_form(title: str) -> bool:
+    """Whether a (metadata) title names an SEC form: "Form 10-K for Pepsico INC", "LMT Q4 2022 10K"."""
+    return _kind(title, patterns()["kinds"]) in FORMS
 
 
 def _kind(text: str, kinds: dict[str, list[str]]) -> str:

@@ -4,7 +4,8 @@ The metadata title when it is one; when it is empty or an identifier (an SEC acc
 number such as "0000789570-23-000008", a file or software name — the ``titles.junk``
 patterns of ``data/facts.json``), the document's own words: who and what it is
 ("3M Company · 10-K · FY2022", from :mod:`alphasearch.index.facts`), else the largest
-heading of its first page, else the file name.
+heading of its first page, else the file name. A filing's cover outranks a metadata title
+that does not name its form: Nike's 2023 10-K carries the title "Nike 2023 Proxy".
 """
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ def is_identifier(title: str) -> bool:
 
 def document_title(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, name: str) -> str:
     meta = " ".join(content.title.split())
-    if not is_identifier(meta):
-        return meta
     found = facts.extract_text([p.text for p in pages[:facts.FIRST_PAGES]],
                                headings=list(pages[0].headings) if pages else [])
+    if not is_identifier(meta) and not (found.org and found.kind in facts.FORMS and not facts.names_form(meta)):
+        return meta
     if found.org and found.kind:
         return found.label()
     if content.pages:

@@ -168,6 +168,16 @@ def test_outline_child_starting_after_its_parents_next_sibling_page():
     assert {p for leaf in doc.root.leaves() for p in leaf.page_numbers} == {1, 2, 3, 4}
 
 
+def test_a_filing_cover_outranks_a_metadata_title_naming_another_document():
+    """Nike's 2023 10-K carries the metadata title "Nike 2023 Proxy": the cover's facts title the tree. A metadata
+    title that names the form stays (it is the filer's own)."""
+    proxy = indexer.build_index(pdf_factory.ten_k_pdf(title="Orchard 2023 Proxy"), "orchard-10k.pdf")
+    assert "Proxy" not in proxy.root.title and "10-K" in proxy.root.title
+    assert "orchard machines" in proxy.root.title.lower()
+    own = indexer.build_index(pdf_factory.ten_k_pdf(title="Orchard Machines Form 10-K 2023"), "orchard-10k.pdf")
+    assert own.root.title == "Orchard Machines Form 10-K 2023"
+
+
 def _all_titles(root: Section) -> list[str]:
     return [n.title for n in root.walk()]
 
