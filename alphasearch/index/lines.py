@@ -46,12 +46,16 @@ def capitals_title(title: str) -> bool:
 def sentence(text: str) -> bool:
     """A sentence set in bold (a risk factor's summary), or a clause of one, ending in a comma or a semicolon (an
     agreement's defined term, "Permitted Bond Hedge Transaction;", a party "BNP PARIBAS,", a column header "YEAR
-    ENDING MAY 31,", a list's item "Committee; and"), not a section title."""
+    ENDING MAY 31,", a list's item "Committee; and"), not a section title; nor is part of one: a line ending on a
+    word that needs the next ("PURSUANT TO", "BUT EFFECTIVE AS OF:") or going on from the line before ("AND INCENTIVE
+    PAYMENTS"; not "Series A")."""
     text = text.rstrip()
-    return (text.endswith(".") and len(text.split()) >= 6) or bool(CLAUSE_END.search(text))
+    return (text.endswith(".") and len(text.split()) >= 6) or bool(CLAUSE_END.search(text)) \
+        or bool(DANGLING.search(text))
 
 
 CLAUSE_END = re.compile(r"[,;](?:\s+(?:and|or))?$")
+DANGLING = re.compile(r"^(?:and|or|but)\s|\s(?:to|of|and|or|the|an|by|with|from)\s*:?$", re.IGNORECASE)
 
 
 def lead_in(text: str) -> bool:
@@ -159,6 +163,8 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
     def same(other: pdf.Line) -> bool:
         return other.bold == line.bold and abs(other.size - line.size) <= 0.2
 
+    if i >= 2 and all(same(prev) and _YEAR.match(prev.text.strip()) for prev in lines[i - 2:i]):
+        return True  # "2027" / "2028" / "THEREAFTER": the next column's header after the years, in their style
     alike = 0
     for prev in reversed(lines[max(0, i - BLOCK_REACH):i]):  # the block's lines above it ("MAY YET BE PURCHASED")
         text = prev.text.strip()
@@ -176,6 +182,9 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
             # ("PERIOD" / "TOTAL NUMBER OF" / … / "(IN MILLIONS)")
         alike += same(nxt)
     return False
+
+
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
 def step(words: str) -> bool:

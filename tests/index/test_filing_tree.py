@@ -443,17 +443,21 @@ def test_column_header_blocks_row_group_labels_and_footnoted_names_are_not_secti
     pages.append([TextBlock("Item 10. Directors, Executive Officers and Corporate Governance", 14, True),
                   b("Timothy Cook(3)(5)"), prose("Chief Executive Officer"), prose("Apple Inc."),
                   b("Alan Graf, Jr.(2)"), prose("Former Executive Vice President"), prose(filing_factory.PROSE)])
+    pages.append([prose(filing_factory.PROSE), prose("(Dollars in millions)"), b("2027"), b("2028"), b("THEREAFTER"),
+                  prose("Fixed rate debt $ 500 $ 1,000 $ 3,000"), TextBlock("LIQUIDITY", 12, True),
+                  prose(filing_factory.PROSE)])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "tables-10k.pdf").root.walk()]
-    for heading in ("CASH FLOW HEDGES", "GEOGRAPHIC INFORMATION", "Consolidated Balance Sheets"):
+    for heading in ("CASH FLOW HEDGES", "GEOGRAPHIC INFORMATION", "Consolidated Balance Sheets", "LIQUIDITY"):
         assert heading in titles, (heading, titles)
-    for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31"):
+    for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31", "THEREAFTER"):
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
 
 
 def test_a_clause_set_in_bold_is_not_a_section():
     """An agreement bound with a filing sets its defined terms and parties in bold, ending in a comma or semicolon
-    ("Permitted Bond Hedge Transaction;", "BNP PARIBAS,"): clauses, not titles; the page's section is the title
-    below them."""
+    ("Permitted Bond Hedge Transaction;", "BNP PARIBAS,"), or half a title whose other half was not read with it
+    ("CERTIFICATION PURSUANT TO", "AND INCENTIVE PAYMENTS"): clauses, not titles; the page's section is the title
+    below them ("EXHIBIT A": a title may end on a letter)."""
     b = partial(TextBlock, size=9, bold=True)
     prose = partial(TextBlock, size=9)
     pages = [[TextBlock(f"Item {n}. {t}", 14, True), prose(filing_factory.PROSE)] for n, t in (
@@ -462,10 +466,12 @@ def test_a_clause_set_in_bold_is_not_a_section():
                   b("DEFINITIONS AND ACCOUNTING TERMS"), prose(filing_factory.PROSE)])
     pages.append([prose(filing_factory.PROSE), b("BNP PARIBAS,"), prose("as Syndication Agent"),
                   b("SIGNATURE PAGES"), prose(filing_factory.PROSE)])
+    pages.append([prose(filing_factory.PROSE), b("CERTIFICATION PURSUANT TO"), prose(filing_factory.PROSE),
+                  b("AND INCENTIVE PAYMENTS"), prose(filing_factory.PROSE), b("EXHIBIT A"), prose(filing_factory.PROSE)])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "clauses-10k.pdf").root.walk()]
-    for heading in ("DEFINITIONS AND ACCOUNTING TERMS", "SIGNATURE PAGES"):
+    for heading in ("DEFINITIONS AND ACCOUNTING TERMS", "SIGNATURE PAGES", "EXHIBIT A"):
         assert heading in titles, (heading, titles)
-    for trap in ("Permitted Bond", "BNP PARIBAS"):
+    for trap in ("Permitted Bond", "BNP PARIBAS", "CERTIFICATION PURSUANT", "AND INCENTIVE"):
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
 
 
