@@ -110,6 +110,9 @@ def table_rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int,
     return out
 
 
+_FINE = re.compile(r"(?<![\d.,])(?:0\.\d{3,}|\d+\.\d{4,})(?![\d.,])")  # "1.234" may be 1,234 in Europe
+
+
 def org_terms(doc: DocumentIndex) -> frozenset[str]:
     """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
     best, buy; none when it names none), and the names analysts give it that are no word of the document's row
@@ -244,9 +247,12 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         else:
             col, fit, cell = cells[0]
         s *= fit
-        # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted")
+        # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted");
+        # a figure printed to four decimals, or below 1 to three ("$0.1580", a dividend per share), is in no
+        # table's millions
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
-        unit = "" if any(norm_text(u) in norm_text(row.label + " " + heading) for u in lexicon()["unitless"]) else row.unit
+        unit = "" if any(norm_text(u) in norm_text(row.label + " " + heading) for u in lexicon()["unitless"]) \
+            or _FINE.search(cell.text) else row.unit
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is

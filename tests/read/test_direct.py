@@ -886,3 +886,17 @@ def test_a_figure_that_reads_like_the_year_asked_is_still_the_answer(doc):
     page = replace(doc, doc_id="literal-year-like", pages=(Page(1, text),))
     got = figure_answer(page, "What were Harbor's net sales in 2021?", [1])
     assert got is not None and "2,021" in got.text, got
+
+
+def test_a_figure_printed_to_four_decimals_is_not_in_the_tables_millions(engine, make_pdf):
+    """AES prints its quarterly dividend per share, "$0.1580", in a 10-K whose tables are in millions: a figure
+    printed to three decimals or more is no amount in millions (it read "$0.1580 million")."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Power Annual Report 2021", "A letter to our shareholders about a year of growth."],
+        ["Dividends", "(in millions, except per share amounts)",
+         "The quarterly per-share cash dividends for the last three years are displayed below.",
+         "Commencing the fourth quarter of", "2021", "2020", "Cash dividend", "$0.1580", "$0.1505",
+         "Revenue", "$11,141", "$9,660"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was the cash dividend in 2021?", [2]).text == "Cash dividend, 2021: $0.1580 — p. 2"
+    assert figure_answer(doc, "What was revenue in 2021?", [2]).text == "Revenue, 2021: $11,141 million — p. 2"
