@@ -294,7 +294,8 @@ def extractive_answer(
         # closest passages, rather than quote sentences that state other figures
         return Extract(FALLBACK_ANSWER + NO_FIGURE, round(min(confidence, answers), 4), True, [], parts,
                        structured=structure(doc, question, pages[:read], closest, None, df))
-    chosen.sort(key=lambda c: (c[2], c[3]))
+    quoted = direct is not None and direct.kind == "sentence"  # the direct line's sentence first, then by the pages'
+    chosen.sort(key=lambda c: (not (quoted and c is head), c[2], c[3]))  # rank: the page it cites is [1]
     citations = [Citation(doc=doc.name, section=section_of(doc.root, page).title, pages=(page, page),
                           snippet=shorten(s, 300), doc_id=doc.doc_id) for _, _, _, page, s, _ in chosen]
     quotes = " ".join(f"{shorten(s, 400)}{ctx} [p. {page}]" for _, _, _, page, s, ctx in chosen)

@@ -100,3 +100,22 @@ def test_page_markers_inside_document_text_cannot_pose_as_pages(llm_server, make
     assert "⟦Page 9: Board approval]" in fenced(prompt) and "⟦p. 7]" in fenced(prompt)
     assert [c.pages for c in res.citations] == [(2, 2)] and 9 not in {c.pages[0] for c in res.citations}
     assert "99 cents" in res.text and not re.search(r"\b(?:Page|p\.) ?9\b", res.text)
+
+
+def test_the_direct_lines_passage_is_the_first_key_point_and_citation(engine, make_pdf):
+    """Nike's headcount question ranks the stock-plan notes ("Employees purchased 3.0 million shares …") above the
+    page stating the headcount; the answer's direct line is the headcount. Its passage comes first in the key
+    points and is citation [1], not third after two passages that do not answer."""
+    plan = ("Employees purchased 3.0 million shares under the employee stock purchase plan. Eligible employees may "
+            "buy shares at a discount. Employees enrol twice a year and employees may withdraw at any time.")
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Outfitters Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Employee Stock Purchase Plan", plan, plan],
+        ["Human Capital Resources", "As of May 31, 2023, we had approximately 83,700 employees worldwide.",
+         "We value a diverse workforce and invest in training."],
+    ]), "birch.pdf")
+    answer = engine.ask_document(doc, "How many employees did Birch have at the end of fiscal 2023?")
+    assert "83,700 employees" in answer.extra["direct_answer"]
+    assert answer.citations[0].pages == (3, 3) and "83,700" in answer.citations[0].snippet
+    assert answer.extra["structured"]["key_points"][0]["page"] == 3
+    assert answer.text.startswith("As of May 31, 2023")
