@@ -155,7 +155,8 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
     "SHARES PURCHASED" / …). A section's title is followed by its text, or by a larger title of a table, or by a
     subtitle and its table's years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021"); a table's title names the unit
     of its figures ("Product Development (in thousands)"), or its lines stand over the unit ("SCHEDULE II" / … /
-    "(Amounts in millions)")."""
+    "(Amounts in millions)"). A block of :data:`BLOCK_REACH` lines that has not reached its figures is one when half
+    its lines are in the line's style (Nike's "DERIVATIVE ASSETS" / … / "ASSETS AT" / "FAIR VALUE" / "OTHER" / …)."""
     line = lines[i]
     if UNIT.search(line.text):
         return False
@@ -166,8 +167,10 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
     if i >= 2 and all(same(prev) and _YEAR.match(prev.text.strip()) for prev in lines[i - 2:i]):
         return True  # "2027" / "2028" / "THEREAFTER": the next column's header after the years, in their style
     alike = 0
-    for prev in reversed(lines[max(0, i - BLOCK_REACH):i]):  # the block's lines above it ("MAY YET BE PURCHASED")
-        text = prev.text.strip()
+    for prev in reversed(lines[max(0, i - BLOCK_REACH):i]):  # the block's lines above it ("MAY YET BE PURCHASED"),
+        text = prev.text.strip()  # over the unit set in another style ("MAY 31, 2023" / "(Dollars in millions)")
+        if not same(prev) and UNIT.match(text):
+            continue
         if len(text.split()) > BLOCK_WORDS or text.endswith((".", ":")) or not same(prev) or figures_line(text):
             break
         alike += 1
@@ -181,7 +184,7 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
             return False  # a title's lines over the unit in their style; a block of headers may end on its own
             # ("PERIOD" / "TOTAL NUMBER OF" / … / "(IN MILLIONS)")
         alike += same(nxt)
-    return False
+    return alike >= BLOCK_REACH // 2  # a block too long to reach its figures: a dozen headers, a word or two each
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d$")

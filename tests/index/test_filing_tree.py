@@ -446,10 +446,18 @@ def test_column_header_blocks_row_group_labels_and_footnoted_names_are_not_secti
     pages.append([prose(filing_factory.PROSE), prose("(Dollars in millions)"), b("2027"), b("2028"), b("THEREAFTER"),
                   prose("Fixed rate debt $ 500 $ 1,000 $ 3,000"), TextBlock("LIQUIDITY", 12, True),
                   prose(filing_factory.PROSE)])
+    pages.append([prose(filing_factory.PROSE), b("MAY 31, 2023"), b("DERIVATIVE ASSETS"), b("DERIVATIVE LIABILITIES"),
+                  prose("(Dollars in millions)"), *map(b, ("ASSETS AT", "FAIR VALUE", "OTHER", "CURRENT", "ASSETS",
+                                                            "OTHER", "LONG-TERM", "ASSETS", "LIABILITIES", "AT FAIR",
+                                                            "VALUE", "ACCRUED", "LIABILITIES")),
+                  prose("Level 2:"), prose("Foreign exchange forwards and options"), prose("$ 557 $ 493 $ 64"),
+                  TextBlock("FAIR VALUE HEDGES", 12, True), prose(filing_factory.PROSE)])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "tables-10k.pdf").root.walk()]
-    for heading in ("CASH FLOW HEDGES", "GEOGRAPHIC INFORMATION", "Consolidated Balance Sheets", "LIQUIDITY"):
+    for heading in ("CASH FLOW HEDGES", "GEOGRAPHIC INFORMATION", "Consolidated Balance Sheets", "LIQUIDITY",
+                    "FAIR VALUE HEDGES"):
         assert heading in titles, (heading, titles)
-    for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31", "THEREAFTER"):
+    for trap in ("BOOK VALUE", "EARNINGS BEFORE", "Timothy Cook", "Alan Graf", "MAY 31", "THEREAFTER",
+                 "DERIVATIVE"):
         assert not any(t.startswith(trap) for t in titles), (trap, titles)
 
 
