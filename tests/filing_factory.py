@@ -168,7 +168,7 @@ def _financial_statements(item_title: str, notes: list[str] = NOTES, running: st
     return pages
 
 
-def quarterly_report_pdf() -> bytes:
+def quarterly_report_pdf(title: str = "0000950170-24-000456") -> bytes:
     pages: list[list] = [
         ["UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", TextBlock("FORM 10-Q", 20, True),
          "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
@@ -187,7 +187,7 @@ def quarterly_report_pdf() -> bytes:
               [bold("Item 2. Unregistered Sales of Equity Securities and Use of Proceeds"), PROSE],
               [bold("Item 6. Exhibits"), PROSE]]
     pages = [[TextBlock(_Q_HEADER, 8), *blocks, TextBlock(f"{i + 1}", 8)] for i, blocks in enumerate(pages)]
-    return write_pdf(pages, title="0000950170-24-000456")
+    return write_pdf(pages, title=title)
 
 
 CONTENTS_ONLY = [  # (Part, Item, title, entries under it with their printed pages): JPMorgan's 10-Q contents

@@ -48,14 +48,16 @@ def sentence(text: str) -> bool:
     agreement's defined term, "Permitted Bond Hedge Transaction;", a party "BNP PARIBAS,", a column header "YEAR
     ENDING MAY 31,", a list's item "Committee; and"), not a section title; nor is part of one: a line ending on a
     word that needs the next ("PURSUANT TO", "BUT EFFECTIVE AS OF:") or going on from the line before ("AND INCENTIVE
-    PAYMENTS"; not "Series A")."""
+    PAYMENTS", "and how it works"; not "Series A", nor "OR Gate")."""
     text = text.rstrip()
+    going_on = _GOING_ON.match(text)
     return (text.endswith(".") and len(text.split()) >= 6) or bool(CLAUSE_END.search(text)) \
-        or bool(DANGLING.search(text))
+        or bool(DANGLING.search(text)) or bool(going_on and (text.isupper() or going_on.group(1).islower()))
 
 
 CLAUSE_END = re.compile(r"[,;](?:\s+(?:and|or))?$")
-DANGLING = re.compile(r"^(?:and|or|but)\s|\s(?:to|of|and|or|the|an|by|with|from)\s*:?$", re.IGNORECASE)
+DANGLING = re.compile(r"\s(?:to|of|and|or|the|an|by|with|from)\s*:?$", re.IGNORECASE)
+_GOING_ON = re.compile(r"(?:and|or|but)\s+(\w)", re.IGNORECASE)
 
 
 def lead_in(text: str) -> bool:
@@ -156,7 +158,8 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
     subtitle and its table's years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021"); a table's title names the unit
     of its figures ("Product Development (in thousands)"), or its lines stand over the unit ("SCHEDULE II" / … /
     "(Amounts in millions)"). A block of :data:`BLOCK_REACH` lines that has not reached its figures is one when half
-    its lines are in the line's style (Nike's "DERIVATIVE ASSETS" / … / "ASSETS AT" / "FAIR VALUE" / "OTHER" / …)."""
+    its lines are in the line's style, one of them above it (Nike's "MAY 31, 2023" / "DERIVATIVE ASSETS" / … /
+    "ASSETS AT" / "FAIR VALUE" / "OTHER" / …)."""
     line = lines[i]
     if UNIT.search(line.text):
         return False
@@ -171,9 +174,11 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
         text = prev.text.strip()  # over the unit set in another style ("MAY 31, 2023" / "(Dollars in millions)")
         if not same(prev) and UNIT.match(text):
             continue
-        if len(text.split()) > BLOCK_WORDS or text.endswith((".", ":")) or not same(prev) or figures_line(text):
+        if len(text.split()) > BLOCK_WORDS or text.endswith((".", ":")) or not same(prev) or \
+                (figures_line(text) and not _LETTER.search(text)):  # a date over the columns is one of them
             break
         alike += 1
+    above = alike
     for nxt in lines[i + 1:i + 1 + BLOCK_REACH]:
         text = nxt.text.strip()
         if figures_line(text):
@@ -184,10 +189,13 @@ def header_block(lines: list[pdf.Line], i: int) -> bool:
             return False  # a title's lines over the unit in their style; a block of headers may end on its own
             # ("PERIOD" / "TOTAL NUMBER OF" / … / "(IN MILLIONS)")
         alike += same(nxt)
-    return alike >= BLOCK_REACH // 2  # a block too long to reach its figures: a dozen headers, a word or two each
+    return above > 0 and alike >= BLOCK_REACH // 2  # a block too long to reach its figures: a dozen headers, a word
+    # or two each, and one above the line (the first line of such a block may be the table's title: PepsiCo's
+    # "Issuer Purchases of Common Stock" over "Period" / "Total" / "Number of" / "Shares" / …)
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def step(words: str) -> bool:

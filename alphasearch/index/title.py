@@ -27,8 +27,8 @@ def is_identifier(title: str) -> bool:
 
 def document_title(content: pdf.PdfContent, pages: Sequence[Page], layout: Layout, name: str) -> str:
     meta = " ".join(content.title.split())
-    found = facts.extract_text([p.text for p in pages[:facts.FIRST_PAGES]],
-                               headings=list(pages[0].headings) if pages else [])
+    found = facts.extract_text([p.text for p in pages[:facts.FIRST_PAGES]], meta_title="" if is_identifier(meta) else
+                               meta, headings=list(pages[0].headings) if pages else [])  # "CORP Q1 2021": quarter 1
     if not is_identifier(meta) and not (found.org and found.kind in facts.FORMS and not facts.names_form(meta)):
         return meta
     if found.org and found.kind:

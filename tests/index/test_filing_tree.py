@@ -488,8 +488,10 @@ def test_a_title_over_its_table_stays_a_section():
     one subtitle and the years ("RESULTS OF OPERATIONS" / "Net Sales" / "2021", Costco), a title naming its table's
     unit ("Product Development (in thousands, except for percentages)", Block), a title's lines over the unit in
     their style ("SCHEDULE II" / … / "(Amounts in millions)", Activision), a 10-Q's condensed statement and a form's
-    name with a footnote's letter ("Schedule 13D(a)") are sections; a column header naming the balance sheet
-    ("Balance Sheet" / "Location", Nike) is not."""
+    name with a footnote's letter ("Schedule 13D(a)"), a table's title over more column headers than a block is read
+    for (PepsiCo's "Issuer Purchases of Common Stock") and a title opening on a word in capitals that is no
+    conjunction ("OR Scheduling") are sections; a column header naming the balance sheet ("Balance Sheet" /
+    "Location", Nike) is not."""
     b = partial(TextBlock, size=9, bold=True)
     prose = partial(TextBlock, size=9)
     pages = [[TextBlock(f"Item {n}. {t}", 14, True), prose(filing_factory.PROSE)] for n, t in (
@@ -509,8 +511,15 @@ def test_a_title_over_its_table_stays_a_section():
     pages.append([prose(filing_factory.PROSE), b("Schedule 13D(a)"), prose(filing_factory.PROSE),
                   b("Balance Sheet"), b("Location"), b("Fair Value"), b("Notional"), b("2023 2022"),
                   prose("Prepaid expenses 412 380")])
+    pages.append([prose("A summary of our repurchases is set forth in the table below."),
+                  b("Issuer Purchases of Common Stock"), *map(b, (
+                      "Period", "Total", "Number of", "Shares", "Repurchased", "Average", "Price Paid", "Per Share",
+                      "Total Number", "of Shares", "Purchased as", "Part of Publicly", "Announced", "Maximum", "Value",
+                      "Remaining")), prose("October 2022 1.2 $ 176.01 $ 8,010")])
+    pages.append([prose(filing_factory.PROSE), b("OR Scheduling"), prose(filing_factory.PROSE)])
     titles = [n.title for n in indexer.build_index(write_pdf(pages), "titles-10k.pdf").root.walk()]
     for heading in ("RESULTS OF OPERATIONS", "Product Development", "SCHEDULE II",
-                    "Condensed Consolidated Statements of Cash Flows", "Schedule 13D(a)"):
+                    "Condensed Consolidated Statements of Cash Flows", "Schedule 13D(a)",
+                    "Issuer Purchases of Common Stock", "OR Scheduling"):
         assert heading in titles, (heading, titles)
     assert "Balance Sheet" not in titles, titles

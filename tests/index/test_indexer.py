@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+import filing_factory
 import pdf_factory
 from alphasearch.index import indexer
 from alphasearch.index.headings import heading_like
@@ -176,6 +177,9 @@ def test_a_filing_cover_outranks_a_metadata_title_naming_another_document():
     assert "orchard machines" in proxy.root.title.lower()
     own = indexer.build_index(pdf_factory.ten_k_pdf(title="Orchard Machines Form 10-K 2023"), "orchard-10k.pdf")
     assert own.root.title == "Orchard Machines Form 10-K 2023"
+    # JPMorgan's 10-Q is titled "CORP Q1 2021": the cover's title keeps the quarter the metadata names
+    quarter = indexer.build_index(filing_factory.quarterly_report_pdf(title="CORP Q2 2024"), "orchard-10q.pdf")
+    assert "10-Q" in quarter.root.title and "Q2 FY2024" in quarter.root.title, quarter.root.title
 
 
 def _all_titles(root: Section) -> list[str]:
