@@ -110,9 +110,6 @@ def table_rows(doc: DocumentIndex, pages: Sequence[int]) -> list[tuple[int, int,
     return out
 
 
-_FINE = re.compile(r"(?<![\d.,])(?:0\.\d{3,}|\d+\.\d{4,})(?![\d.,])")  # "1.234" may be 1,234 in Europe
-
-
 def org_terms(doc: DocumentIndex) -> frozenset[str]:
     """The terms of the organisation a document is by (:func:`facts.extract`: "Best Buy Co., Inc." →
     best, buy; none when it names none), and the names analysts give it that are no word of the document's row
@@ -180,6 +177,9 @@ def period_fit(kind: str, asked: str) -> float:
     if asked:
         return 1.0 if kind == asked else 0.9 if not kind else 0.0
     return 1.0 if kind in ("", "year") else 0.85
+
+
+_FINE = re.compile(r"(?<![\d.,])(?:0\.\d{3,}|\d+\.\d{4,})(?![\d.,])")  # "1.234" may be 1,234 in Europe
 
 
 def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
