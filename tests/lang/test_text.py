@@ -90,3 +90,10 @@ def test_a_page_printing_ligatures_is_found_by_the_words_they_spell():
                                       "cents for each share held by shareholders of record.")))
     scores = PageRanker(doc).scores("What was the final dividend per share?")
     assert int(scores.argmax()) + 1 == 3, scores
+
+
+def test_a_numbering_word_ends_no_sentence_before_its_number():
+    """"Commission File No. 1-10635" is one piece: the number is what the line says (it was cut off as a sentence
+    of its own); a sentence ending in a figure still ends."""
+    assert text.pieces("Commission File No. 1-10635 NIKE, Inc. See Fig. 3 and pp. 4-5. Revenue grew. 2023 was good.") == [
+        "Commission File No. 1-10635 NIKE, Inc.", "See Fig. 3 and pp. 4-5.", "Revenue grew.", "2023 was good."]
