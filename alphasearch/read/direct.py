@@ -23,7 +23,7 @@ from ..lang import domain
 from ..lang.text import terms
 from ..models import DocumentIndex
 from .items import AVERAGE, norm_text, line_says, concepts, group_terms, lexicon, named_in_words, ratio_named
-from .kinds import fits_kind, per_share_printed
+from .kinds import fits_kind, unit_asked_first
 from .meaning import asked
 from .prose import change_rows
 from .rows import (
@@ -63,7 +63,7 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     rows = table_rows(doc, pages[:read])
     wanted = years[-1:] if len(years) == 1 else years
     want = asked(question, groups, org_terms(doc), doc, label_terms(doc))
-    found = per_share_printed(question, [(s, f) for s, f in pick(
+    found = unit_asked_first(question, [(s, f) for s, f in pick(
         rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc), want=want)
         if fits_kind(question, f)])
     if further and groups and (not found or found[0][1].score < STRONG_ROW):

@@ -229,6 +229,13 @@ def neutral_words() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
 
 
+@lru_cache(maxsize=None)
+def implied_words(group: str) -> frozenset[str]:
+    """The terms a label naming ``group`` may add without naming anything else: what every figure of that item
+    is of (a dividend is paid on shares: "Dividends — common and preferred"); ``implied`` of the lexicon."""
+    return frozenset(t for w in lexicon().get("implied", {}).get(group, ()) for t in terms(w))
+
+
 @lru_cache(maxsize=4096)
 def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
     """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
@@ -270,7 +277,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str], negat
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
         phrases, words = group_terms(group)
-        precision = len(lab & (question_terms | words)) / (len(lab) + len(negated))
+        precision = len(lab & (question_terms | words | implied_words(group))) / (len(lab) + len(negated))
         for phrase, want in phrases:
             if phrase in norm:
                 recall = 1.0

@@ -9,14 +9,14 @@ and a count of shares ("how many shares did it repurchase") is not answered by a
 The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``per_share``, ``count``, and
 ``not_count``, which makes "how many" ask for an amount or a share: "how many dollars", "how many percent";
 ``shares_counted`` and ``money``, a number of shares asked without "how many";
-``rate``, the words that ask for a rate; ``percent``, for a percentage).
+``rate``, the words that ask for a rate; ``percent``, for a percentage; ``paid_out``, for a total paid or spent).
 """
 from __future__ import annotations
 
 import re
 
 from ..lang.questions import asks, statements_needed
-from .rows import UNIT_WORD, Figure
+from .rows import UNIT_WORD, Figure, unitless
 
 
 def fits_kind(question: str, figure: Figure) -> bool:
@@ -54,13 +54,17 @@ def counts_shares(question: str) -> bool:
     return asks(question, "shares_counted") and not asks(words, "money")
 
 
-def per_share_printed(question: str, figures: list) -> list:
-    """For a per-share question, the candidates (score, figure) printed with cents ("$2.57") when any is: a
-    figure without them is a total the per-share row's label names ("Net income for diluted earnings per
-    share: $3,162"). A company whose per-share figures are all whole dollars keeps its candidates."""
-    if not asks(question, "per_share"):
-        return figures
-    return [sf for sf in figures if "." in sf[1].cell.text] or figures
+def unit_asked_first(question: str, figures: list) -> list:
+    """The candidates (score, figure) of the unit asked first. For a per-share question, those printed with cents
+    ("$2.57") when any is: a figure without them is a total the per-share row's label names ("Net income for
+    diluted earnings per share: $3,162"); a company whose per-share figures are all whole dollars keeps its
+    candidates. For a question asking what was paid or spent (``paid_out``: "how much did AES pay in dividends"),
+    totals before per-share figures ("Cash dividend: $0.1580" is what each share got)."""
+    if asks(question, "per_share"):
+        return [sf for sf in figures if "." in sf[1].cell.text] or figures
+    if asks(question, "paid_out"):
+        return sorted(figures, key=lambda sf: unitless(f"{sf[1].label} {sf[1].row}", sf[1].cell.text))
+    return figures
 
 
 def _money(figure: Figure) -> bool:

@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import base_name, group_terms, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
+from .items import base_name, group_terms, implied_words, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -181,7 +181,7 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
         qualifiers = frozenset().union(*(n - base_name(group, n) for n in said if base_name(group, n)))
         for need, _, _ in held:
             if not any(need <= o for o in other):
-                explained |= need
+                explained |= need | (implied_words(group) & words)  # "Dividends paid on common stock"
                 # "Earnings per share" says nothing of "diluted"; "stockholders'" says "shareholders'"
                 stands_for |= mine - {q for q in qualifiers if same_terms(frozenset({q})) - same_terms(need)}
     return explained, stands_for

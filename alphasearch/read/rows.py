@@ -182,6 +182,13 @@ def period_fit(kind: str, asked: str) -> float:
 _FINE = re.compile(r"(?<![\d.,])(?:0\.\d{3,}|\d+\.\d{4,})(?![\d.,])")  # "1.234" may be 1,234 in Europe
 
 
+def unitless(named: str, cell_text: str) -> bool:
+    """A figure that takes no table's unit: its row's name (its label, or the label with the heading it sits under)
+    says it is a per-share figure, a rate or a count ("Earnings per share:" / "Diluted"), or it is printed to four
+    decimals, or below 1 to three ("$0.1580", a dividend per share): no table's millions."""
+    return any(norm_text(u) in norm_text(named) for u in lexicon()["unitless"]) or bool(_FINE.search(cell_text))
+
+
 def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
           rank_penalty: float = 0.05, period: str = "", strict: bool = False,
           org: frozenset[str] = frozenset(), want: Asked | None = None) -> list[tuple[float, Figure]]:
@@ -247,12 +254,9 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         else:
             col, fit, cell = cells[0]
         s *= fit
-        # a per-share row names its unit in its label or the heading it sits under ("Earnings per share:" / "Diluted");
-        # a figure printed to four decimals, or below 1 to three ("$0.1580", a dividend per share), is in no
-        # table's millions
+        # a per-share row may name its unit in the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
-        unit = "" if any(norm_text(u) in norm_text(row.label + " " + heading) for u in lexicon()["unitless"]) \
-            or _FINE.search(cell.text) else row.unit
+        unit = "" if unitless(row.label + " " + heading, cell.text) else row.unit
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is

@@ -900,3 +900,22 @@ def test_a_figure_printed_to_four_decimals_is_not_in_the_tables_millions(engine,
     ]), "birch.pdf")
     assert figure_answer(doc, "What was the cash dividend in 2021?", [2]).text == "Cash dividend, 2021: $0.1580 — p. 2"
     assert figure_answer(doc, "What was revenue in 2021?", [2]).text == "Revenue, 2021: $11,141 million — p. 2"
+
+
+def test_dividends_paid_are_the_total_under_any_share_class_not_the_amount_per_share(engine, make_pdf):
+    """"How much did X pay in dividends" asks the total paid: the cash flow row names the shares it was paid on
+    ("Dividends — common and preferred", Nike; "Dividends paid on AES common stock") and is the answer, not the
+    per-share dividend printed elsewhere ("Cash dividend: $0.1580"), which answers a question asking for the
+    dividend itself."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Power Annual Report 2021", "A letter to our shareholders about a year of growth."],
+        ["Dividends", "The quarterly per-share cash dividends for the last three years are displayed below.",
+         "Commencing the fourth quarter of", "2021", "2020", "Cash dividend", "$0.1580", "$0.1505"],
+        ["Consolidated Statements of Cash Flows", "(in millions)", "2021", "2020",
+         "Cash provided (used) by financing activities:", "Repurchase of common stock", "(4,014)", "(608)",
+         "Dividends - common and preferred", "(1,837)", "(1,638)", "Other financing activities", "(151)", "(136)"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much did Birch pay in dividends in 2021?", [2, 3]).text == \
+        "Dividends - common and preferred, 2021: -1,837 million (printed (1,837)) — p. 3"
+    assert figure_answer(doc, "What was the quarterly cash dividend in 2021?", [2, 3]).text == \
+        "Cash dividend, 2021: $0.1580 — p. 2"
