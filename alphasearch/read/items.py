@@ -249,6 +249,14 @@ def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
     return other > asked
 
 
+@lru_cache(maxsize=4096)
+def others_named(norm: str, groups: tuple[str, ...]) -> frozenset[str]:
+    """The terms of the names of line items not in ``groups`` that the (normalised) text holds whole: words it
+    uses for another item ("income from continuing operations" holds the words of "income from operations" apart,
+    and is no operating income)."""
+    return frozenset(t for group, p in _group_phrases() if group not in groups and p in norm for t in terms(p))
+
+
 _NOT = re.compile(r"\bnot\s+(?:yet\s+)?([A-Za-z][\w-]*)", re.IGNORECASE)  # "not paid", "not yet paid"
 
 

@@ -5,7 +5,8 @@ the ratio divides), and a count ("how many people") is not answered by an amount
 printed beside it ("Effective income tax rate: 6.8%"), and a percentage ("what percentage of land area") is not
 answered by an amount of money or a number above 100 printed without a percent sign ("The Bronx: 980,000,000"),
 and a count of shares ("how many shares did it repurchase") is not answered by a money row that names no shares
-("Repurchases of common stock: $496 million"), nor one asked as "shares repurchased".
+("Repurchases of common stock: $496 million"), nor one asked as "shares repurchased", and a total ("operating
+income") is not answered by a row saying it is per share.
 The words that ask for each kind are data: ``asks`` of ``data/lexicon.json`` (``per_share``, ``count``, and
 ``not_count``, which makes "how many" ask for an amount or a share: "how many dollars", "how many percent";
 ``shares_counted`` and ``money``, a number of shares asked without "how many";
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ..lang.questions import asks, statements_needed
+from .items import concepts, lexicon
 from .rows import UNIT_WORD, Figure, unitless
 
 
@@ -26,6 +28,9 @@ def fits_kind(question: str, figure: Figure) -> bool:
         # a per-share figure has cents, or its row says "per share": a whole number in millions is a total, and so
         # is one beside cents in the same row ("DILUTED EARNINGS PER SHARE $ 43 668 $ 0.06": income, shares, EPS)
         return False
+    if figure.per_share and not asks(question, "per_share") and _items_in_totals(question):
+        return False  # "Income from continuing operations … common shareholders" under "Earnings per share—basic:"
+        # is no operating income
     if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
         return False
     if counts_shares(question) and _money(figure) and not _SHARES.search(figure.label):
@@ -65,6 +70,13 @@ def unit_asked_first(question: str, figures: list) -> list:
     if asks(question, "paid_out"):
         return sorted(figures, key=lambda sf: unitless(f"{sf[1].label} {sf[1].row}", sf[1].cell.text))
     return figures
+
+
+def _items_in_totals(question: str) -> bool:
+    """The question names line items, each of which is a total, never a per-share figure (``per_share_items`` of the
+    lexicon: a dividend may be either)."""
+    groups = concepts(question)
+    return bool(groups) and not set(groups) & set(lexicon()["per_share_items"])
 
 
 def _money(figure: Figure) -> bool:

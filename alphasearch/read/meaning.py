@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
-from .items import base_name, group_terms, implied_words, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
+from .items import base_name, group_terms, implied_words, others_named, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
 STATE_FIT = 0.2  # a single figure whose row means what is asked less than this (match's score) is not stated
@@ -124,9 +124,12 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     in_context = _names(want, norm_text(label + " " + context), lab | ctx)[1]  # "Earnings per share:" above "Basic"
     named = _with_heading(label, context, want, lab)  # a name the label completes with its heading: its words count whole
     explained |= named
+    # a label naming no item asked, whose words of the question belong to another item's name it holds whole
+    # ("Income from continuing operations" for operating income), does not hold them
+    others = others_named(norm_text(label), want.groups) if want.groups and not explained else frozenset()
     covered = 0.0
     for t, w in want.weights.items():
-        if t in lab or t in stands_for or (t in named and named & lab):
+        if t in lab and t not in others or t in stands_for or (t in named and named & lab):
             covered += w
         elif t in ctx or t in in_context:
             covered += CONTEXT_WEIGHT * w
@@ -170,8 +173,9 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
     for group in want.groups:
         mine = group_terms(group)[1] & set(want.weights)  # the question's words for this line item
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
+        others = others_named(norm, want.groups)  # the words of another item's name held whole are that item's
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
-                if phrase in norm or need <= words]
+                if phrase in norm or need <= words and not need <= others]
         # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying
         # "basic"): none of its names counts
         # (words that mean the same, "stockholders" for "shareholders", are no other qualifier: lexicon's same_words)

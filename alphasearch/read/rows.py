@@ -53,6 +53,7 @@ class Figure:
     score: float
     fit: float = 1.0  # how well the row's label and context mean what is asked (meaning.match; 1: not measured)
     heading: str = ""  # the heading that names the item with the label ("Earnings per share––diluted"), shown with it
+    per_share: bool = False  # the label or the heading it sits under says the figure is per share
 
     @property
     def value(self) -> float:
@@ -186,7 +187,12 @@ def unitless(named: str, cell_text: str) -> bool:
     """A figure that takes no table's unit: its row's name (its label, or the label with the heading it sits under)
     says it is a per-share figure, a rate or a count ("Earnings per share:" / "Diluted"), or it is printed to four
     decimals, or below 1 to three ("$0.1580", a dividend per share): no table's millions."""
-    return any(norm_text(u) in norm_text(named) for u in lexicon()["unitless"]) or bool(_FINE.search(cell_text))
+    return _says(named, lexicon()["unitless"]) or bool(_FINE.search(cell_text))
+
+
+def _says(named: str, phrases: Sequence[str]) -> bool:
+    norm = norm_text(named.replace("(", " ").replace(")", " "))  # "Dividends (per share — $1.60 …)"
+    return any(norm_text(u) in norm for u in phrases)
 
 
 def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
@@ -257,11 +263,13 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         # a per-share row may name its unit in the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
         unit = "" if unitless(row.label + " " + heading, cell.text) else row.unit
+        per_share = _says(row.label + " " + heading, lexicon()["asks"]["per_share"])
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is
         mine = bool(owners_clause(named, org)) and not q_terms & whole_terms()
-        out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), Figure(named, col, cell, unit, row.currency, page, row.text, s, meant, under)))
+        figure = Figure(named, col, cell, unit, row.currency, page, row.text, s, meant, under, per_share)
+        out.append((s - rank_penalty * rank, (round(meant, 6), mine, held), figure))
     out.sort(key=lambda sf: (-sf[0], -sf[1][0], -sf[1][1], -sf[1][2]))
     return [(score, fig) for score, _, fig in out]
 

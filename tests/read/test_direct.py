@@ -919,3 +919,21 @@ def test_dividends_paid_are_the_total_under_any_share_class_not_the_amount_per_s
         "Dividends - common and preferred, 2021: -1,837 million (printed (1,837)) — p. 3"
     assert figure_answer(doc, "What was the quarterly cash dividend in 2021?", [2, 3]).text == \
         "Cash dividend, 2021: $0.1580 — p. 2"
+
+
+def test_another_line_item_holding_the_words_asked_is_not_their_figure(engine, make_pdf):
+    """Pfizer prints no operating income: "Income from continuing operations" holds the words of "income from
+    operations" apart and is another line item, and the same words under "Earnings per common share" are a
+    per-share figure, no total. Neither is stated for operating income; each answers its own question."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Pharma Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(in millions, except per share data)", "2022", "2021",
+         "Revenues", "100,330", "81,288", "Income from continuing operations", "31,401", "22,459",
+         "Net income", "31,372", "22,980", "Earnings per common share - basic:",
+         "Income from continuing operations attributable to Birch common shareholders", "$5.59", "$4.04"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's operating income in 2022?", [2]) is None
+    answer = engine.ask_document(doc, "What was Birch's operating income in 2022?")
+    assert answer.extra.get("direct_answer") is None and "31,401" not in answer.text and "5.59" not in answer.text
+    assert figure_answer(doc, "What was Birch's income from continuing operations in 2022?", [2]).text == \
+        "Income from continuing operations, 2022: $31,401 million — p. 2"
