@@ -937,3 +937,18 @@ def test_another_line_item_holding_the_words_asked_is_not_their_figure(engine, m
     assert answer.extra.get("direct_answer") is None and "31,401" not in answer.text and "5.59" not in answer.text
     assert figure_answer(doc, "What was Birch's income from continuing operations in 2022?", [2]).text == \
         "Income from continuing operations, 2022: $31,401 million — p. 2"
+
+
+def test_trade_receivables_are_the_accounts_receivable_not_their_allowance(engine, make_pdf):
+    """Kraft Heinz's balance sheet prints "Trade receivables (net of allowances …)"; a note prints "Allowances related
+    to trade accounts receivable". "Trade" means "accounts" in the item's name, so the balance-sheet row is the
+    accounts receivable, and the allowance (which holds the question's words) is not."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Foods Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Balance Sheets", "(in millions)", "2022", "2021", "Cash and cash equivalents", "1,040", "3,445",
+         "Trade receivables (net of allowances of $46 and $48)", "2,120", "1,957", "Inventories", "3,651", "2,729"],
+        ["Note 5. Receivables", "Allowances related to trade accounts receivable were as follows.", "2022", "2021",
+         "Allowances related to trade accounts receivable", "46", "48"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What were Birch's accounts receivable at the end of 2022?", [2, 3]).text == \
+        "Trade receivables (net of allowances of $46 and $48), 2022: 2,120 million — p. 2"
