@@ -347,7 +347,8 @@ def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
     own words for a question asking for an amount a statement prints (:func:`asks_line_item`, and a statement it
     needs or "how much"), a name of the line item standing for its words. "The decrease in working capital …
     was primarily due to $27.8 billion net cash used for …" is no answer to how much was spent on capital
-    expenditures; a "how many" question's counting sentence is judged by :func:`count_sentence`."""
+    expenditures, and the item's words must say what the figure is, not the cause it is given (:func:`_stated_for`);
+    a "how many" question's counting sentence is judged by :func:`count_sentence`."""
     if not _real_figure(sentence):
         return True
     groups = concepts(question)
@@ -362,7 +363,20 @@ def _sentence_fits(doc: DocumentIndex, question: str, sentence: str) -> bool:
     item = {t: w for t, w in want.weights.items() if any(t in group_terms(g)[1] for g in groups)}
     if item:
         want = replace(want, weights=item)
-    return not want.weights or match(sentence, "", want)[1] >= SENTENCE_FIT
+    return not want.weights or match(_stated_for(sentence), "", want)[1] >= SENTENCE_FIT
+
+
+def _stated_for(sentence: str) -> str:
+    """What ``sentence`` says its first figure is: the sentence up to the first cause given after that figure ("Loss
+    on extinguishment of debt was $2.4 billion … due to the early retirement of … debt to reduce interest expense":
+    the interest expense is the cause's, not the figure's)."""
+    first = _NUM.search(sentence)
+    if first is None:
+        return sentence
+    low = sentence.lower()
+    cuts = [m.start() for cause in lexicon()["causes"]
+            if (m := re.compile(rf"\b{re.escape(cause)}\b").search(low, first.end()))]
+    return sentence[:min(cuts)] if cuts else sentence
 
 
 def says_nothing(line: str, question: str) -> bool:

@@ -66,3 +66,20 @@ def test_a_count_asked_as_the_number_or_the_count_of_things_is_read_like_how_man
                      "How many membership warehouses did Harbor Club operate in 2021?"):
         ex = extractive_answer(doc, question, [1], df_of(doc))
         assert ex.direct is not None and "815 warehouses" in ex.direct.text, (question, ex.direct)
+
+
+DEBT = [["Harbor Stores annual report", "Results of operations for fiscal 2022.",
+         "Loss on extinguishment of debt was $2.4 billion in fiscal 2022 due to the early retirement of certain "
+         "higher rate long-term debt to reduce interest expense in future periods.",
+         "Net sales grew across every segment."]]
+
+
+def test_a_figure_whose_cause_names_the_item_is_not_that_items_figure(df_of):
+    """Walmart: "Loss on extinguishment of debt was $2.4 billion … due to the early retirement of … debt to reduce
+    interest expense" holds "interest expense", but in the cause it gives; the $2.4 billion is the loss. It is no
+    answer to what the interest expense was; the same sentence still answers what the loss was."""
+    doc = indexer.build_index(pdf_factory.make_pdf(DEBT), "debt.pdf")
+    ex = extractive_answer(doc, "What was Harbor Stores' interest expense in fiscal 2022?", [1], df_of(doc))
+    assert ex.direct is None or "2.4 billion" not in ex.direct.text, ex.direct
+    ex = extractive_answer(doc, "What was Harbor Stores' loss on extinguishment of debt in fiscal 2022?", [1], df_of(doc))
+    assert ex.direct is not None and "2.4 billion" in ex.direct.text, ex.direct
