@@ -165,14 +165,18 @@ def concepts(text: str) -> list[str]:
 def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> list[str]:
     """``out`` with a line item the text names with words apart ("cash did X generate from operations": a
     phrase of two or more terms, all in ``words``) in place of one found by a phrase whose terms are a
-    part of it ("cash"); alone when nothing was found by a whole phrase."""
+    part of it ("cash"); alone when nothing was found by a whole phrase. A line item found by a shorter name of
+    its own ("investing activities" of "cash did X use in investing activities") drops the one found inside it."""
     for group, phrases in lexicon()["groups"].items():
-        if group in out:
-            continue
         for _, need in group_terms(group)[0]:
             if len(need) < 2 or not need <= words:
                 continue
-            inside = next((g for g in out if held.get(g) and held[g] < need), None)
+            inside = next((g for g in out if g != group and held.get(g) and held[g] < need), None)
+            if group in out:  # a longer name of its own, holding the one it was found by and the other item's
+                if inside is not None and held.get(group, frozenset()) <= need:  # ("net income" stays beside
+                    out.remove(inside)  # "diluted earnings per share" of "… per share")
+                    break
+                continue
             if inside is not None:
                 out[out.index(inside)] = group
                 held[group] = need

@@ -952,3 +952,36 @@ def test_trade_receivables_are_the_accounts_receivable_not_their_allowance(engin
     ]), "birch.pdf")
     assert figure_answer(doc, "What were Birch's accounts receivable at the end of 2022?", [2, 3]).text == \
         "Trade receivables (net of allowances of $46 and $48), 2022: 2,120 million — p. 2"
+
+
+def test_cash_used_in_investing_activities_is_that_row_not_the_cash_balance(engine, make_pdf):
+    """"How much cash did eBay use in investing activities" named only "cash" in the lexicon and was answered with
+    the year-end cash balance; the investing and financing totals are line items of their own, found with the
+    company's name and a verb between their words, and printed "provided by/(used in)" (Pfizer)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Pharma Annual Report 2021", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Balance Sheets", "(MILLIONS)", "2021", "2020", "Cash and cash equivalents", "1,944", "1,786",
+         "Inventories", "8,981", "8,020"],
+        ["Consolidated Statements of Cash Flows", "(MILLIONS)", "2021", "2020",
+         "Purchases of property, plant and equipment", "(2,711)", "(2,791)", "Other investing activities, net", "(305)",
+         "(1,044)", "Net cash provided by/(used in) investing activities", "(22,546)", "(4,271)",
+         "Net cash provided by/(used in) financing activities", "(9,816)", "(1,644)"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much cash did Birch use in investing activities in 2021?", [2, 3]).text == \
+        "Net cash provided by/(used in) investing activities, 2021: -22,546 million (printed (22,546)) — p. 3"
+    assert figure_answer(doc, "How much cash did Birch use in financing activities in 2021?", [2, 3]).text == \
+        "Net cash provided by/(used in) financing activities, 2021: -9,816 million (printed (9,816)) — p. 3"
+
+
+def test_a_total_asked_is_not_answered_by_a_part_or_by_the_balance_sheets_other_total(engine, make_pdf):
+    """Best Buy, FedEx and McDonald's print no "Total liabilities" line: "Total liabilities and equity" is the
+    balance sheet's other side, "Other liabilities" and "Lease liability" are parts. None of them is stated."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Balance Sheets", "(in millions)", "2022", "2021", "Accounts payable", "3,862", "3,744",
+         "Lease liability", "661", "704", "Other liabilities", "695", "712", "Total equity", "3,020", "3,479",
+         "Total liabilities and equity", "17,504", "19,067"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What were Birch's total liabilities at the end of 2022?", [2]) is None
+    assert figure_answer(doc, "What were Birch's other liabilities at the end of 2022?", [2]).text == \
+        "Other liabilities, 2022: 695 million — p. 2"
