@@ -233,24 +233,34 @@ def neutral_words() -> frozenset[str]:
     return frozenset(t for w in lexicon()["neutral"] for t in terms(w))
 
 
+def implied_words(group: str, words: set[str] | frozenset[str]) -> frozenset[str]:
+    """The terms of ``words`` (a label's) that a label naming ``group`` may add without naming anything else: what
+    every figure of that item is of (a dividend is paid on shares: "Dividends — common and preferred"); each entry
+    of ``implied`` in the lexicon counts when the label holds all of its terms ("preferred" alone is a part)."""
+    return frozenset().union(*(need for need in _implied(group) if need <= words))
+
+
 @lru_cache(maxsize=None)
-def implied_words(group: str) -> frozenset[str]:
-    """The terms a label naming ``group`` may add without naming anything else: what every figure of that item
-    is of (a dividend is paid on shares: "Dividends — common and preferred"); ``implied`` of the lexicon."""
-    return frozenset(t for w in lexicon().get("implied", {}).get(group, ()) for t in terms(w))
+def _implied(group: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(terms(w)) for w in lexicon().get("implied", {}).get(group, ()))
 
 
 @lru_cache(maxsize=4096)
 def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
-    """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``."""
-    asked = other = 0
+    """The longest lexicon phrase in the (normalised) label belongs to a line item not in ``groups``, and the label
+    does not start with the item asked ("Effective tax rate for income from continuing operations" is a tax rate;
+    "Total liabilities and equity" starts with another item's longer name)."""
+    asked = other = first = 0
+    first_asked = False
     for group, p in _group_phrases():
+        if norm.startswith(p) and len(p) > first:  # the longest name the label starts with
+            first, first_asked = len(p), group in groups
         if len(p) > max(asked, other) and p in norm:
             if group in groups:
                 asked = len(p)
             else:
                 other = len(p)
-    return other > asked
+    return other > asked and not first_asked
 
 
 @lru_cache(maxsize=4096)
@@ -289,7 +299,7 @@ def row_score(label: str, groups: Sequence[str], question_terms: set[str], negat
     best = 0.0
     for rank, group in enumerate(groups):  # the line item named first is the one asked for
         phrases, words = group_terms(group)
-        precision = len(lab & (question_terms | words | implied_words(group))) / (len(lab) + len(negated))
+        precision = len(lab & (question_terms | words | implied_words(group, lab))) / (len(lab) + len(negated))
         for phrase, want in phrases:
             if phrase in norm:
                 recall = 1.0

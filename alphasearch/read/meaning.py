@@ -185,7 +185,7 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
         qualifiers = frozenset().union(*(n - base_name(group, n) for n in said if base_name(group, n)))
         for need, _, _ in held:
             if not any(need <= o for o in other):
-                explained |= need | (implied_words(group) & words)  # "Dividends paid on common stock"
+                explained |= need | implied_words(group, words)  # "Dividends paid on common stock"
                 # "Earnings per share" says nothing of "diluted"; "stockholders'" says "shareholders'"
                 stands_for |= mine - {q for q in qualifiers if same_terms(frozenset({q})) - same_terms(need)}
     return explained, stands_for

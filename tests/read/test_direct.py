@@ -985,3 +985,16 @@ def test_a_total_asked_is_not_answered_by_a_part_or_by_the_balance_sheets_other_
     assert figure_answer(doc, "What were Birch's total liabilities at the end of 2022?", [2]) is None
     assert figure_answer(doc, "What were Birch's other liabilities at the end of 2022?", [2]).text == \
         "Other liabilities, 2022: 695 million — p. 2"
+
+
+def test_the_effective_tax_rate_is_its_row_not_the_statutory_rate(engine, make_pdf):
+    """Pfizer's tax note prints "U.S. statutory income tax rate" (21.0%) above "Effective tax rate for income from
+    continuing operations" (7.6%): the row starting with the rate asked is its figure, whatever item it is for."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Pharma Annual Report 2021", "A letter to our shareholders about a year of growth."],
+        ["B. Tax Rate Reconciliation", "2021", "2020", "U.S. statutory income tax rate", "21.0%", "21.0%",
+         "Taxation of non-U.S. operations", "(6.7)", "(9.2)", "Effective tax rate for income from continuing operations",
+         "7.6%", "5.3%"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's effective tax rate in 2021?", [2]).text == \
+        "Effective tax rate for income from continuing operations, 2021: 7.6% — p. 2"
