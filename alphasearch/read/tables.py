@@ -257,6 +257,7 @@ def parse_rows(text: str) -> list[TableRow]:
     rows: list[TableRow] = []
     header: list[tuple[str, str]] = []  # (year, period kind) of each column
     run: list[tuple[str, str]] = []  # the same, of the header run being read
+    run_lines = 0  # the lines the run was read from
     context: list[str] = []  # lines since the last row that are neither figures nor header (period words)
     unit, unit_currency = "", ""
     label_lines: list[tuple[int, str]] = []
@@ -283,6 +284,9 @@ def parse_rows(text: str) -> list[TableRow]:
         years = _header_years(line)
         if run and years is None and _inside_header(lines, i):  # "December 31," over the next year, "% of"
             context.append(line)
+            if (m := _UNIT.search(line)) and line.lstrip().startswith("("):  # "(in millions)" above the years
+                unit = m.group(1).lower() + "s"
+                unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or unit_currency
             i += 1
             continue
         if years is not None and len(years) == 1 and not run and _year_row(lines, i, in_year_rows):
@@ -298,6 +302,10 @@ def parse_rows(text: str) -> list[TableRow]:
             continue
         if years is not None:
             words = ()
+            if len(run) >= 2 and run_lines == 1 and set(years) <= {y for y, _ in run}:
+                run = []  # the years a title names ("For the Years Ended May 31, 2023, 2022 and 2021"), then the
+                # column header's own, one per line: the header's
+            run_lines = run_lines + 1 if run else 1
             kind = next(iter(period_kinds(line)), "")
             run.extend((y, "" if y == CHANGE else kind) for y in years)
             i += 1

@@ -998,3 +998,17 @@ def test_the_effective_tax_rate_is_its_row_not_the_statutory_rate(engine, make_p
     ]), "birch.pdf")
     assert figure_answer(doc, "What was Birch's effective tax rate in 2021?", [2]).text == \
         "Effective tax rate for income from continuing operations, 2021: 7.6% — p. 2"
+
+
+def test_a_titles_years_then_the_headers_own_years_head_the_columns(engine, make_pdf):
+    """Oracle's statements print "For the Years Ended May 31, 2023, 2022 and 2021", then "Year Ended May 31,",
+    "(in millions)" and each year on a line of its own: six years were read as the header of three-figure rows, so
+    no row had a column or a unit ("Depreciation: $2,526", no year, no millions)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Software Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["CONSOLIDATED STATEMENTS OF CASH FLOWS", "For the Years Ended May 31, 2023, 2022 and 2021",
+         "Year Ended May 31,", "(in millions)", "2023", "2022", "2021", "Cash flows from operating activities:",
+         "Net income", "$", "8,503", "$", "6,717", "$", "13,746", "Depreciation", "2,526", "1,972", "1,537"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's depreciation in fiscal 2022?", [2]).text == \
+        "Depreciation, 2022: $1,972 million — p. 2"
