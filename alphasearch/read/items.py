@@ -179,10 +179,11 @@ def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> 
                 continue
             if inside is not None:
                 out[out.index(inside)] = group
-                held[group] = need
             elif not out:
                 out.append(group)
-                held[group] = need
+            else:
+                continue  # another of its names may hold the one found ("spend on property, plant and equipment")
+            held[group] = need
             break
     return out
 

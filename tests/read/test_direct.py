@@ -1012,3 +1012,22 @@ def test_a_titles_years_then_the_headers_own_years_head_the_columns(engine, make
     ]), "birch.pdf")
     assert figure_answer(doc, "What was Birch's depreciation in fiscal 2022?", [2]).text == \
         "Depreciation, 2022: $1,972 million — p. 2"
+
+
+def test_money_spent_on_property_and_equipment_is_the_capital_expenditure(engine, make_pdf):
+    """"How much did X spend on property and equipment" was answered with the balance sheet's property and equipment
+    (net) on twelve filings of twelve: spending on an asset is its purchases, the cash flow row; the asset's value
+    is still what "the value of property and equipment" asks."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Balance Sheets", "(in millions)", "2022", "2021", "Inventories", "8,420", "6,854",
+         "Property and equipment, net", "4,791", "4,904"],
+        ["Consolidated Statements of Cash Flows", "(in millions)", "2022", "2021",
+         "Payments for property and equipment", "(758)", "(695)", "Repurchase of common stock", "(4,014)", "(608)"],
+    ]), "birch.pdf")
+    for question in ("How much did Birch spend on property and equipment in 2022?",
+                     "How much did Birch spend on its property, plant and equipment in 2022?"):
+        assert figure_answer(doc, question, [2, 3]).text == \
+            "Payments for property and equipment, 2022: -758 million (printed (758)) — p. 3", question
+    assert figure_answer(doc, "What was the value of Birch's property and equipment in 2022?", [2, 3]).text == \
+        "Property and equipment, net, 2022: 4,791 million — p. 2"
