@@ -63,11 +63,11 @@ def unit_asked_first(question: str, figures: list) -> list:
     """The candidates (score, figure) of the unit asked first. For a per-share question, those printed with cents
     ("$2.57") when any is: a figure without them is a total the per-share row's label names ("Net income for
     diluted earnings per share: $3,162"); a company whose per-share figures are all whole dollars keeps its
-    candidates. For a question asking what was paid or spent (``paid_out``: "how much did AES pay in dividends"),
-    totals before per-share figures ("Cash dividend: $0.1580" is what each share got)."""
+    candidates. For a question asking how much (``amount``) was paid or spent (``paid_out``: "how much did AES pay
+    in dividends"), totals before per-share figures ("Cash dividend: $0.1580" is what each share got)."""
     if asks(question, "per_share"):
         return [sf for sf in figures if "." in sf[1].cell.text] or figures
-    if asks(question, "paid_out"):
+    if asks(question, "paid_out") and asks(question, "amount"):  # not "has it paid dividends in Q2?"
         return sorted(figures, key=lambda sf: unitless(f"{sf[1].label} {sf[1].row}", sf[1].cell.text))
     return figures
 

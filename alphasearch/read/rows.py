@@ -54,7 +54,7 @@ class Figure:
     score: float
     fit: float = 1.0  # how well the row's label and context mean what is asked (meaning.match; 1: not measured)
     heading: str = ""  # the heading that names the item with the label ("Earnings per share––diluted"), shown with it
-    per_share: bool = False  # the label or the heading it sits under says the figure is per share
+    per_share: bool = False  # the label, or the heading it sits under as a part, says the figure is per share
 
     @property
     def value(self) -> float:
@@ -267,7 +267,8 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         # a per-share row may name its unit in the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
         unit = "" if unitless(row.label + " " + heading, cell.text) else row.unit
-        per_share = _says(row.label + " " + heading, lexicon()["asks"]["per_share"])
+        # …or the heading its rows are the parts of ("Earnings per share––diluted:"), not one naming several measures
+        per_share = _says(row.label + (" " + heading if heading.endswith(":") else ""), lexicon()["asks"]["per_share"])
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is
