@@ -1031,3 +1031,14 @@ def test_money_spent_on_property_and_equipment_is_the_capital_expenditure(engine
             "Payments for property and equipment, 2022: -758 million (printed (758)) — p. 3", question
     assert figure_answer(doc, "What was the value of Birch's property and equipment in 2022?", [2, 3]).text == \
         "Property and equipment, net, 2022: 4,791 million — p. 2"
+
+
+def test_interest_payments_on_debt_are_no_debt(engine, make_pdf):
+    """AES's contractual obligations print "Interest payments on long-term debt" ($6,180 million): named first, the
+    interest paid is that row's figure, not the non-current debt asked."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Power Annual Report 2021", "A letter to our shareholders about a year of growth."],
+        ["Contractual Obligations", "(in millions)", "2021", "Interest payments on long-term debt", "6,180",
+         "Purchase obligations", "28,383"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much non-current debt did Birch carry at the end of 2021?", [2]) is None
