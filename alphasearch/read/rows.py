@@ -26,7 +26,7 @@ _FOOTNOTE_MARK = re.compile(r"\b([A-Za-z]*[a-z]{2})\d(?=\s*$|\s*\()")
 _CONNECTIVES = frozenset({"and", "of", "the", "for", "de"})  # no letter of a name's initials ("Bank of America")
 UNDATED_TABLE = 0.5  # a row of a table whose columns are words, for a question naming a year not printed near it
 NEAR_LINES = 20  # the lines above a row where its table's caption and header may name the year
-TOTAL = "total"  # the term by which a question asks for the whole of a line item
+TOTAL = "total"  # the term by which a statement names the whole of a line item
 MIN_ROW_SCORE = 0.5  # below this no row answers the question
 OTHER_ENTITY = 0.5  # a row of another entity's statements (the parent company alone) weighs this much
 PROSE_WEIGHT = 0.9  # a figure a sentence states for a year ranks just below a table row matching as well
@@ -184,6 +184,13 @@ def period_fit(kind: str, asked: str) -> float:
 _FINE = re.compile(r"(?<![\d.,])(?:0\.\d{3,}|\d+\.\d{4,})(?![\d.,])")  # "1.234" may be 1,234 in Europe
 
 
+@lru_cache(maxsize=None)
+def _named_total(group: str) -> bool:
+    """Every name of ``group`` is a total ("total liabilities"; not revenue, whose total is printed "Net operating
+    revenues" as often as "Total revenues")."""
+    return all(TOTAL in terms(p) for p in lexicon()["groups"][group])
+
+
 def unitless(named: str, cell_text: str) -> bool:
     """A figure that takes no table's unit: its row's name (its label, or the label with the heading it sits under)
     says it is a per-share figure, a rate or a count ("Earnings per share:" / "Diluted"), or it is printed to four
@@ -220,9 +227,9 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         meant, under = 1.0, ""
         if want is not None:  # the lexicon's evidence beside what the label and its context mean
             meant, covered = match(without_period_words(named) if row.prose else named, row.context, want)
-            if groups and TOTAL in q_terms and meant < covered and TOTAL not in terms(named):
-                continue  # a total asked: a label saying more than the item, and no total, is a part ("Other
-                # liabilities", "Lease liability", "Product revenue")
+            if groups and _named_total(groups[0]) and meant < covered and TOTAL not in terms(named):
+                continue  # an item only ever named as a total ("total liabilities"): a label saying more than the
+                # item, and no total, is a part ("Other liabilities", "Lease liability")
             # the meaning can carry a row the lexicon scores low ("Diluted" under "Earnings per share"); a label
             # the lexicon reads as another line item ("Deferred revenue") keeps only half of it
             # …unless the label and its heading name the item asked together ("Net income attributable to …" under

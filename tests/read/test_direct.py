@@ -1042,3 +1042,15 @@ def test_interest_payments_on_debt_are_no_debt(engine, make_pdf):
          "Purchase obligations", "28,383"],
     ]), "birch.pdf")
     assert figure_answer(doc, "How much non-current debt did Birch carry at the end of 2021?", [2]) is None
+
+
+def test_a_total_revenue_is_printed_without_the_word_total(engine, make_pdf):
+    """Only an item whose every name is a total ("total liabilities") needs a label saying so: Coca-Cola's total
+    revenue is its "Net Operating Revenues" row."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Beverages Annual Report 2019", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(In millions)", "2019", "2018", "Net Operating Revenues", "37,266",
+         "34,300", "Cost of goods sold", "14,619", "13,067"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's total revenue in fiscal 2019?", [2]).text == \
+        "Net Operating Revenues, 2019: 37,266 million — p. 2"
