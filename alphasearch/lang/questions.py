@@ -35,10 +35,18 @@ def _shorthand() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
     return pattern(words["shorthand"], re.IGNORECASE), pattern(words["shorthand_capitals"]), table
 
 
+@lru_cache(maxsize=1)
+def _jargon() -> tuple[re.Pattern[str], dict[str, str]]:
+    """(whole words, any case; the words they stand for) from ``jargon`` of data/questions.json."""
+    table = {k.lower(): v for k, v in domain.load("questions")["jargon"].items()}
+    return re.compile(rf"\b(?:{domain.alternation(table)})\b", re.IGNORECASE), table
+
+
 def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None) -> str:
     """The question with an analyst's shorthand written out, whole words only ("COST FY21 total liabs, $mm?" →
     "COST FY21 total liabilities, $ millions?"; "LT debt" → "long-term debt", but not in a question written in
-    capitals, where "IS" is a word). A short form the document prints itself (``pages``: its pages' texts; a
+    capitals, where "IS" is a word); an analyst's jargon always ("headcount" → "number of employees"). A short
+    form the document prints itself (``pages``: its pages' texts; a
     chart's "Avg. weekly hours") stays as the question wrote it. What the search, the reader and the model
     read; the question shown stays as typed."""
     anycase, capitals, table = _shorthand()
@@ -52,7 +60,9 @@ def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None)
             return word
         return table[word.lower() if case else word]
 
-    out = anycase.sub(lambda m: written_out(m, re.IGNORECASE), question)
+    jargon, plain = _jargon()
+    out = jargon.sub(lambda m: plain[m.group(0).lower()], question)  # always: "headcount" is "number of employees"
+    out = anycase.sub(lambda m: written_out(m, re.IGNORECASE), out)
     if _LOWER_WORD.search(question):  # not a question written in capitals
         out = capitals.sub(lambda m: written_out(m, 0), out)
     return out

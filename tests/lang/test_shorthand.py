@@ -35,3 +35,17 @@ def test_a_question_in_shorthand_gets_the_row_it_means(engine):
     assert "6,015" in answer, answer
     debt = engine.ask_document(doc, "Acme LT debt at YE 2022?").extra.get("direct_answer", "")
     assert "3,150" in debt, debt
+
+
+def test_headcount_is_asked_as_the_number_of_employees(engine):
+    """"What was X's headcount?" was read as a search for the word: the pages that print it ("an increase in
+    headcount") came first and the count was not found; jargon is written out even where the document prints it."""
+    assert spelled_out("What was AMD's Headcount in 2020?", lambda: ["an increase in headcount"]) == \
+        "What was AMD's number of employees in 2020?"
+    pages = [[TextBlock("Acme Pumps Inc. Annual Report 2022", 18, True), "A letter to our shareholders."],
+             ["Results of operations", "Personnel costs rose by $376.0 million, related to an increase in headcount "
+              "among our engineering teams."],
+             ["Human capital", "As of December 31, 2022, we had approximately 12,600 employees in our global workforce."]]
+    doc = engine.index_bytes(pdf_factory.make_pdf(pages), "acme_people.pdf")
+    answer = engine.ask_document(doc, "What was Acme's headcount in 2022?")
+    assert "12,600" in (answer.extra.get("direct_answer") or ""), answer.text
