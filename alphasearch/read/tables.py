@@ -31,6 +31,8 @@ _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose
 _UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)\b[^()]{0,40}\)", re.IGNORECASE)  # "… as follows (in millions):"
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
+# the unit word alone in lower case ends a label wrapped over lines ("Shares issued: 1.8 billion and 1.8" / "billion")
+_WRAPPED_UNIT = re.compile(r"(?:thousand|million|billion)s?")
 _COLUMN_UNIT = re.compile(r"^(?P<cur>US\$|[$€£]|USD|EUR|GBP)\s?'?(?P<scale>000|m|mn|bn)$", re.IGNORECASE)  # "£m", "$000"
 _SCALE_WORD = {"000": "thousands", "m": "millions", "mn": "millions", "bn": "billions"}
 _SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -321,7 +323,7 @@ def parse_rows(text: str) -> list[TableRow]:
             i += 1
             continue
         if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
-                                          or _UNIT_ASIDE.search(line)):
+                                          or _UNIT_ASIDE.search(line)) and not _WRAPPED_UNIT.fullmatch(line):
             unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
             unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or next(
                 (c for c, words in _CURRENCY_WORDS if re.search(words, line, re.IGNORECASE)), "")

@@ -1054,3 +1054,17 @@ def test_a_total_revenue_is_printed_without_the_word_total(engine, make_pdf):
     ]), "birch.pdf")
     assert figure_answer(doc, "What was Birch's total revenue in fiscal 2019?", [2]).text == \
         "Net Operating Revenues, 2019: 37,266 million — p. 2"
+
+
+def test_a_unit_word_wrapped_onto_a_line_of_its_own_is_no_unit(engine, make_pdf):
+    """Corning's balance sheet wraps "Shares issued: 1.8 billion and 1.8" / "billion" onto two lines: the lone
+    "billion" made every row below it billions ("Total equity: $12,275 billion")."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Glass Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Balance Sheets", "(in millions, except share and per share amounts)", "2022", "2021",
+         "Total liabilities", "17,224", "17,609", "Shareholders' equity:",
+         "Common stock - Par value $0.50 per share; Shares authorized 3.8 billion; Shares issued: 1.8 billion and 1.8",
+         "billion", "910", "907", "Total equity", "12,275", "12,545"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's total equity at the end of 2022?", [2]).text == \
+        "Total equity, 2022: 12,275 million — p. 2"
