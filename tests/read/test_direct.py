@@ -1068,3 +1068,18 @@ def test_a_unit_word_wrapped_onto_a_line_of_its_own_is_no_unit(engine, make_pdf)
     ]), "birch.pdf")
     assert figure_answer(doc, "What was Birch's total equity at the end of 2022?", [2]).text == \
         "Total equity, 2022: 12,275 million — p. 2"
+
+
+def test_net_income_under_the_operating_cash_flow_heading_is_no_operating_income(engine, make_pdf):
+    """Nike's cash flow statement prints "Net income" under "Cash provided (used) by operations:": the label and
+    its heading hold "income" and "operations" apart, but the heading is the operating cash flow's name, so the
+    row is no operating income (Nike prints none)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Apparel Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Cash Flows", "(Dollars in millions)", "2023", "2022",
+         "Cash provided (used) by operations:", "Net income", "5,070", "6,046", "Depreciation", "703", "717",
+         "Cash provided (used) by operations", "5,841", "5,188"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's operating income in fiscal 2023?", [2]) is None
+    assert figure_answer(doc, "How much cash did Birch generate from operations in fiscal 2023?", [2]).text == \
+        "Cash provided (used) by operations, 2023: $5,841 million — p. 2"
