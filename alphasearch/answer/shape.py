@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 
 from ..lang import domain
-from ..lang.questions import first_sentence, first_sentence_says
+from ..lang.questions import asks, first_sentence, first_sentence_says
 
 SHAPES = ("things", "pick", "several", "combined")
 COMPUTED = ("change", "ratio", "comparison")  # direct lines that combine figures themselves
@@ -39,6 +39,10 @@ _SCALE_AFTER = re.compile(r"\)?\s?(?:billion|million|thousand|bn|mn)\b", re.IGNO
 _COMPOUND = re.compile(r"\bper ?cent(?:age)?-[\w-]+", re.IGNORECASE)
 _SHARE_ASKED = re.compile(r"\b(?:what|which) (?:share|proportion|fraction)\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\bhow (?:many|much)\s+([a-z]+|%)", re.IGNORECASE)
+# a number that may count things: no currency sign before it, no percent after it, not one part of an identifier
+# ("36-2361282", "21-13199")
+_COUNT_FIGURE = re.compile(r"(?<![\w$€£.,-])(?<!- )\d[\d,]*(?:\.\d+)?(?![\d,.]*\s?(?:%|percent\b|per cent\b))"
+                           r"(?![\d,.]*\s?-\s?\d)(?![\d,.]*\()")  # nor a code ("401(k)")
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 
 
@@ -126,11 +130,18 @@ def states_unit_asked(question: str, text: str) -> bool:
     """A line stating figures states one in the unit asked: a question asking a percentage ("what percentage",
     "how many %") is not answered by a line whose figures are all plain numbers or amounts ("between 2003 and 2007
     for all 59 community districts"), unless it states a share in other words (``shares`` of ``data/shapes.json``:
-    "two-thirds of the 2,000 adults", "about 1 in 5", "150 basis points"); a line stating no figure at all is judged
+    "two-thirds of the 2,000 adults", "about 1 in 5", "150 basis points"); a count asked is not answered by a line
+    whose figures are all amounts, percentages or identifiers ("reimbursements totaling $95 million", "The Employer
+    Identification Number … is 36-2361282" for the number of employees); a line stating no figure at all is judged
     elsewhere. The caller asks it of questions wanting a number ("who owns more than 5%" wants a name)."""
     if not percentage_asked(question):
-        return True
+        return not count_asked(question) or not figures_stated(text) or bool(_COUNT_FIGURE.search(_YEARS.sub(" ", text)))
     return not figures_stated(text) or bool(figures_by_kind(text).get("%")) or bool(_patterns()["shares"].search(text))
+
+
+def count_asked(question: str) -> bool:
+    """The question asks how many there are ("how many", "the number of"; not "how many dollars", nor a share)."""
+    return asks(question, "count") and not asks(question, "not_count")
 
 
 def adds_figure(question: str, text: str) -> bool:

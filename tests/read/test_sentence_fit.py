@@ -83,3 +83,23 @@ def test_a_figure_whose_cause_names_the_item_is_not_that_items_figure(df_of):
     assert ex.direct is None or "2.4 billion" not in ex.direct.text, ex.direct
     ex = extractive_answer(doc, "What was Harbor Stores' loss on extinguishment of debt in fiscal 2022?", [1], df_of(doc))
     assert ex.direct is not None and "2.4 billion" in ex.direct.text, ex.direct
+
+
+PEOPLE = [["Harbor Foods annual report", "The Employer Identification Number assigned by the Internal Revenue Service "
+           "to Harbor Foods is 36-2361282.", "Voluntary employees' beneficiary association reimbursements totaling $95 "
+           "million are expected to be paid under the IRC 401(h) plan.", "Net sales grew across every segment."]]
+
+
+def test_a_count_is_not_answered_by_an_identifier_an_amount_or_a_code(df_of):
+    """"What was McDonald's headcount?" was answered by the cover's "Employer Identification Number … is 36-2361282",
+    Pfizer's by "$95 million" of reimbursements: neither is a count. A line stating a count still answers."""
+    from alphasearch.answer.shape import states_figure_asked
+
+    question = "What was Harbor Foods' number of employees in 2022?"
+    assert not any(states_figure_asked(question, line) for line in PEOPLE[0][1:3])
+    assert states_figure_asked("How many dollars were reimbursed?", PEOPLE[0][2])  # an amount asked as "how many"
+    assert states_figure_asked(question, "Walmart employs approximately 2.1 million associates.")
+    counted = [[*PEOPLE[0], "As of December 31, 2022, Harbor Foods had approximately 36,000 employees globally."]]
+    doc = indexer.build_index(pdf_factory.make_pdf(counted), "people2.pdf")
+    ex = extractive_answer(doc, "How many employees did Harbor Foods have in 2022?", [1], df_of(doc))
+    assert ex.direct is not None and "36,000 employees" in ex.direct.text, ex.direct
