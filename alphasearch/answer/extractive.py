@@ -370,9 +370,9 @@ def _stated_for(sentence: str) -> str:
     """What ``sentence`` says its first figure is: the sentence up to the first cause given after that figure ("Loss
     on extinguishment of debt was $2.4 billion … due to the early retirement of … debt to reduce interest expense":
     the interest expense is the cause's, not the figure's)."""
-    first = _NUM.search(sentence)
-    if first is None:
-        return sentence
+    first = next((m for m in _NUM.finditer(sentence) if not YEAR_RE.fullmatch(m.group(0).strip(".,"))), None)
+    if first is None:  # "In fiscal 2022, driven by our remodels, capital expenditures were $1.9 billion": a year
+        return sentence  # dates the figure, it is none
     low = sentence.lower()
     cuts = [m.start() for cause in lexicon()["causes"]
             if (m := re.compile(rf"\b{re.escape(cause)}\b").search(low, first.end()))]

@@ -45,7 +45,8 @@ def _jargon() -> tuple[re.Pattern[str], dict[str, str]]:
 def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None) -> str:
     """The question with an analyst's shorthand written out, whole words only ("COST FY21 total liabs, $mm?" →
     "COST FY21 total liabilities, $ millions?"; "LT debt" → "long-term debt", but not in a question written in
-    capitals, where "IS" is a word); an analyst's jargon always ("headcount" → "number of employees"). A short
+    capitals, where "IS" is a word); an analyst's jargon even where the document prints it ("headcount" → "number of
+    employees"), unless the question asks how much or why (then it is a cause or a cost's, as printed). A short
     form the document prints itself (``pages``: its pages' texts; a
     chart's "Avg. weekly hours") stays as the question wrote it. What the search, the reader and the model
     read; the question shown stays as typed."""
@@ -60,8 +61,10 @@ def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None)
             return word
         return table[word.lower() if case else word]
 
-    jargon, plain = _jargon()
-    out = jargon.sub(lambda m: plain[m.group(0).lower()], question)  # always: "headcount" is "number of employees"
+    out = question
+    if not (asks(question, "explanation") or asks(question, "money")):  # the item asked, not a cause or a cost's
+        jargon, plain = _jargon()  # ("how much did personnel costs increase due to higher headcount")
+        out = jargon.sub(lambda m: plain[m.group(0).lower()], out)  # "headcount" is "number of employees"
     out = anycase.sub(lambda m: written_out(m, re.IGNORECASE), out)
     if _LOWER_WORD.search(question):  # not a question written in capitals
         out = capitals.sub(lambda m: written_out(m, 0), out)

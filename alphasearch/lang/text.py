@@ -32,8 +32,9 @@ _SYMBOL_BULLET = "\uf0b7"  # the Symbol font's bullet, as a text layer reads it 
 # quote; 2+ newlines; a newline before a capital or bullet. Written to start with its white space (the lookbehind looks back past it), so the
 # scan skips to the next white space instead of trying three branches at every character (~1.8x faster)
 # a numbering word's abbreviation ends no sentence before its number: "Commission File No. 1-10635", "Fig. 3"
-_NUMBERING = ("No", "Nos", "Fig", "Figs", "Vol", "Sec", "Art", "Ch", "Tab", "Eq", "Ex", "pp", "p")
-_NOT_NUMBERING = "".join(rf"(?<!\b(?i:{a})\.\s)" for a in _NUMBERING)
+# (capitalised as printed: "the answer is no. 42 stores closed" ends a sentence)
+_NUMBERING = ("No", "NO", "Nos", "Fig", "FIG", "Figs", "Vol", "Sec", "Ch", "Tab", "Eq", "Ex", "pp", "p")
+_NOT_NUMBERING = "".join(rf"(?<!\b{a}\.\s)" for a in _NUMBERING)
 _SENT = re.compile(r"\s(?:(?<=[.!?;]\s)\s*(?=[A-Z(\"'])|(?<=[.!?;]\s)" + _NOT_NUMBERING + r"\s*(?=[0-9])"
                    r"|(?<=\n)\n+|(?<=\n)(?=[A-Z•\-–]))")
 # ASCII bytes: a-z and newline kept, every other byte a space (a text's non-ASCII characters are "?" by then)

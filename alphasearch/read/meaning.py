@@ -127,6 +127,9 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     # a label naming no item asked, whose words of the question belong to another item's name it holds whole
     # ("Income from continuing operations" for operating income), does not hold them
     others = others_named(norm_text(label), want.groups) if want.groups and not explained else frozenset()
+    if not any(need <= others for g in want.groups for _, need in group_terms(g)[0] if need):
+        others = frozenset()  # … only when those names hold a whole name of the item asked ("Cash dividends" holds
+        # no "dividends per share")
     covered = 0.0
     for t, w in want.weights.items():
         if t in lab and t not in others or t in stands_for or (t in named and named & lab):
@@ -170,10 +173,10 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
     words those names stand for), the names held whole by the text (``norm``, its terms ``words``)."""
     explained: set[str] = set()
     stands_for: set[str] = set()
+    others = others_named(norm, want.groups)  # the words of another item's name held whole are that item's
     for group in want.groups:
         mine = group_terms(group)[1] & set(want.weights)  # the question's words for this line item
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
-        others = others_named(norm, want.groups)  # the words of another item's name held whole are that item's
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
                 if phrase in norm or need <= words and not need <= others]
         # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying

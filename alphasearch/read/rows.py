@@ -274,8 +274,11 @@ def pick(rows, groups: Sequence[str], q_terms: set[str], years: Sequence[str],
         # a per-share row may name its unit in the heading it sits under ("Earnings per share:" / "Diluted")
         heading = row.context.rsplit("\n", 1)[-1] if "\n" in row.context else ""
         unit = "" if unitless(row.label + " " + heading, cell.text) else row.unit
-        # …or the heading its rows are the parts of ("Earnings per share––diluted:"), not one naming several measures
-        per_share = _says(row.label + (" " + heading if heading.endswith(":") else ""), lexicon()["asks"]["per_share"])
+        # …or the heading its rows are the parts of ("Earnings per share––diluted:", not one naming several measures),
+        # for a figure with cents: the share counts under "Weighted-average shares used to compute net income per
+        # share:" are no per-share figures
+        per_share = _says(row.label, lexicon()["asks"]["per_share"]) or (
+            heading.endswith(":") and "." in cell.text and _says(heading, lexicon()["asks"]["per_share"]))
         held = len(set(terms(named)) & q_terms)  # ties: the row meaning more, then holding more of the question's words
         # …the company's own figure before the consolidated one ("Net income attributable to CVS Health" before
         # "Net income"), unless the question names whose it is

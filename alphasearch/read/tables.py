@@ -30,6 +30,7 @@ _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose
 _UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)\b[^()]{0,40}\)", re.IGNORECASE)  # "… as follows (in millions):"
+_TITLE_WORDS = re.compile(r"\b(?:and|for|the|ended)\b", re.IGNORECASE)  # a title's years: "For the Years Ended …, 2023 and 2022"
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 # the unit word alone in lower case ends a label wrapped over lines ("Shares issued: 1.8 billion and 1.8" / "billion")
 _WRAPPED_UNIT = re.compile(r"(?:thousand|million|billion)s?")
@@ -259,7 +260,7 @@ def parse_rows(text: str) -> list[TableRow]:
     rows: list[TableRow] = []
     header: list[tuple[str, str]] = []  # (year, period kind) of each column
     run: list[tuple[str, str]] = []  # the same, of the header run being read
-    run_lines = 0  # the lines the run was read from
+    run_lines, titled = 0, False  # the lines the run was read from; its first names its years in a sentence
     context: list[str] = []  # lines since the last row that are neither figures nor header (period words)
     unit, unit_currency = "", ""
     label_lines: list[tuple[int, str]] = []
@@ -286,9 +287,8 @@ def parse_rows(text: str) -> list[TableRow]:
         years = _header_years(line)
         if run and years is None and _inside_header(lines, i):  # "December 31," over the next year, "% of"
             context.append(line)
-            if (m := _UNIT.search(line)) and line.lstrip().startswith("("):  # "(in millions)" above the years
-                unit = m.group(1).lower() + "s"
-                unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or unit_currency
+            if line.lstrip().startswith("(") and (stated := _unit_stated(line)):  # "(in millions)" above the years
+                unit, unit_currency = stated
             i += 1
             continue
         if years is not None and len(years) == 1 and not run and _year_row(lines, i, in_year_rows):
@@ -304,10 +304,12 @@ def parse_rows(text: str) -> list[TableRow]:
             continue
         if years is not None:
             words = ()
-            if len(run) >= 2 and run_lines == 1 and set(years) <= {y for y, _ in run}:
-                run = []  # the years a title names ("For the Years Ended May 31, 2023, 2022 and 2021"), then the
-                # column header's own, one per line: the header's
-            run_lines = run_lines + 1 if run else 1
+            if titled and run_lines == 1 and len(years) == 1 and years[0] in {y for y, _ in run}:
+                run = []  # the years a title names in words ("For the Years Ended May 31, 2023, 2022 and 2021"),
+                # then the column header's own, one per line: the header's ("2022 2021" twice is two column groups)
+            if not run:
+                titled, run_lines = len(years) >= 2 and bool(_TITLE_WORDS.search(line)), 0
+            run_lines += 1
             kind = next(iter(period_kinds(line)), "")
             run.extend((y, "" if y == CHANGE else kind) for y in years)
             i += 1
@@ -324,9 +326,7 @@ def parse_rows(text: str) -> list[TableRow]:
             continue
         if (m := _UNIT.search(line)) and (line.lstrip().startswith("(") or len(line) <= (80 if m.group(2) else 30)
                                           or _UNIT_ASIDE.search(line)) and not _WRAPPED_UNIT.fullmatch(line):
-            unit = m.group(1).lower() + "s"  # "($ million)" and "(in millions)" alike; a singular only on a short line
-            unit_currency = next((c for c in ("$", "€", "£") if c in line), "") or next(
-                (c for c, words in _CURRENCY_WORDS if re.search(words, line, re.IGNORECASE)), "")
+            unit, unit_currency = _unit_stated(line)  # "($ million)" and "(in millions)"; a singular on a short line
         label, cells, currency = _split_cells(line)
         start = i
         # figures continue on the following lines ("$", "34,229 $", "35,355 $", …)
@@ -383,6 +383,16 @@ def parse_rows(text: str) -> list[TableRow]:
                              line=start, kinds=tuple(k for _, k in aligned)))
         i = j
     return _shared_currency(rows)
+
+
+def _unit_stated(line: str) -> tuple[str, str] | None:
+    """(the unit, its currency) a unit line states ("($ in millions)" → millions, $), None without a unit word."""
+    m = _UNIT.search(line)
+    if m is None:
+        return None
+    currency = next((c for c in ("$", "€", "£") if c in line), "") or next(
+        (c for c, words in _CURRENCY_WORDS if re.search(words, line, re.IGNORECASE)), "")
+    return m.group(1).lower() + "s", currency
 
 
 def continued(rows: list[TableRow], before: list[TableRow]) -> list[TableRow]:

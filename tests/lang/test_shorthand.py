@@ -42,6 +42,9 @@ def test_headcount_is_asked_as_the_number_of_employees(engine):
     headcount") came first and the count was not found; jargon is written out even where the document prints it."""
     assert spelled_out("What was AMD's Headcount in 2020?", lambda: ["an increase in headcount"]) == \
         "What was AMD's number of employees in 2020?"
+    # a cause or a cost's, as printed: "how much did personnel costs increase due to higher headcount"
+    asked = "How much did personnel costs increase in 2021 due to higher headcount?"
+    assert spelled_out(asked, lambda: ["an increase in headcount"]) == asked
     pages = [[TextBlock("Acme Pumps Inc. Annual Report 2022", 18, True), "A letter to our shareholders."],
              ["Results of operations", "Personnel costs rose by $376.0 million, related to an increase in headcount "
               "among our engineering teams."],

@@ -97,3 +97,4 @@ def test_a_numbering_word_ends_no_sentence_before_its_number():
     of its own); a sentence ending in a figure still ends."""
     assert text.pieces("Commission File No. 1-10635 NIKE, Inc. See Fig. 3 and pp. 4-5. Revenue grew. 2023 was good.") == [
         "Commission File No. 1-10635 NIKE, Inc.", "See Fig. 3 and pp. 4-5.", "Revenue grew.", "2023 was good."]
+    assert text.pieces("The answer is no. 42 stores closed.") == ["The answer is no.", "42 stores closed."]

@@ -1083,3 +1083,58 @@ def test_net_income_under_the_operating_cash_flow_heading_is_no_operating_income
     assert figure_answer(doc, "What was Birch's operating income in fiscal 2023?", [2]) is None
     assert figure_answer(doc, "How much cash did Birch generate from operations in fiscal 2023?", [2]).text == \
         "Cash provided (used) by operations, 2023: $5,841 million — p. 2"
+
+
+def test_two_groups_of_the_same_years_keep_their_four_columns(engine, make_pdf):
+    """An earnings release prints "Three Months Ended" / "2022 2021" / "Twelve Months Ended" / "2022 2021": the
+    second line of years is a second group of columns, not a header replacing a title's years (a review found the
+    quarter read as the full year)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Games Fourth Quarter 2022 Results", "A letter to our shareholders about a year of growth."],
+        ["Condensed Statements of Operations", "(in millions)", "Three Months Ended December 31,", "2022 2021",
+         "Twelve Months Ended December 31,", "2022 2021", "Net revenues $ 2,500 $ 2,300 $ 9,800 $ 8,900",
+         "Operating income 700 650 2,500 2,400"],
+    ]), "birch.pdf")
+    assert "9,800" in figure_answer(doc, "What were Birch's net revenues for the full year 2022?", [2]).text
+
+
+def test_share_counts_under_a_per_share_heading_are_no_per_share_figures(engine, make_pdf):
+    """"Weighted-average shares used to compute net income per share:" heads share counts, not per-share figures: a
+    question naming only counts keeps them (a review found Boston Properties' count replaced by another entity's)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Realty Annual Report 2015", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Operations", "(in thousands, except per share data)", "2015", "2014",
+         "Net income", "572,606", "433,148", "Weighted-average shares used to compute net income per share:",
+         "Weighted average number of common shares outstanding", "153,471", "153,089", "Diluted", "153,901", "153,620"],
+    ]), "birch.pdf")
+    assert "153,471" in figure_answer(
+        doc, "What was Birch's weighted average number of common shares outstanding in 2015?", [2]).text
+
+
+def test_continuing_operations_before_taxes_is_the_pretax_income(engine, make_pdf):
+    """Pfizer prints "Income from continuing operations before provision/(benefit) for taxes on income": a question
+    asking the income from continuing operations before taxes gets it, not the after-tax line."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Pharma Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(MILLIONS)", "2022", "2021",
+         "Income from continuing operations before provision/(benefit) for taxes on income", "34,729", "24,311",
+         "Provision/(benefit) for taxes on income", "3,328", "1,852", "Income from continuing operations", "31,401",
+         "22,459"],
+    ]), "birch.pdf")
+    assert "34,729" in figure_answer(
+        doc, "What was Birch's income from continuing operations before taxes in 2022?", [2]).text
+    assert "31,401" in figure_answer(doc, "What was Birch's income from continuing operations in 2022?", [2]).text
+
+
+def test_a_label_naming_the_item_asked_by_another_name_keeps_its_words(engine, make_pdf):
+    """"Regular quarterly cash dividends per share" holds "cash dividends", another line item's name, but the words
+    of "dividends per share" are not all that name's: the row still answers dividends declared per share (a review
+    found Best Buy's $2.80 withheld)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Dividends", "In fiscal 2022 we paid our regular quarterly cash dividend.", "Fiscal Year", "2022", "2021",
+         "Regular quarterly cash dividends per share", "$2.80", "$2.20", "Cash dividends declared and paid", "$688",
+         "$568"],
+    ]), "birch.pdf")
+    answer = engine.ask_document(doc, "What were Birch's dividends declared per share in fiscal 2022?")
+    assert "2.80" in (answer.extra.get("direct_answer") or ""), answer.text

@@ -103,3 +103,15 @@ def test_a_count_is_not_answered_by_an_identifier_an_amount_or_a_code(df_of):
     doc = indexer.build_index(pdf_factory.make_pdf(counted), "people2.pdf")
     ex = extractive_answer(doc, "How many employees did Harbor Foods have in 2022?", [1], df_of(doc))
     assert ex.direct is not None and "36,000 employees" in ex.direct.text, ex.direct
+
+
+def test_a_year_before_the_cause_is_no_figure_of_it(df_of):
+    """"In fiscal 2022, driven by our store remodel program, capital expenditures were $1.9 billion": the year dates
+    the figure; the cause follows the year, not the figure, so the item's words still say what the figure is."""
+    doc = indexer.build_index(pdf_factory.make_pdf([[
+        "Harbor Stores annual report", "Results of operations for fiscal 2022.",
+        "In fiscal 2022, driven by our store remodel program, capital expenditures were $1.9 billion.",
+        "Net sales grew across every segment."]]), "capex.pdf")
+    ex = extractive_answer(doc, "How much did Harbor Stores spend on capital expenditures in fiscal 2022?", [1],
+                           df_of(doc))
+    assert ex.direct is not None and "1.9 billion" in ex.direct.text, ex.direct
