@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-INDEX_VERSION = 34  # bump when the offline tree changes so cached indexes are rebuilt
+INDEX_VERSION = 35  # bump when the offline tree changes so cached indexes are rebuilt
 
 
 @dataclass(frozen=True)
