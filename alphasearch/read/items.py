@@ -265,11 +265,11 @@ def _names_another_item(norm: str, groups: tuple[str, ...]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def others_named(norm: str, groups: tuple[str, ...]) -> frozenset[str]:
-    """The terms of the names of line items not in ``groups`` that the (normalised) text holds whole: words it
+def others_named(norm: str, groups: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The terms of each name of a line item not in ``groups`` that the (normalised) text holds whole: words it
     uses for another item ("income from continuing operations" holds the words of "income from operations" apart,
     and is no operating income)."""
-    return frozenset(t for group, p in _group_phrases() if group not in groups and p in norm for t in terms(p))
+    return tuple(frozenset(terms(p)) for group, p in _group_phrases() if group not in groups and p in norm)
 
 
 _NOT = re.compile(r"\bnot\s+(?:yet\s+)?([A-Za-z][\w-]*)", re.IGNORECASE)  # "not paid", "not yet paid"

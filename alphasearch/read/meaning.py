@@ -126,10 +126,10 @@ def match(label: str, context: str, want: Asked) -> tuple[float, float]:
     explained |= named
     # a label naming no item asked, whose words of the question belong to another item's name it holds whole
     # ("Income from continuing operations" for operating income), does not hold them
-    others = others_named(norm_text(label), want.groups) if want.groups and not explained else frozenset()
-    if not any(need <= others for g in want.groups for _, need in group_terms(g)[0] if need):
-        others = frozenset()  # … only when those names hold a whole name of the item asked ("Cash dividends" holds
-        # no "dividends per share")
+    others = frozenset().union(*(
+        o for o in (others_named(norm_text(label), want.groups) if want.groups and not explained else ())
+        if any(need <= o for g in want.groups for _, need in group_terms(g)[0] if need)))  # … a name holding a whole
+    # name of the item asked ("Cash dividends" holds no "dividends per share")
     covered = 0.0
     for t, w in want.weights.items():
         if t in lab and t not in others or t in stands_for or (t in named and named & lab):
@@ -162,6 +162,9 @@ def _with_heading(label: str, context: str, want: Asked, lab: set[str]) -> set[s
         return set()
     head = set(terms(heading))
     got = _names(want, norm_text(label + " " + heading), lab | head)[0]
+    if (added := got - lab) and any(added <= o for o in others_named(norm_text(heading), want.groups)):
+        return set()  # the heading's words are another item's name ("Net income" under "Cash provided (used) by
+        # operations:" is a part of the operating cash flow, no operating income)
     # only names the label completes: a name the heading holds whole alone is the heading's, not the label's
     # ("Other operating activities" under "Adjustments to reconcile net income to net cash provided by operating
     # activities:" is no operating cash flow)
@@ -173,12 +176,12 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
     words those names stand for), the names held whole by the text (``norm``, its terms ``words``)."""
     explained: set[str] = set()
     stands_for: set[str] = set()
-    others = others_named(norm, want.groups)  # the words of another item's name held whole are that item's
+    others = others_named(norm, want.groups)  # another item's name held whole holding the words is that item's
     for group in want.groups:
         mine = group_terms(group)[1] & set(want.weights)  # the question's words for this line item
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
-                if phrase in norm or need <= words and not need <= others]
+                if phrase in norm or need <= words and not any(need <= o for o in others)]
         # the same item qualified otherwise ("basic …" for "diluted earnings per share", the question not saying
         # "basic"): none of its names counts
         # (words that mean the same, "stockholders" for "shareholders", are no other qualifier: lexicon's same_words)

@@ -1138,3 +1138,17 @@ def test_a_label_naming_the_item_asked_by_another_name_keeps_its_words(engine, m
     ]), "birch.pdf")
     answer = engine.ask_document(doc, "What were Birch's dividends declared per share in fiscal 2022?")
     assert "2.80" in (answer.extra.get("direct_answer") or ""), answer.text
+
+
+def test_the_items_name_split_between_a_label_and_its_heading_is_not_anothers(engine, make_pdf):
+    """"Diluted" under "Net income per common share:" is the diluted EPS though the page's other lines name "net
+    income" and "shares outstanding" whole: another item's names only count when one of them holds the item's whole
+    name (the full suite found $2.58 lost to the share count 508)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Harbor Corporation", "Annual Report 2023"],
+        ["Consolidated Statements of Income", "(in millions, except per share amounts)", "2023 2022",
+         "Net sales $ 21,400 $ 19,800", "Net income $ 1,310 $ 1,180", "Weighted-average common shares outstanding:",
+         "Basic 500 500", "Diluted 508 511", "Net income per common share:", "Basic $ 2.62 $ 2.36",
+         "Diluted $ 2.58 $ 2.31"],
+    ]), "harbor.pdf")
+    assert "2.58" in figure_answer(doc, "What were Harbor's diluted earnings per share in 2023?", [2]).text
