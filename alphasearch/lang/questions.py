@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from . import domain
+from .text import STOPWORDS
 
 
 # --- question analysis ---------------------------------------------------------------------
@@ -75,8 +76,23 @@ _LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 
 
 def clean_question(question: str) -> str:
-    """The question without formatting instructions ("Round your answer…")."""
-    return _question_patterns()[0].sub(" ", question)
+    """The question without formatting instructions ("Round your answer…") and without the legal suffix of a
+    company's name ("FedEx Corporation's" → "FedEx's")."""
+    out = _question_patterns()[0].sub(" ", question)
+    while (shorter := _name_suffix().sub(_named, out)) != out:  # "Best Buy Co., Inc."
+        out = shorter
+    return out
+
+
+def _named(m: re.Match) -> str:  # the name without its suffix; "The Company" is no name
+    return m.group(1) if m.group(1).lower() not in STOPWORDS else m.group(0)
+
+
+@lru_cache(maxsize=1)
+def _name_suffix() -> re.Pattern[str]:
+    """A legal suffix (``name_suffixes`` of data/questions.json, as written) after a capitalised word."""
+    suffixes = "|".join(re.escape(s) for s in sorted(domain.load("questions")["name_suffixes"], key=len, reverse=True))
+    return re.compile(rf"(\b[A-Z0-9][\w&.'’-]*) *,? +(?:{suffixes})(?![\w&-])")
 
 
 @lru_cache(maxsize=1)
