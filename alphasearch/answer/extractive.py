@@ -278,6 +278,10 @@ def extractive_answer(
     if figure is None and head is not None and head is not counting and not _sentence_fits(doc, question, head[4]):
         head = None  # a line item asked and no row states it: a sentence not naming it states no figure of its own
     line = head[4] + head[5] if head is not None else ""
+    if head is not None and figure is None and kind == "number" and asks_line_item(question) \
+            and not _real_figure(line) and not _ABSENCE.search(line):
+        head = None  # a line item's amount asked: a sentence stating no figure answers only by saying there is none
+        line = ""  # ("does not anticipate paying dividends"), not by using the item's word ("the liabilities of")
     if head is not None and not (line_fits(question, "sentence", line) and _dated(kind, line)
                                  and not _only_spans(kind, question, line)):
         head = None  # its figures are not the shape of the answer, a "when" answered by a figure without a date,
@@ -535,6 +539,11 @@ def answer_kind(question: str) -> str:
     if wants_number(question) or re.search(r"\b(how (much|many|long|old)|number of|count of|percentage)\b", q):
         return "number"
     return "text"
+
+
+# a sentence saying there is none ("did not declare any dividends", "no dividends were paid"), not one that only
+# holds a "not" ("shall not be deemed filed or subject to the liabilities of …")
+_ABSENCE = re.compile(r"\b(?:no|none|never|nil)\b|\b(?:did|does|do|has|have|had)\s+not\b|n['’]t\b", re.IGNORECASE)
 
 
 def _real_figure(sentence: str) -> bool:

@@ -28,6 +28,7 @@ from functools import lru_cache
 from ..index import facts
 from ..lang.text import terms
 from ..models import DocumentIndex
+from .tables import change_column
 from .items import base_name, group_terms, implied_words, others_named, same_terms, label_core, lexicon, neutral_words, norm_text, without_negated
 
 CONTEXT_WEIGHT = 0.6  # a key term the row's context holds (not its label) counts this much
@@ -207,7 +208,8 @@ def _forms(group: str) -> tuple[tuple[str, frozenset[str], frozenset[str], froze
 
 def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
     """What a row at ``line`` of a page sits in: the page's first lines (a statement's title) and, on a line of
-    its own, the nearest heading above it: a line without figures, no unit line, that is no part of a row's label
+    its own, the nearest heading above it: a line without figures, no unit line, no change column's header, that is no
+    part of a row's label
     (``labels``: the page's row labels) — "Cash flows from operating activities:", "Earnings per share" above
     "Basic" and "Diluted"."""
     lines = [" ".join(x.split()) for x in page_text.split("\n")]
@@ -217,7 +219,8 @@ def row_context(page_text: str, line: int, labels: Sequence[str] = ()) -> str:
     def heading_like(k: int) -> bool:  # words, no figure (a remark in brackets aside: "(000's)"), no unit line
         bare = _BRACKETS.sub(lambda m: " " if _LETTER.search(m.group()) else m.group(), lines[k])
         return (len(lines[k]) > 2 and not _DIGITS.search(bare) and "$" not in lines[k]
-                and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named)
+                and not _UNIT_LINE.search(lines[k]) and _label_part(lines[k]) not in named
+                and not change_column(lines[k]))  # a column's header ("Percent Change") heads no rows
 
     at = next((k for k in range(line - 1, max(-1, line - 40), -1) if heading_like(k)), None)
     if at is None:

@@ -29,7 +29,9 @@ _DASH = {"—", "–", "-", "−", "— ", "n/a", "N/A", "nm", "NM", "n/m", "N/M
 _CURRENCY = {"$", "€", "£", "US$", "USD", "EUR", "GBP"}
 _YEAR = re.compile(r"\b(?:FY\s?)?((?:19[89]|20[0-4])\d)\b")
 _HEADER_CHARS = 60  # a header line is short; a longer line is prose
-_UNIT_ASIDE = re.compile(r"\((?:in |\$ ?in |\$ )?(?:thousands|millions|billions)\b[^()]{0,40}\)", re.IGNORECASE)  # "… as follows (in millions):"
+# "… as follows (in millions):", "… summary operating results (dollars in millions, except per share amounts):"
+_UNIT_ASIDE = re.compile(r"\((?:(?:u\.?s\.? )?(?:dollars|amounts|euros|usd|\$) ?)?(?:in )?(?:thousands|millions|billions)\b"
+                         r"[^()]{0,40}(?:\)|$)", re.IGNORECASE)  # or wrapped at the line's end
 _TITLE_WORDS = re.compile(r"\b(?:and|for|the|ended)\b", re.IGNORECASE)  # a title's years: "For the Years Ended …, 2023 and 2022"
 _UNIT = re.compile(r"\b(thousand|million|billion)(s?)\b", re.IGNORECASE)
 # the unit word alone in lower case ends a label wrapped over lines ("Shares issued: 1.8 billion and 1.8" / "billion")
@@ -230,6 +232,11 @@ def _change_column() -> re.Pattern[str]:
 
 
 _CHANGE_COLUMN = _change_column()
+
+
+def change_column(line: str) -> bool:
+    """``line`` heads a column of changes between years ("Percent Change", "% Change", "2022 vs. 2021")."""
+    return bool(_CHANGE_COLUMN.match(line))
 
 
 def _header_years(line: str) -> list[str] | None:

@@ -553,3 +553,24 @@ def test_a_web_pages_printed_address_and_page_counter_is_no_figure(engine, make_
     assert not _has_kind(footer, "number") and not_line_item(footer)
     assert _has_kind("We recorded 5 videos in 2023.", "number")
     assert not _has_kind("Write to help@example.org or see www.example.org/page7", "number")
+
+
+def test_a_sentence_without_a_figure_answers_an_amount_only_by_saying_there_is_none(engine, make_pdf):
+    """Best Buy prints no "Total liabilities": its best sentence for them was "… subject to the liabilities of Section
+    18 of the Exchange Act …", quoted as the direct answer — a numbered reference is no figure, and a sentence with
+    none answers a line item's amount only when it says there is none ("does not anticipate paying dividends").
+    Read with no confidence threshold: the direct line is what is judged, not whether the answer falls back."""
+    d = engine.index_bytes(make_pdf([
+        ["Birch Stores, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Stock Performance Graph", "The information in this graph shall not be deemed filed or subject to the "
+         "liabilities of Section 18 of the Exchange Act.", "The graph compares our total return with two indexes."],
+        ["Consolidated Balance Sheets", "(in millions)", "2023", "2022", "Accounts payable", "3,862", "3,744",
+         "Total current liabilities", "8,979", "10,674", "Total liabilities and equity", "15,803", "17,504"],
+        ["Dividends", "The Company does not anticipate paying any cash dividends in the foreseeable future."],
+    ]), "birch.pdf")
+    liabilities = extractive_answer(d, "What were Birch's total liabilities at the end of 2023?", [2], df_of(d),
+                                    threshold=0.0)
+    assert liabilities.direct is None
+    dividends = extractive_answer(d, "How much did Birch pay in dividends in 2023?", [4], df_of(d), threshold=0.0)
+    assert dividends.direct.text == \
+        "The Company does not anticipate paying any cash dividends in the foreseeable future. — p. 4"

@@ -1152,3 +1152,66 @@ def test_the_items_name_split_between_a_label_and_its_heading_is_not_anothers(en
          "Diluted $ 2.58 $ 2.31"],
     ]), "harbor.pdf")
     assert "2.58" in figure_answer(doc, "What were Harbor's diluted earnings per share in 2023?", [2]).text
+
+
+def test_cash_the_operations_generated_is_the_operating_cash_flow_not_the_cash_balance(engine, make_pdf):
+    """"How much cash did X's operations generate" holds "cash" and "operations" but not the lexicon's "cash from
+    operations" (its linking word "from" is missing): every filing was answered with its year-end cash balance. A
+    line item's name is found without its linking words, and not from another item's words ("cash" beside
+    "operating income" stays the cash)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Cash Flows", "(in millions)", "2023", "2022",
+         "Cash provided by operating activities", "8,848", "9,832", "Capital expenditures", "(6,174)", "(6,763)",
+         "Cash and cash equivalents at end of period", "6,856", "6,897"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much cash did Birch's operations generate in 2023?", [2]).text == \
+        "Cash provided by operating activities, 2023: 8,848 million — p. 2"
+    assert concepts("What were the cash balance and the operating income in 2023?") == ["cash", "operating income"]
+
+
+def test_buying_back_shares_and_earning_name_their_line_items(engine, make_pdf):
+    """"How much did X spend buying back its own shares" named no line item, nor did "How much did X earn": both
+    fell back. Buying back shares is the repurchases of stock ("Purchase of Company stock"); to earn, when the
+    question names no other item, is the net income ("how much revenue did X earn" asks the revenue)."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(in millions)", "2023", "2022", "Net sales", "605,881", "567,762",
+         "Consolidated net income", "11,680", "13,673"],
+        ["Consolidated Statements of Cash Flows", "(in millions)", "2023", "2022", "Dividends paid", "(6,114)",
+         "(6,152)", "Purchase of Company stock", "(9,920)", "(9,787)"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much did Birch spend buying back its own shares in 2023?", [2, 3]).text == \
+        "Purchase of Company stock, 2023: -9,920 million (printed (9,920)) — p. 3"
+    assert figure_answer(doc, "How much did Birch earn in 2023?", [2, 3]).text == \
+        "Consolidated net income, 2023: 11,680 million — p. 2"
+    assert figure_answer(doc, "How much revenue did Birch earn in 2023?", [2, 3]).text == \
+        "Net sales, 2023: 605,881 million — p. 2"
+
+
+def test_a_unit_stated_in_the_sentence_above_a_table_is_its_unit(engine, make_pdf):
+    """FedEx introduces its results with "The following table compares summary operating results (dollars in
+    millions, except per share amounts):"; the unit was read only as "(in millions)", so "$3,972" lost its
+    millions."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Express, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["CONSOLIDATED RESULTS", "The following table compares summary operating results (dollars in millions, "
+         "except per share amounts):", "2023", "2022", "Consolidated revenue", "90,155", "93,512",
+         "Consolidated net income", "3,972", "3,826"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's consolidated net income in 2023?", [2]).text == \
+        "Consolidated net income, 2023: $3,972 million — p. 2"
+
+
+def test_a_change_columns_header_is_no_heading_that_makes_a_row_a_rate(engine, make_pdf):
+    """FedEx's capital expenditures table prints "2023", "2022", "Percent Change" over its rows; that header was
+    taken for the heading the rows sit under, whose "percent" made "Total capital expenditures" a rate without the
+    table's millions."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Express, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["CAPITAL RESOURCES", "Capital expenditures by asset category (in millions):", "2023", "2022",
+         "Percent Change", "Aircraft and related equipment", "$", "1,684 $", "2,273", "(26 )", "Vehicles and trailers",
+         "719", "717", "—", "Total capital expenditures", "$", "6,174 $", "6,763", "(9 )"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What were Birch's total capital expenditures in 2023?", [2]).text == \
+        "Total capital expenditures, 2023: $6,174 million — p. 2"
