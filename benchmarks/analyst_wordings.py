@@ -55,25 +55,25 @@ ASKED_MORE = {
     "cost_of_sales": ("What was {co}'s cost of sales in fiscal {year}?",
                       r"(?i)^(total )?costs? of (sales|revenues?|net revenues?|goods sold|products sold|merchandise)"),
     "equity": ("What was {co}'s total shareholders' equity at the end of fiscal {year}?",
-               r"(?i)^total (\w+ )*(stockholders|shareholders|shareowners)['’]? equity|^total equity"),
+               r"(?i)^total\b.*(stockholders|shareholders|shareowners)['’]?( \(deficit\))? equity|^total equity"),
     "gross_profit": ("What was {co}'s gross profit in fiscal {year}?", r"(?i)gross (profit|margin)"),
     "sga": ("How much did {co} spend on selling, general and administrative expenses in fiscal {year}?",
-            r"(?i)selling, general|general and administrative|selling and administrative|SG&A"),
+            r"(?i)selling,? .*administrative|general and administrative|SG&A"),
     "goodwill": ("How much goodwill did {co} carry on its balance sheet at the end of fiscal {year}?",
                  r"(?i)^goodwill"),
     "inventories": ("What was the value of {co}'s inventories at the end of fiscal {year}?",
                     r"(?i)^(total )?(merchandise )?inventor"),
     "buybacks": ("How much did {co} spend buying back its own shares in fiscal {year}?",
-                 r"(?i)repurchase|buy-?back|treasury|purchases? of (the company's )?(common|ordinary|class \w) "
+                 r"(?i)repurchase|buy-?back|treasury|purchases? of (the company's )?(common|ordinary|class \w|company) "
                  r"(stock|shares)"),
     "depreciation": ("What was {co}'s depreciation and amortization expense in fiscal {year}?",
                      r"(?i)^depreciation"),
     "cash_end": ("How much cash and cash equivalents did {co} hold at the end of fiscal {year}?",
                  r"(?i)^(total )?cash and (cash )?equivalents|^cash, cash equivalents|^cash and short"),
-    "earn": ("How much did {co} earn in fiscal {year}?", r"(?i)^net (income|earnings)"),
+    "earn": ("How much did {co} earn in fiscal {year}?", r"(?i)^(consolidated )?net (income|earnings)"),
     "diluted_eps": ("How much did {co} earn per diluted share in fiscal {year}?", r"(?i)diluted"),
     "operations_cash": ("How much cash did {co}'s operations generate in fiscal {year}?",
-                        r"(?i)operating activities|provided by operations|from operations"),
+                        r"(?i)operating activities|by operations|from operations"),
 }
 ROUNDS = {"first": ASKED, "more": ASKED_MORE}
 
