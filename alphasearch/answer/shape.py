@@ -40,8 +40,10 @@ _COMPOUND = re.compile(r"\bper ?cent(?:age)?-[\w-]+", re.IGNORECASE)
 _SHARE_ASKED = re.compile(r"\b(?:what|which) (?:share|proportion|fraction)\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\bhow (?:many|much)\s+([a-z]+|%)", re.IGNORECASE)
 # a number that may count things: no currency sign before it, no percent after it, not one part of an identifier
-# ("36-2361282", "21-13199")
-_COUNT_FIGURE = re.compile(r"(?<![\w$€£.,-])(?<!- )\d[\d,]*(?:\.\d+)?(?![\d,.]*\s?(?:%|percent\b|per cent\b))"
+# ("36-2361282", "21-13199"), nor a clause's number ("(1) owns 15%", "1.4 “Eligible Employee” shall mean"): a count
+# has decimals only before a scale word ("1.4 million")
+_COUNT_FIGURE = re.compile(r"(?<![\w$€£.,(-])(?<!- )\d[\d,]*(?:\.\d+(?=\s?(?:million|billion|thousand)\b))?(?![.,]?\d)"
+                           r"(?![\d,.]*\s?(?:%|percent\b|per cent\b))"
                            r"(?![\d,.]*\s?-\s?\d)(?![\d,.]*\()")  # nor a code ("401(k)")
 _CITED = re.compile(r"\bpp?\.\s?\d{1,4}(?:\s?[,–-]\s?\d{1,4})*")
 

@@ -99,6 +99,11 @@ def test_a_count_is_not_answered_by_an_identifier_an_amount_or_a_code(df_of):
     assert not any(states_figure_asked(question, line) for line in PEOPLE[0][1:3])
     assert states_figure_asked("How many dollars were reimbursed?", PEOPLE[0][2])  # an amount asked as "how many"
     assert states_figure_asked(question, "Walmart employs approximately 2.1 million associates.")
+    # a clause's number is no count (eBay's bylaw "(1) owns 15% or more", CVS's plan "1.4 “Eligible Employee”")
+    assert not states_figure_asked(question, "An interested stockholder is a person that (1) owns 15% or more of the "
+                                             "outstanding voting stock.")
+    assert not states_figure_asked(question, "1.4 “Eligible Employee” shall mean an individual employed on a regular "
+                                             "basis.")
     counted = [[*PEOPLE[0], "As of December 31, 2022, Harbor Foods had approximately 36,000 employees globally."]]
     doc = indexer.build_index(pdf_factory.make_pdf(counted), "people2.pdf")
     ex = extractive_answer(doc, "How many employees did Harbor Foods have in 2022?", [1], df_of(doc))
