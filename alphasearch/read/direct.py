@@ -77,6 +77,9 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if not found:
         return None
     score, fig = found[0]
+    if not fig.unit and not fig.cell.percent:  # the same line's figure where its unit is printed (Costco's EPS note
+        fig = next((f for _, f in found if f.unit and f.cell.value == fig.cell.value  # repeats its net income without
+                    and norm_text(f.label) == norm_text(fig.label) and f.period == fig.period), fig)  # the millions)
     return Direct(fig.line(), (fig,), "figure", fig.score)
 
 

@@ -1215,3 +1215,19 @@ def test_a_change_columns_header_is_no_heading_that_makes_a_row_a_rate(engine, m
     ]), "birch.pdf")
     assert figure_answer(doc, "What were Birch's total capital expenditures in 2023?", [2]).text == \
         "Total capital expenditures, 2023: $6,174 million — p. 2"
+
+
+def test_the_same_figure_is_cited_where_its_unit_is_printed(engine, make_pdf):
+    """Costco's EPS note repeats "Net income attributable to Costco $5,844" under "(shares in 000's)", with no unit
+    for the amount; ranked first, it gave "$5,844". The same line's same figure on the income statement, in
+    millions, is the one cited."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Wholesale Corporation", "Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(amounts in millions)", "2022", "2021", "Net sales", "222,730",
+         "192,052", "Net income attributable to Birch", "5,844", "5,007"],
+        ["Note 9—Net Income per Common Share", "The following table shows the amounts used in computing net income "
+         "per share (shares in 000's):", "2022", "2021", "Net income attributable to Birch", "$", "5,844", "$", "5,007",
+         "Weighted average basic shares", "443,651", "443,089"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's net income in 2022?", [3, 2]).text == \
+        "Net income attributable to Birch, 2022: 5,844 million — p. 2"
