@@ -137,8 +137,8 @@ def named_in_words(text: str, group: str, words: int = 2) -> bool:
 def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
-    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding"); a verb of
-    ``verbs`` ("earn": net income) when the text names no line item."""
+    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding"); a word of
+    ``bare`` ("earn": net income) when the text names no line item."""
     norm = norm_text(text)
     lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
     for name in (*lex.get("statements", ()), *lex.get("measures", ())):
@@ -161,8 +161,8 @@ def concepts(text: str) -> list[str]:
             out.append(group)
             held[group] = frozenset(terms(norm[at:end])) - neutral_words()
     out = _apart(out, held, set(terms(norm)))
-    if not out:  # a verb that asks for a line item ("how much did X earn") when nothing else is named
-        out = list(dict.fromkeys(g for v, g in lexicon().get("verbs", {}).items() if f" {v} " in norm))[:1]
+    if not out:  # a word that asks for a line item ("how much did X earn") when nothing else is named
+        out = list(dict.fromkeys(g for v, g in lexicon().get("bare", {}).items() if f" {v} " in norm))[:1]
     return out
 
 

@@ -179,7 +179,8 @@ def _names(want: Asked, norm: str, words: set[str]) -> tuple[set[str], set[str]]
     stands_for: set[str] = set()
     others = others_named(norm, want.groups)  # another item's name held whole holding the words is that item's
     for group in want.groups:
-        mine = group_terms(group)[1] & set(want.weights)  # the question's words for this line item
+        # the question's words for this line item, and those every figure of it is of ("paid its shareholders")
+        mine = group_terms(group)[1] & set(want.weights) | implied_words(group, set(want.weights))
         said = [need for _, need, _, _ in _forms(group) if need <= mine]  # the names the question uses
         held = [(need, base, qualifier) for phrase, need, base, qualifier in _forms(group)
                 if phrase in norm or need <= words and not any(need <= o for o in others)]

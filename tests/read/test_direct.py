@@ -1231,3 +1231,25 @@ def test_the_same_figure_is_cited_where_its_unit_is_printed(engine, make_pdf):
     ]), "birch.pdf")
     assert figure_answer(doc, "What was Birch's net income in 2022?", [3, 2]).text == \
         "Net income attributable to Birch, 2022: 5,844 million — p. 2"
+
+
+def test_profit_book_value_and_dividends_to_shareholders_name_their_items(engine, make_pdf):
+    """The third round of analyst wordings: "How much profit did X make" (a bare "profit": the net income, when no
+    other item is named), "the book value of X's equity" (the shareholders' equity, not "Net bookings"), and "pay
+    its shareholders in dividends" (every dividend is paid to shareholders: the word asks nothing the label must
+    print) all fell back or named another line."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Stores, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Income", "(in millions)", "2023", "2022", "Net bookings", "8,354", "8,700",
+         "Gross profit", "21,479", "19,962", "Net income", "5,070", "6,046"],
+        ["Consolidated Balance Sheets", "(in millions)", "2023", "2022", "Total assets", "37,531", "40,321",
+         "Total shareholders' equity", "14,004", "15,281"],
+        ["Consolidated Statements of Cash Flows", "(in millions)", "2023", "2022", "Dividends paid on common stock",
+         "(2,012)", "(1,837)"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How much profit did Birch make in 2023?", [2, 3, 4]).text == \
+        "Net income, 2023: 5,070 million — p. 2"
+    assert figure_answer(doc, "What was the book value of Birch's equity at the end of 2023?", [2, 3, 4]).text == \
+        "Total shareholders' equity, 2023: 14,004 million — p. 3"
+    assert figure_answer(doc, "How much did Birch pay its shareholders in dividends during 2023?", [2, 3, 4]).text == \
+        "Dividends paid on common stock, 2023: -2,012 million (printed (2,012)) — p. 4"
