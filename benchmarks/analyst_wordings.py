@@ -93,7 +93,8 @@ ASKED_THIRD = {
     "employees": ("How many people did {co} employ at the end of fiscal {year}?",
                   r"(?i)\b\d[\d,.]*(\s+(thousand|million))?\s+(full[- ]time\s+|full time/permanent\s+|"
                   r"full- and part-time\s+)?(employees|people|associates|team members|colleagues)|employees, \d{4}: [\d,]+"),
-    "rd": ("How much did {co} spend on research and development in fiscal {year}?", r"(?i)research"),
+    # eBay, Block and Activision print their research and development as "Product development"
+    "rd": ("How much did {co} spend on research and development in fiscal {year}?", r"(?i)research|^product development"),
     "tax": ("What was {co}'s provision for income taxes in fiscal {year}?",
             r"(?i)(provision for|benefit from|\(benefit\)|expense|taxes on) .*income tax|^income tax|^(total )?provision"),
     "dividends": ("How much did {co} pay its shareholders in dividends during fiscal {year}?",
@@ -102,7 +103,7 @@ ASKED_THIRD = {
              r"(?i)^(total )?costs? of (sales|revenues?|net revenues?|goods sold|products sold)|^merchandise costs"),
     "book_equity": ("What was the book value of {co}'s equity at the end of fiscal {year}?",
                     r"(?i)^total\b.*(stockholders|shareholders|shareowners)['’]?( \(deficit\))? (equity|investment)|"
-                    r"^total equity"),
+                    r"^total equity|^equity attributable to (share|stock)"),
     "net_operating_cash": ("How much net cash did {co} generate from operating activities in fiscal {year}?",
                            r"(?i)operating activities|by operations|from operations"),
 }
