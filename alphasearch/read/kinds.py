@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from ..lang.questions import asks, statements_needed
-from .items import concepts, lexicon
+from ..lang.text import terms
+from .items import concepts, group_terms, lexicon, neutral_words
 from .rows import UNIT_WORD, Figure, unitless
 
 
@@ -31,7 +32,8 @@ def fits_kind(question: str, figure: Figure) -> bool:
     if figure.per_share and not asks(question, "per_share") and _items_in_totals(question):
         return False  # "Income from continuing operations … common shareholders" under "Earnings per share—basic:"
         # is no operating income
-    if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)):
+    if asks(question, "count") and not asks(question, "not_count") and (figure.cell.percent or _money(figure)
+                                                                         or not _counts_item(question, figure.label)):
         return False
     if counts_shares(question) and _money(figure) and not _SHARES.search(figure.label):
         return False  # a money table prints share counts in millions in rows naming shares or their basis
@@ -44,6 +46,23 @@ def fits_kind(question: str, figure: Figure) -> bool:
 
 
 _CENTS = re.compile(r"\d\.\d\d\b")
+_HEAD_ENDS = re.compile(r"\s*(?:\(|,|:|—|–|\b(?:at|in|as|of|by|for|from|on|per|during|and)\b)", re.IGNORECASE)
+_COUNT_HEADS = frozenset(terms("number count total headcount"))
+
+
+def _counts_item(question: str, label: str) -> bool:
+    """For a count of a line item the lexicon names ("how many people did X employ"), the row's label names the
+    counted thing by its head word — the last before a bracket or a preposition ("Employees at year end", "Number
+    of employees"): one of the question's words, of the item's names, or a count's ("Total"), when the label holds
+    any. "People Officer: 60" (an officer's age) uses the item's word to qualify another thing."""
+    groups = concepts(question)
+    if not groups:
+        return True
+    head = [w for w in _HEAD_ENDS.split(label.strip(), maxsplit=1)[0].split() if set(terms(w)) - neutral_words()]
+    own = set(terms(head[-1])) if head else set()  # "Team members worldwide": "members"
+    asked = set(terms(question)) | _COUNT_HEADS | set().union(*(group_terms(g)[1] for g in groups))
+    return not own or bool(own & asked) or not set(terms(label)) & asked  # a label naming other things: judged
+    # elsewhere
 _SHARES_COUNTED = re.compile(r"\b(?:how many|number of)\b(?:\W+\w+){0,3}?\W+shares\b", re.IGNORECASE)
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _SHARES = re.compile(r"\b(?:shares?|basic|diluted|weighted)\b", re.IGNORECASE)  # the rows of a share count

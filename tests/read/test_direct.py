@@ -1253,3 +1253,25 @@ def test_profit_book_value_and_dividends_to_shareholders_name_their_items(engine
         "Total shareholders' equity, 2023: 14,004 million — p. 3"
     assert figure_answer(doc, "How much did Birch pay its shareholders in dividends during 2023?", [2, 3, 4]).text == \
         "Dividends paid on common stock, 2023: -2,012 million (printed (2,012)) — p. 4"
+
+
+def test_a_count_is_not_read_from_a_label_whose_counted_word_qualifies_another_thing(engine, make_pdf):
+    """FedEx's executive officers table wraps "Executive Vice President — Chief" / "People Officer" / "60": the row
+    "People Officer: 60" (an age) answered how many people FedEx employs. The counted thing is a label's head word
+    (the last before a bracket or a preposition: "Number of employees", "Employees at year end"); here it is the
+    officer."""
+    from alphasearch.read.kinds import _counts_item
+
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Express Corporation", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
+        ["Information About Our Executive Officers", "Name and Office", "Age", "Positions", "Tracy B. Brightman",
+         "Executive Vice President — Chief", "People Officer", "60", "Executive Vice President since June 2023.",
+         "Mark R. Allen", "Executive Vice President — General", "Counsel and Secretary", "67",
+         "General Counsel since 2017."],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "How many people did Birch employ at the end of 2023?", [2]) is None
+    assert figure_answer(doc, "What was Birch's number of employees in 2023?", [2]) is None
+    question = "How many people did Birch employ at the end of 2023?"
+    assert all(_counts_item(question, label) for label in (
+        "Employees", "Number of employees at year end", "Employees (in thousands)", "Total workforce", "Associates"))
+    assert not _counts_item(question, "Employee benefits")
