@@ -104,11 +104,21 @@ class SearchRecord:
     source: str  # "Single PDF", "Folder query", "Saved", "Uploaded trace"
     traces: dict[str, SearchTrace]
     when: float = field(default_factory=time.time)
+    cited: dict[str, tuple[int, ...]] = field(default_factory=dict)  # phase name → the pages its answer cites
 
     @property
     def title(self) -> str:
         stamp = time.strftime("%H:%M:%S", time.localtime(self.when))
         return f"{stamp} · {self.source} · {shorten(self.question, 60)}"
+
+
+def answer_pages(answer: Answer, doc: str | None = None) -> tuple[int, ...]:
+    """The pages ``answer`` cites (of document ``doc``, for a folder's answer), the direct line's first: where the
+    answer was read, which the visualizer marks beside the search's path."""
+    direct = (answer.extra.get("structured") or {}).get("direct") or {}
+    first = list(direct.get("pages") or []) if doc is None or direct.get("doc") == doc else []
+    pages = [p for c in answer.citations if doc is None or c.doc == doc for p in range(c.pages[0], c.pages[1] + 1)]
+    return tuple(dict.fromkeys(int(p) for p in first + pages))[:5]
 
 
 def searches() -> list[SearchRecord]:
@@ -151,8 +161,9 @@ def saved_searches() -> list[SearchRecord]:
                 trace = SearchTrace.from_dict(data["trace"])
             except (KeyError, TypeError, ValueError, AttributeError):
                 continue
+            cited = tuple(p for p in data.get("cited") or () if isinstance(p, int))
             out.append(SearchRecord(str(data.get("question", "")), f"Saved · {data.get('doc', 'document')}",
-                                    {"Document tree": trace}, when=when))
+                                    {"Document tree": trace}, when=when, cited={"Document tree": cited}))
     except (AlphaSearchError, OSError):
         return out
     return sorted(out, key=lambda r: -r.when)

@@ -7,11 +7,13 @@ width) and its axes are fixed, so playing, pausing or dragging the slider never 
 only the path, the nodes (size ~ sqrt N, colour ~ Q, N and Q and the full title on hover) change.
 The path is drawn under the nodes and their labels; a label is the title wrapped on two lines
 (``node_label``), to the right of its node. A tree larger than ``MAX_NODES`` is drawn collapsed to the
-nodes the search visited, each parent's unvisited children summarised as one "+N unvisited" node.
+nodes the search visited, each parent's unvisited children summarised as one "+N unvisited" node. A gold
+ring marks where the answer was read: the node of each page it cites, or the drawn section holding it.
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -25,6 +27,7 @@ CONTROLS_PX = 140  # the Play buttons and the slider, above the tree
 ROW_PX = 30  # height of one node's row (px): two lines of 11 px text
 LABEL_COLUMNS = 1.6  # room right of the deepest column for its labels, in columns
 UNVISITED = "#c9ced6"
+CITED = "#f59e0b"  # the ring around a node holding a page the answer cites
 
 
 @dataclass
@@ -100,9 +103,29 @@ def _elbow(parent: Spot, child: Spot) -> tuple[list[float], list[float]]:
     return [parent.depth, parent.depth, child.depth], [-parent.row, -child.row, -child.row]
 
 
-def replay_figure(trace: SearchTrace, *, max_nodes: int = MAX_NODES) -> tuple[go.Figure, int]:
+def cited_spots(spots: list[Spot], final: dict[str, NodeView], cited: Sequence[int]) -> dict[str, list[int]]:
+    """For each page the answer cites, the deepest node drawn whose pages hold it (the page's own node when the
+    search reached it, else the section around it): node id → its cited pages."""
+    out: dict[str, list[int]] = {}
+    for page in cited:
+        holding = [s for s in spots if s.node_id in final and final[s.node_id].pages[0] <= page <= final[s.node_id].pages[1]]
+        if holding:
+            out.setdefault(max(holding, key=lambda s: s.depth).node_id, []).append(page)
+    return out
+
+
+def section_path(views: list[NodeView], page: int) -> list[str]:
+    """The titles of the sections (not the root, not a page's own node) that hold ``page``, outermost first."""
+    holding = [v for v in views if v.parent is not None and not v.page
+               and v.pages[0] <= page <= v.pages[1]]
+    return [" ".join(v.title.split()) for v in sorted(holding, key=lambda v: v.depth)]
+
+
+def replay_figure(trace: SearchTrace, *, max_nodes: int = MAX_NODES,
+                  cited: Sequence[int] = ()) -> tuple[go.Figure, int]:
     """The animated figure (frame t: the state after iteration t, 0 ≤ t ≤ T; it opens on T) and the
-    number of nodes drawn."""
+    number of nodes drawn. ``cited``: the pages the answer cites, each marked with a gold ring around the
+    deepest node drawn that holds it (it stays through the replay: it is where the answer was read, not a state)."""
     T = len(trace.steps)
     states = [tree_state(trace, t) for t in range(T + 1)]
     final = states[-1]
@@ -122,7 +145,15 @@ def replay_figure(trace: SearchTrace, *, max_nodes: int = MAX_NODES) -> tuple[go
         frames.append(go.Frame(name=str(t), data=list(_frame_traces(spots, {v.node_id: v for v in views}, last, path, top)),
                                traces=[1, 2]))
     edges = go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#b8bec8", width=1), hoverinfo="skip")
-    fig = go.Figure(data=[edges, *frames[-1].data], frames=frames)
+    marks = cited_spots(spots, last, cited)
+    final_nodes = frames[-1].data[1]
+    size_of = dict(zip(final_nodes.customdata, final_nodes.marker.size))
+    rings = go.Scatter(x=[at[n].depth for n in marks], y=[-at[n].row for n in marks], mode="markers",
+                       marker=dict(symbol="circle-open", size=[size_of.get(n, 10) + 9 for n in marks], color=CITED,
+                                   line=dict(width=3, color=CITED)),
+                       hovertext=["The answer cites " + ", ".join(f"p. {p}" for p in ps) for ps in marks.values()],
+                       hoverinfo="text", customdata=list(marks), name="cited")
+    fig = go.Figure(data=[edges, *frames[-1].data, rings], frames=frames)
     rows = len(spots)
     depth = max((s.depth for s in spots), default=0)
     play = dict(frame=dict(duration=1000 // SPEEDS[0], redraw=True), fromcurrent=True, mode="immediate",

@@ -9,8 +9,8 @@ import streamlit as st
 from alphasearch.config import MAX_QUESTION_CHARS
 from alphasearch.errors import AlphaSearchError, NotYoursError
 from alphasearch.models import Citation
-from pages._common import (SearchRecord, engine, inert, md_escape, open_library, percent, remember_search,
-                           render_answer, searches, shorten, show_error, stored_answer)
+from pages._common import (SearchRecord, answer_pages, engine, inert, md_escape, open_library, percent,
+                           remember_search, render_answer, searches, shorten, show_error, stored_answer)
 from pages._series import render_series
 from pages._visitor import new_id, owner
 
@@ -195,14 +195,15 @@ if question:
                     st.button(f"Ask {inert(label)} instead", key=f"query_alt_{j}", icon=":material/redo:",
                               on_click=ss.__setitem__, args=("query_pick", {"question": question, "folder": folder_name,
                                                                             "doc": alt["doc"]}))
-            traces = {}
+            traces, cited = {}, {}
             if ft and ft.documents is not None:
                 traces["Phase 1 — documents"] = ft.documents
             if ft:
                 for d, tr in ft.per_document.items():
                     traces[f"Phase 2 — {d}"] = tr
+                    cited[f"Phase 2 — {d}"] = answer_pages(answer, d)
             if traces:
-                remember_search(SearchRecord(question, f"Folder query · {folder_name}", traces))
+                remember_search(SearchRecord(question, f"Folder query · {folder_name}", traces, cited=cited))
 
 if any(r.source.startswith("Folder query") for r in searches()):
     if st.button("Open the latest search in the tree visualizer", icon=":material/account_tree:", key="query_to_tree"):

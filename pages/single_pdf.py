@@ -11,8 +11,8 @@ from alphasearch.errors import AlphaSearchError
 from alphasearch.index import turns
 from alphasearch.pdf.convert import accepted_sentence
 from pages._common import (ScriptThreadProgress, SearchRecord, answer_meta, ask_streaming, check_upload_size,
-                           current_settings, engine, inert, library, md_escape, pages_label, release_upload,
-                           remember_search, render_answer, show_error, stored_answer, UPLOAD_TYPES)
+                           answer_pages, current_settings, engine, inert, library, md_escape, pages_label,
+                           release_upload, remember_search, render_answer, show_error, stored_answer, UPLOAD_TYPES)
 from pages._visitor import new_id, owner
 
 SAMPLE_QUESTIONS = ("What was the total revenue in 2025?", "Where did the new factory open?",
@@ -246,10 +246,12 @@ if question:
                 except AlphaSearchError as exc:
                     show_error(exc, "saving the conversation")
             if answer.trace is not None:
-                remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace}))
+                cited = answer_pages(answer)
+                remember_search(SearchRecord(question, f"Single PDF · {doc.name}", {"Document tree": answer.trace},
+                                             cited={"Document tree": cited}))
                 try:  # stored like a folder search: a reload or a restart reopens it in the visualizer
                     library().save_document_trace(doc.doc_id, {"question": question, "doc": doc.name,
-                                                               "trace": answer.trace.to_dict()},
+                                                               "trace": answer.trace.to_dict(), "cited": list(cited)},
                                                   owner=owner())
                 except (AlphaSearchError, OSError, ValueError) as exc:
                     show_error(exc, "saving the search for the tree visualizer")

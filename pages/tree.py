@@ -13,7 +13,7 @@ from alphasearch.search import mcts
 from alphasearch.search.trace_file import read_trace
 from pages._common import (SearchRecord, current_settings, inert, md_escape, pages_label, saved_searches, searches,
                            shorten, tree_state, with_rounds)
-from pages._replay import replay_figure
+from pages._replay import replay_figure, section_path
 
 ss = st.session_state
 st.title("Tree visualizer")
@@ -65,10 +65,16 @@ for name, first in gapped:
 sid = f"{record.when}-{phase}"
 st.caption("Press **▶ Play** on the graph to replay the search in the browser (2, 3 or 5 iterations a second); "
            "drag its slider to any iteration. Hover a node for its full title, N and Q; click one for its details.")
-fig, drawn = replay_figure(trace)
+cited = record.cited.get(phase, ())
+fig, drawn = replay_figure(trace, cited=cited)
 with st.container(border=True, key="tree-replay"):
     event = st.plotly_chart(fig, width="stretch", key=f"tree_replay_{sid}", on_select="rerun",
                             selection_mode="points", config={"displayModeBar": False, "scrollZoom": False})
+    if cited:
+        st.caption("**Where the answer was read** (gold ring): " + "; ".join(
+            f"p. {p}" + (f" — {md_escape(' › '.join(where))}" if (where := section_path(tree_state(trace, T), p)) else "")
+            for p in cited) + ". The blue path is where the search went in the iteration shown; the deep read then "
+            "ranks every page the search reached, so the answer may come from another branch.")
     if drawn < len(tree_state(trace, T)):
         st.caption("A large tree: drawn collapsed to the sections the search visited; “+N unvisited” stands for "
                    "the sections under a node it never visited (all are in the node table).")

@@ -624,6 +624,26 @@ def test_replay_figure_holds_every_iteration_as_a_frame_on_fixed_axes():
     assert len(hist) == T and math.isclose(hist[-1], 0.9)
 
 
+def test_the_pages_an_answer_cites_are_ringed_on_the_deepest_node_drawn_that_holds_them():
+    """The search's path and the answer's page can be in different branches (the deep read ranks every page the
+    search reached): a gold ring marks where the answer was read, on the page's node or the drawn section around it."""
+    from pages._common import tree_state
+    from pages._replay import replay_figure, section_path
+
+    trace = _trace()
+    final = {v.node_id: v for v in tree_state(trace, len(trace.steps))}
+    page = final["c2"].pages[0]
+    fig, _ = replay_figure(trace, cited=(page,))
+    rings = fig.data[-1]
+    assert rings.marker.symbol == "circle-open" and len(rings.customdata) == 1
+    starred = final[rings.customdata[0]]
+    assert starred.pages[0] <= page <= starred.pages[1]
+    assert all(not (v.pages[0] <= page <= v.pages[1]) or v.depth <= starred.depth for v in final.values())
+    assert rings.hovertext[0] == f"The answer cites p. {page}"
+    assert section_path(list(final.values()), page)[-1] == " ".join(final["c2"].title.split())
+    assert len(replay_figure(trace)[0].data[-1].x) == 0  # nothing cited, no ring
+
+
 def test_a_large_tree_is_drawn_collapsed_to_its_visited_part():
     from pages._common import tree_state
     from pages._replay import replay_figure
