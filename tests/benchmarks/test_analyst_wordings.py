@@ -37,6 +37,14 @@ def test_a_generated_filing_is_asked_every_wording(tmp_path, capsys):
     assert result["questions"] == len(analyst_wordings.ASKED)
     for item in ("capex", "investing", "financing", "dividends"):
         assert result["items"][item]["asked"] == 1, (item, result["items"][item])
+    # the later rounds, each with its own items, on the same filing
+    for name, asked, item in (("more", analyst_wordings.ASKED_MORE, "cash_end"),
+                              ("third", analyst_wordings.ASKED_THIRD, "capex")):
+        assert analyst_wordings.main(["--gold", str(gold), "--pdfs", str(pdfs), "--data-dir", str(tmp_path / "idx"),
+                                      "--round", name, "--out", str(out)]) == 0
+        result = json.loads(out.read_text())
+        assert result["questions"] == len(asked) and set(result["items"]) == {*asked, "all"}
+        assert result["items"][item]["asked"] == 1, (name, item, result["items"][item])
 
 
 def test_without_the_filings_it_says_so(tmp_path, capsys):
