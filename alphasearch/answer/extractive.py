@@ -543,7 +543,8 @@ def answer_kind(question: str) -> str:
 
 # a sentence saying there is none ("did not declare any dividends", "no dividends were paid"), not one that only
 # holds a "not" ("shall not be deemed filed or subject to the liabilities of …")
-_ABSENCE = re.compile(r"\b(?:no|none|never|nil)\b|\b(?:did|does|do|has|have|had)\s+not\b|n['’]t\b", re.IGNORECASE)
+_ABSENCE = re.compile(r"\b(?:no|none|never|nil)\b|\b(?:did|does|do|has|have|had|is|are|was|were|been)\s+not\b|n['’]t\b",
+                      re.IGNORECASE)
 
 
 def _real_figure(sentence: str) -> bool:

@@ -43,10 +43,17 @@ def _jargon() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"\b(?:{domain.alternation(table)})\b", re.IGNORECASE), table
 
 
+@lru_cache(maxsize=1)
+def _phrasings() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, replacement) of ``phrasings`` in data/questions.json, any case."""
+    return tuple((re.compile(p, re.IGNORECASE), r) for p, r in domain.load("questions")["phrasings"])
+
+
 def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None) -> str:
     """The question with an analyst's shorthand written out, whole words only ("COST FY21 total liabs, $mm?" →
     "COST FY21 total liabilities, $ millions?"; "LT debt" → "long-term debt", but not in a question written in
-    capitals, where "IS" is a word); an analyst's jargon even where the document prints it ("headcount" → "number of
+    capitals, where "IS" is a word); an analyst's way of asking an item without its name ("how much did X earn" →
+    "… earn in net income"); an analyst's jargon even where the document prints it ("headcount" → "number of
     employees"), unless the question asks how much or why (then it is a cause or a cost's, as printed). A short
     form the document prints itself (``pages``: its pages' texts; a
     chart's "Avg. weekly hours") stays as the question wrote it. What the search, the reader and the model
@@ -63,6 +70,8 @@ def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None)
         return table[word.lower() if case else word]
 
     out = question
+    for pattern, replacement in _phrasings():  # "how much did X earn" asks its net income
+        out = pattern.sub(replacement, out)
     if not (asks(question, "explanation") or asks(question, "money")):  # the item asked, not a cause or a cost's
         jargon, plain = _jargon()  # ("how much did personnel costs increase due to higher headcount")
         out = jargon.sub(lambda m: plain[m.group(0).lower()], out)  # "headcount" is "number of employees"
@@ -84,15 +93,23 @@ def clean_question(question: str) -> str:
     return out
 
 
-def _named(m: re.Match) -> str:  # the name without its suffix; "The Company" is no name
-    return m.group(1) if m.group(1).lower() not in STOPWORDS else m.group(0)
+def _named(m: re.Match) -> str:  # the name without its suffix; "The Company", "Parent Company" are no name's
+    word = m.group(1).lower()
+    return m.group(0) if word in STOPWORDS or word in _kept_after() or word.endswith(("'s", "’s")) else m.group(1)
+
+
+@lru_cache(maxsize=1)
+def _kept_after() -> frozenset[str]:
+    return frozenset(domain.load("questions")["name_suffix_kept_after"])
 
 
 @lru_cache(maxsize=1)
 def _name_suffix() -> re.Pattern[str]:
-    """A legal suffix (``name_suffixes`` of data/questions.json, as written) after a capitalised word."""
+    """A legal suffix (``name_suffixes`` of data/questions.json, as written) ending a name: after a capitalised word
+    holding a letter, before a possessive, a punctuation mark, the end or a lower-case word."""
     suffixes = "|".join(re.escape(s) for s in sorted(domain.load("questions")["name_suffixes"], key=len, reverse=True))
-    return re.compile(rf"(\b[A-Z0-9][\w&.'’-]*) *,? +(?:{suffixes})(?![\w&-])")
+    return re.compile(rf"(\b[A-Z0-9][\w&.'’-]*[A-Za-z][\w&.'’-]*|\b[A-Z]) *,? +(?:{suffixes})(?![\w&-])"
+                      rf"(?=['’]s\b|[,.?;:)!]|\s*$|\s+[a-z])")
 
 
 @lru_cache(maxsize=1)

@@ -137,8 +137,7 @@ def named_in_words(text: str, group: str, words: int = 2) -> bool:
 def concepts(text: str) -> list[str]:
     """Lexicon groups named in ``text``, in the order they first appear (longest phrase first
     where phrases overlap: "net sales" is revenue even though "sales" alone is too); none from the
-    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding"); a word of
-    ``bare`` ("earn": net income) when the text names no line item."""
+    name of a statement or of a measure the lexicon lists as no line item ("days sales outstanding")."""
     norm = norm_text(text)
     lex = lexicon()  # "the cash flow statement" is where to look, and the "cash conversion cycle" is no cash
     for name in (*lex.get("statements", ()), *lex.get("measures", ())):
@@ -160,24 +159,23 @@ def concepts(text: str) -> list[str]:
         if group not in out:
             out.append(group)
             held[group] = frozenset(terms(norm[at:end])) - neutral_words()
-    out = _apart(out, held, set(terms(norm)))
-    if not out:  # a word that asks for a line item ("how much did X earn") when nothing else is named
-        out = list(dict.fromkeys(g for v, g in lexicon().get("bare", {}).items() if f" {v} " in norm))[:1]
-    return out
+    free = norm  # the text's words outside the names found ("operations" of "cash … from operations", not the
+    for a, b in taken:  # "operating" of "operating income" beside it)
+        free = free[:a] + " " * (b - a) + free[b:]
+    return _apart(out, held, set(terms(free)))
 
 
 def _apart(out: list[str], held: dict[str, frozenset[str]], words: set[str]) -> list[str]:
     """``out`` with a line item the text names with words apart ("cash did X's operations generate": a
-    phrase of two or more terms, all in ``words``, its linking words aside) in place of one found by a phrase whose terms are a
+    phrase of two or more terms, its linking words aside, each in ``words`` — the text's words outside the names
+    found — or in a name found that it holds) in place of one found by a phrase whose terms are a
     part of it ("cash"); alone when nothing was found by a whole phrase. A line item found by a shorter name of
     its own ("investing activities" of "cash did X use in investing activities") drops the one found inside it."""
     for group, phrases in lexicon()["groups"].items():
         for _, named in group_terms(group)[0]:
-            need = named - _linking() or named
-            if len(need) < 2 or not need <= words:
-                continue
-            if not need <= words.difference(*(held[g] for g in out if g != group and not held[g] < need)):
-                continue  # its words are another item's name ("cash" beside "operating income")
+            need = named - _linking() or named  # its words outside the names found, or in one it holds
+            if len(need) < 2 or not need <= words.union(*(held[g] for g in out if g == group or held[g] < need)):
+                continue  # ("cash" and "operating income" name no cash from operations)
             inside = next((g for g in out if g != group and held.get(g) and held[g] < need), None)
             if group in out:  # a longer name of its own, holding the one it was found by and the other item's
                 if inside is not None and held.get(group, frozenset()) <= need:  # ("net income" stays beside

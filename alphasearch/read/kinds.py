@@ -46,7 +46,8 @@ def fits_kind(question: str, figure: Figure) -> bool:
 
 
 _CENTS = re.compile(r"\d\.\d\d\b")
-_HEAD_ENDS = re.compile(r"\s*(?:\(|,|:|—|–|\b(?:at|in|as|of|by|for|from|on|per|during|and)\b)", re.IGNORECASE)
+_HEAD_ENDS = re.compile(r"\s*(?:\(|,|:|—|–|\s-\s|\b(?:at|in|as|of|by|for|from|on|per|during|and|outside|within|across"
+                        r"|under|over|through)\b)", re.IGNORECASE)
 _COUNT_HEADS = frozenset(terms("number count total headcount"))
 
 
@@ -58,7 +59,8 @@ def _counts_item(question: str, label: str) -> bool:
     groups = concepts(question)
     if not groups:
         return True
-    head = [w for w in _HEAD_ENDS.split(label.strip(), maxsplit=1)[0].split() if set(terms(w)) - neutral_words()]
+    head = [w for w in _HEAD_ENDS.split(label.strip(), maxsplit=1)[0].split()
+            if set(terms(w)) - neutral_words() and not w.lower().endswith("ly")]  # "Employees globally"
     own = set(terms(head[-1])) if head else set()  # "Team members worldwide": "members"
     asked = set(terms(question)) | _COUNT_HEADS | set().union(*(group_terms(g)[1] for g in groups))
     return not own or bool(own & asked) or not set(terms(label)) & asked  # a label naming other things: judged

@@ -18,3 +18,8 @@ def test_the_word_is_kept_where_it_names_no_company():
     assert clean_question("Which company had the most employees?") == "Which company had the most employees?"
     assert clean_question("What did The Company report as revenue?") == "What did The Company report as revenue?"
     assert clean_question("How many corporation tax filings were made?") == "How many corporation tax filings were made?"
+    # a suffix inside another entity's name, or before more of it, tells one entity from another
+    for kept in ("What was Boston Properties Limited Partnership's net income in 2015?",
+                 "What was AES's Parent Company Liquidity?", "What were McDonald's Company operated sales?",
+                 "Who owns Aetna Life Insurance Company?", "In 2022, Company revenue rose by how much?"):
+        assert clean_question(kept) == kept

@@ -10,6 +10,7 @@ from alphasearch.read.items import concepts, row_score
 from alphasearch.read.direct import figure_answer
 from alphasearch.read.figures import carries, gold_figures, same_figure
 from alphasearch.read.tables import parse_number, parse_rows
+from alphasearch.lang.questions import spelled_out
 from alphasearch.lang.text import terms
 from pdf_factory import earnings_release_pdf, table_pdf
 
@@ -1168,12 +1169,15 @@ def test_cash_the_operations_generated_is_the_operating_cash_flow_not_the_cash_b
     assert figure_answer(doc, "How much cash did Birch's operations generate in 2023?", [2]).text == \
         "Cash provided by operating activities, 2023: 8,848 million — p. 2"
     assert concepts("What were the cash balance and the operating income in 2023?") == ["cash", "operating income"]
+    assert concepts("How much cash did Birch generate from operations and what was its operating income?") == \
+        ["operating cash flow", "operating income"]  # "operations" is not the "operating" of the other item
 
 
 def test_buying_back_shares_and_earning_name_their_line_items(engine, make_pdf):
     """"How much did X spend buying back its own shares" named no line item, nor did "How much did X earn": both
-    fell back. Buying back shares is the repurchases of stock ("Purchase of Company stock"); to earn, when the
-    question names no other item, is the net income ("how much revenue did X earn" asks the revenue)."""
+    fell back. Buying back shares is the repurchases of stock ("Purchase of Company stock"); to earn, with nothing
+    after the verb but a period, is the net income (data/questions.json ``phrasings``: "how much revenue did X earn"
+    asks the revenue, "how much did X earn from membership fees" the fees)."""
     doc = engine.index_bytes(make_pdf([
         ["Birch Stores, Inc.", "Annual Report 2023", "A letter to our shareholders about a year of growth."],
         ["Consolidated Statements of Income", "(in millions)", "2023", "2022", "Net sales", "605,881", "567,762",
@@ -1183,10 +1187,14 @@ def test_buying_back_shares_and_earning_name_their_line_items(engine, make_pdf):
     ]), "birch.pdf")
     assert figure_answer(doc, "How much did Birch spend buying back its own shares in 2023?", [2, 3]).text == \
         "Purchase of Company stock, 2023: -9,920 million (printed (9,920)) — p. 3"
-    assert figure_answer(doc, "How much did Birch earn in 2023?", [2, 3]).text == \
+    assert figure_answer(doc, spelled_out("How much did Birch earn in 2023?"), [2, 3]).text == \
         "Consolidated net income, 2023: 11,680 million — p. 2"
-    assert figure_answer(doc, "How much revenue did Birch earn in 2023?", [2, 3]).text == \
+    assert figure_answer(doc, spelled_out("How much revenue did Birch earn in 2023?"), [2, 3]).text == \
         "Net sales, 2023: 605,881 million — p. 2"
+    # what the verb earns, when the question says it, is what is asked: no net income
+    assert spelled_out("How much did Birch earn from membership fees in 2023?") == \
+        "How much did Birch earn from membership fees in 2023?"
+    assert spelled_out("How much did Birch earn before taxes in 2023?") == "How much did Birch earn before taxes in 2023?"
 
 
 def test_a_unit_stated_in_the_sentence_above_a_table_is_its_unit(engine, make_pdf):
@@ -1234,8 +1242,8 @@ def test_the_same_figure_is_cited_where_its_unit_is_printed(engine, make_pdf):
 
 
 def test_profit_book_value_and_dividends_to_shareholders_name_their_items(engine, make_pdf):
-    """The third round of analyst wordings: "How much profit did X make" (a bare "profit": the net income, when no
-    other item is named), "the book value of X's equity" (the shareholders' equity, not "Net bookings"), and "pay
+    """The third round of analyst wordings: "How much profit did X make" (the net income; not a segment's profit nor
+    a margin), "the book value of X's equity" (the shareholders' equity, not "Net bookings"), and "pay
     its shareholders in dividends" (every dividend is paid to shareholders: the word asks nothing the label must
     print) all fell back or named another line."""
     doc = engine.index_bytes(make_pdf([
@@ -1247,8 +1255,11 @@ def test_profit_book_value_and_dividends_to_shareholders_name_their_items(engine
         ["Consolidated Statements of Cash Flows", "(in millions)", "2023", "2022", "Dividends paid on common stock",
          "(2,012)", "(1,837)"],
     ]), "birch.pdf")
-    assert figure_answer(doc, "How much profit did Birch make in 2023?", [2, 3, 4]).text == \
+    assert figure_answer(doc, spelled_out("How much profit did Birch make in 2023?"), [2, 3, 4]).text == \
         "Net income, 2023: 5,070 million — p. 2"
+    for other in ("What was Birch's Aeronautics profit in 2023?", "What was Birch's profit from Comirnaty in 2023?",
+                  "What was Birch's profit margin in 2023?", "What was Birch's gross profit in 2023?"):
+        assert spelled_out(other) == other  # a segment's, a product's profit, a margin, the gross profit
     assert figure_answer(doc, "What was the book value of Birch's equity at the end of 2023?", [2, 3, 4]).text == \
         "Total shareholders' equity, 2023: 14,004 million — p. 3"
     assert figure_answer(doc, "How much did Birch pay its shareholders in dividends during 2023?", [2, 3, 4]).text == \
@@ -1273,5 +1284,8 @@ def test_a_count_is_not_read_from_a_label_whose_counted_word_qualifies_another_t
     assert figure_answer(doc, "What was Birch's number of employees in 2023?", [2]) is None
     question = "How many people did Birch employ at the end of 2023?"
     assert all(_counts_item(question, label) for label in (
-        "Employees", "Number of employees at year end", "Employees (in thousands)", "Total workforce", "Associates"))
+        "Employees", "Number of employees at year end", "Employees (in thousands)", "Total workforce", "Associates",
+        "Employees globally", "Employees outside the U.S."))
+    assert _counts_item("How many weighted-average shares outstanding did Birch have?",
+                        "Weighted-average shares outstanding - basic")
     assert not _counts_item(question, "Employee benefits")
