@@ -47,7 +47,7 @@ def fits_kind(question: str, figure: Figure) -> bool:
 
 _CENTS = re.compile(r"\d\.\d\d\b")
 _HEAD_ENDS = re.compile(r"\s*(?:\(|,|:|—|–|\s-\s|\b(?:at|in|as|of|by|for|from|on|per|during|and|outside|within|across"
-                        r"|under|over|through)\b)", re.IGNORECASE)
+                        r"|under|over|through|excluding|including)\b)", re.IGNORECASE)
 _COUNT_HEADS = frozenset(terms("number count total headcount"))
 
 
