@@ -49,6 +49,12 @@ def _phrasings() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p, re.IGNORECASE), r) for p, r in domain.load("questions")["phrasings"])
 
 
+@lru_cache(maxsize=1)
+def _part_named() -> re.Pattern[str]:
+    """A part of the company named (``phrasings_unless``): its profit is not the company's net income."""
+    return re.compile(domain.load("questions")["phrasings_unless"], re.IGNORECASE)
+
+
 def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None) -> str:
     """The question with an analyst's shorthand written out, whole words only ("COST FY21 total liabs, $mm?" →
     "COST FY21 total liabilities, $ millions?"; "LT debt" → "long-term debt", but not in a question written in
@@ -70,8 +76,8 @@ def spelled_out(question: str, pages: Callable[[], Iterable[str]] | None = None)
         return table[word.lower() if case else word]
 
     out = question
-    for pattern, replacement in _phrasings():  # "how much did X earn" asks its net income
-        out = pattern.sub(replacement, out)
+    for pattern, replacement in _phrasings():  # "how much did X earn" asks its net income (not a segment's)
+        out = out if _part_named().search(question) else pattern.sub(replacement, out)
     if not (asks(question, "explanation") or asks(question, "money")):  # the item asked, not a cause or a cost's
         jargon, plain = _jargon()  # ("how much did personnel costs increase due to higher headcount")
         out = jargon.sub(lambda m: plain[m.group(0).lower()], out)  # "headcount" is "number of employees"

@@ -1257,7 +1257,8 @@ def test_profit_book_value_and_dividends_to_shareholders_name_their_items(engine
     ]), "birch.pdf")
     assert figure_answer(doc, spelled_out("How much profit did Birch make in 2023?"), [2, 3, 4]).text == \
         "Net income, 2023: 5,070 million — p. 2"
-    for other in ("What was Birch's Aeronautics profit in 2023?", "What was Birch's profit from Comirnaty in 2023?",
+    for other in ("What was Birch's Aeronautics profit in 2023?", "How much profit did Birch's Aeronautics segment make?",
+                  "How much did Birch's Domestic segment earn in 2023?", "What was Birch's profit from Comirnaty in 2023?",
                   "What was Birch's profit margin in 2023?", "What was Birch's gross profit in 2023?"):
         assert spelled_out(other) == other  # a segment's, a product's profit, a margin, the gross profit
     assert figure_answer(doc, "What was the book value of Birch's equity at the end of 2023?", [2, 3, 4]).text == \
