@@ -61,13 +61,16 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
     if computed is not None:
         return computed
     rows = table_rows(doc, pages[:read])
+    if years:
+        rows = _dated_rows(rows)
     wanted = years[-1:] if len(years) == 1 else years
     want = asked(question, groups, org_terms(doc), doc, label_terms(doc))
     found = unit_asked_first(question, [(s, f) for s, f in pick(
         rows, groups, q_terms, wanted, period=period_asked(question), strict=True, org=org_terms(doc), want=want)
         if fits_kind(question, f)])
     if further and groups and (not found or found[0][1].score < STRONG_ROW):
-        more = [f for _, f in pick(table_rows(doc, [p for p in further if p not in pages[:read]]), groups, q_terms,
+        extra = table_rows(doc, [p for p in further if p not in pages[:read]])
+        more = [f for _, f in pick(_dated_rows(extra) if years else extra, groups, q_terms,
                                     wanted, period=period_asked(question), strict=True, want=want)
                 if fits_kind(question, f) and names_asked_first(f.label, groups)]
         if more and more[0].score >= STRONG_ROW:
@@ -81,6 +84,17 @@ def figure_answer(doc: DocumentIndex, question: str, pages: Sequence[int], *, re
         fig = next((f for _, f in found if f.unit and f.cell.value == fig.cell.value  # repeats its net income without
                     and norm_text(f.label) == norm_text(fig.label) and f.period == fig.period), fig)  # the millions)
     return Direct(fig.line(), (fig,), "figure", fig.score)
+
+
+def _dated_rows(rows: list) -> list:
+    """``rows`` (rank, page, row) without those whose year cannot be told: a label printed more than once on a page
+    with other figures and no year columns (Pfizer's statement of equity: "Net income" in each year's block)."""
+    seen: dict[tuple[int, str], set] = {}
+    for _, page, r in rows:
+        if not r.columns:
+            seen.setdefault((page, norm_text(r.label)), set()).add(tuple(c.text for c in r.cells))
+    return [(rank, page, r) for rank, page, r in rows
+            if r.columns or len(seen.get((page, norm_text(r.label)), ())) < 2]
 
 
 def names_every_item(label: str, groups: Sequence[str], question: str = "") -> bool:

@@ -1290,3 +1290,20 @@ def test_a_count_is_not_read_from_a_label_whose_counted_word_qualifies_another_t
     assert _counts_item("How many weighted-average shares outstanding did Birch have?",
                         "Weighted-average shares outstanding - basic")
     assert not _counts_item(question, "Employee benefits")
+
+
+def test_a_label_repeated_without_year_columns_states_no_year_asked(engine, make_pdf):
+    """Pfizer's statement of equity prints a block per year, each with its "Net income" row and no year columns:
+    the first block's (2020) was stated as 2022's net income. A label printed more than once on a page with other
+    figures and no year columns cannot tell its year; the income statement's row, in its year's column, can."""
+    doc = engine.index_bytes(make_pdf([
+        ["Birch Pharma Inc.", "Annual Report 2022", "A letter to our shareholders about a year of growth."],
+        ["Consolidated Statements of Equity", "(millions)", "Balance, January 1, 2020", "63,143", "Net income", "9,159",
+         "Balance, December 31, 2020", "63,238", "Net income", "21,979", "Balance, December 31, 2021", "77,201",
+         "Net income", "31,372", "Balance, December 31, 2022", "95,661"],
+        ["Consolidated Statements of Income", "(millions)", "2022", "2021", "Revenues", "100,330", "81,288",
+         "Net income", "31,372", "21,979"],
+    ]), "birch.pdf")
+    assert figure_answer(doc, "What was Birch's net income in 2022?", [2, 3]).text == \
+        "Net income, 2022: 31,372 million — p. 3"
+    assert figure_answer(doc, "What was Birch's net income in 2022?", [2]) is None
