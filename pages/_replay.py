@@ -7,7 +7,7 @@ width) and its axes are fixed, so playing, pausing or dragging the slider never 
 only the path, the nodes (size ~ sqrt N, colour ~ Q, N and Q and the full title on hover) change.
 The path is drawn under the nodes and their labels; a label is the title wrapped on two lines
 (``node_label``), to the right of its node. A tree larger than ``MAX_NODES`` is drawn collapsed to the
-nodes the search visited, each parent's unvisited children summarised as one "+N unvisited" node. A gold
+nodes the search visited, each parent's unvisited children summarised as one "+N unvisited" node. A purple
 ring marks where the answer was read: the node of each page it cites, or the drawn section holding it.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ CONTROLS_PX = 140  # the Play buttons and the slider, above the tree
 ROW_PX = 30  # height of one node's row (px): two lines of 11 px text
 LABEL_COLUMNS = 1.6  # room right of the deepest column for its labels, in columns
 UNVISITED = "#c9ced6"
-CITED = "#f59e0b"  # the ring around a node holding a page the answer cites
+CITED = "#9333ea"  # the ring around a node holding a page the answer cites: purple, apart from Q's red → green
 
 
 @dataclass
@@ -124,7 +124,7 @@ def section_path(views: list[NodeView], page: int) -> list[str]:
 def replay_figure(trace: SearchTrace, *, max_nodes: int = MAX_NODES,
                   cited: Sequence[int] = ()) -> tuple[go.Figure, int]:
     """The animated figure (frame t: the state after iteration t, 0 ≤ t ≤ T; it opens on T) and the
-    number of nodes drawn. ``cited``: the pages the answer cites, each marked with a gold ring around the
+    number of nodes drawn. ``cited``: the pages the answer cites, each marked with a purple ring around the
     deepest node drawn that holds it (it stays through the replay: it is where the answer was read, not a state)."""
     T = len(trace.steps)
     states = [tree_state(trace, t) for t in range(T + 1)]
@@ -149,7 +149,7 @@ def replay_figure(trace: SearchTrace, *, max_nodes: int = MAX_NODES,
     final_nodes = frames[-1].data[1]
     size_of = dict(zip(final_nodes.customdata, final_nodes.marker.size))
     rings = go.Scatter(x=[at[n].depth for n in marks], y=[-at[n].row for n in marks], mode="markers",
-                       marker=dict(symbol="circle-open", size=[size_of.get(n, 10) + 9 for n in marks], color=CITED,
+                       marker=dict(symbol="circle-open", size=[size_of.get(n, 10) + 11 for n in marks], color=CITED,
                                    line=dict(width=3, color=CITED)),
                        hovertext=["The answer cites " + ", ".join(f"p. {p}" for p in ps) for ps in marks.values()],
                        hoverinfo="text", customdata=list(marks), name="cited")

@@ -66,15 +66,16 @@ sid = f"{record.when}-{phase}"
 st.caption("Press **▶ Play** on the graph to replay the search in the browser (2, 3 or 5 iterations a second); "
            "drag its slider to any iteration. Hover a node for its full title, N and Q; click one for its details.")
 cited = record.cited.get(phase, ())
+if cited:  # above the graph: a large tree puts its end far below
+    st.markdown("**Where the answer was read** (purple ring): " + "; ".join(
+        f"p. {p}" + (f" — {md_escape(' › '.join(where))}" if (where := section_path(tree_state(trace, T), p)) else "")
+        for p in cited) + ".")
+    st.caption("The blue path is where the search went in the iteration shown; the deep read then ranks every page "
+               "the search reached, so the answer may come from another branch.")
 fig, drawn = replay_figure(trace, cited=cited)
 with st.container(border=True, key="tree-replay"):
     event = st.plotly_chart(fig, width="stretch", key=f"tree_replay_{sid}", on_select="rerun",
                             selection_mode="points", config={"displayModeBar": False, "scrollZoom": False})
-    if cited:
-        st.caption("**Where the answer was read** (gold ring): " + "; ".join(
-            f"p. {p}" + (f" — {md_escape(' › '.join(where))}" if (where := section_path(tree_state(trace, T), p)) else "")
-            for p in cited) + ". The blue path is where the search went in the iteration shown; the deep read then "
-            "ranks every page the search reached, so the answer may come from another branch.")
     if drawn < len(tree_state(trace, T)):
         st.caption("A large tree: drawn collapsed to the sections the search visited; “+N unvisited” stands for "
                    "the sections under a node it never visited (all are in the node table).")

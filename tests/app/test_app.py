@@ -626,7 +626,7 @@ def test_replay_figure_holds_every_iteration_as_a_frame_on_fixed_axes():
 
 def test_the_pages_an_answer_cites_are_ringed_on_the_deepest_node_drawn_that_holds_them():
     """The search's path and the answer's page can be in different branches (the deep read ranks every page the
-    search reached): a gold ring marks where the answer was read, on the page's node or the drawn section around it."""
+    search reached): a purple ring marks where the answer was read, on the page's node or the drawn section around it."""
     from pages._common import tree_state
     from pages._replay import replay_figure, section_path
 

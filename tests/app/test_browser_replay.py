@@ -3,7 +3,7 @@ button pressed; while it plays, at three frames the graph is drawn (nodes, not a
 counter ("Iteration k / T") names the frame the slider is on, and the axes and plot area are those of
 the first frame (no re-zoom). At 800 px the graph fits the page, its labels do not overlap, the sidebar is narrower and metric values
 are whole.
-A reload after a single-PDF question reopens its tree, with a gold ring and a caption where its answer was read. Screenshots: ``test-artifacts/screenshots/20_replay_frame_*.png``,
+A reload after a single-PDF question reopens its tree, with a purple ring and a caption where its answer was read. Screenshots: ``test-artifacts/screenshots/20_replay_frame_*.png``,
 ``21_replay_800px.png``, ``22_tree_after_reload.png``."""
 from __future__ import annotations
 
@@ -154,8 +154,8 @@ def test_a_reload_reopens_the_latest_single_pdf_search_in_the_visualizer(browser
         assert pg.get_by_text("No search yet").count() == 0
         assert pg.get_by_text(re.compile("Question: " + re.escape(question))).first.is_visible()
         # where the answer was read, kept with the stored search: a caption naming the page and its section, and
-        # a gold ring around the node holding it
-        where = pg.get_by_text(re.compile(r"Where the answer was read \(gold ring\): p\. \d+ — ")).first
+        # a purple ring around the node holding it
+        where = pg.get_by_text(re.compile(r"Where the answer was read \(purple ring\): p\. \d+ — ")).first
         assert where.is_visible(), where.text_content()
         rings = pg.evaluate("() => document.querySelectorAll('.st-key-tree-replay .js-plotly-plot .scatterlayer "
                             ".trace:nth-of-type(4) .point').length")
