@@ -54,9 +54,11 @@ ASKED = {  # item: (question, a pattern the direct line matches when it states t
 # out of sample for the wording; what is mended after it is again a regression check.
 ASKED_MORE = {
     "cost_of_sales": ("What was {co}'s cost of sales in fiscal {year}?",
-                      r"(?i)^(total )?costs? of (sales|revenues?|net revenues?|goods sold|products sold|merchandise)"),
+                      r"(?i)^(total )?costs? of (sales|revenues?|net revenues?|goods sold|products sold|merchandise)|"
+                      r"^merchandise costs"),
     "equity": ("What was {co}'s total shareholders' equity at the end of fiscal {year}?",
-               r"(?i)^total\b.*(stockholders|shareholders|shareowners)['’]?( \(deficit\))? equity|^total equity"),
+               r"(?i)^total\b.*(stockholders|shareholders|shareowners)['’]?( \(deficit\))? (equity|investment)|"
+               r"^total equity"),
     "gross_profit": ("What was {co}'s gross profit in fiscal {year}?", r"(?i)gross (profit|margin)"),
     "sga": ("How much did {co} spend on selling, general and administrative expenses in fiscal {year}?",
             r"(?i)selling,? .*administrative|general and administrative|SG&A"),
