@@ -137,8 +137,15 @@ def states_unit_asked(question: str, text: str) -> bool:
     Identification Number … is 36-2361282" for the number of employees); a line stating no figure at all is judged
     elsewhere. The caller asks it of questions wanting a number ("who owns more than 5%" wants a name)."""
     if not percentage_asked(question):
-        return not count_asked(question) or not figures_stated(text) or bool(_COUNT_FIGURE.search(_YEARS.sub(" ", text)))
+        return not count_asked(question) or not figures_stated(text) or bool(
+            _COUNT_FIGURE.search(_YEARS.sub(" ", _references().sub(" ", text))))  # "as defined in Section 203"
     return not figures_stated(text) or bool(figures_by_kind(text).get("%")) or bool(_patterns()["shares"].search(text))
+
+
+@lru_cache(maxsize=1)
+def _references() -> re.Pattern[str]:
+    """What prints digits but states no figure (``not_figures`` of data/lexicon.json: "Section 203", a web address)."""
+    return re.compile("|".join(f"(?:{p})" for p in domain.load("lexicon")["not_figures"]), re.IGNORECASE)
 
 
 def count_asked(question: str) -> bool:

@@ -101,7 +101,8 @@ def test_a_count_is_not_answered_by_an_identifier_an_amount_or_a_code(df_of):
     assert states_figure_asked(question, "Walmart employs approximately 2.1 million associates.")
     # a clause's number is no count (eBay's bylaw "(1) owns 15% or more", CVS's plan "1.4 “Eligible Employee”")
     assert not states_figure_asked(question, "An interested stockholder is a person that (1) owns 15% or more of the "
-                                             "outstanding voting stock.")
+                                             "outstanding voting stock or (2) is an affiliate (as defined in Section "
+                                             "203) of the corporation.")
     assert not states_figure_asked(question, "1.4 “Eligible Employee” shall mean an individual employed on a regular "
                                              "basis.")
     counted = [[*PEOPLE[0], "As of December 31, 2022, Harbor Foods had approximately 36,000 employees globally."]]
