@@ -33,7 +33,7 @@ from .confidence import (
     words_ahead,
 )
 from .ranking import section_of
-from .shape import line_fits, number_words, states_figure_asked
+from .shape import line_fits, not_figures, number_words, states_figure_asked
 from .unmentioned import names_unmentioned
 
 UNMENTIONED_CONFIDENCE = 0.05  # a fallback for a year or a name no page prints, or a page the document has not
@@ -550,9 +550,7 @@ _ABSENCE = re.compile(r"\b(?:no|none|never|nil)\b|\b(?:did|does|do|has|have|had|
 def _real_figure(sentence: str) -> bool:
     """A number of ``sentence`` outside web and e-mail addresses and page counters ("2/2"): the
     lexicon's ``not_figures``."""
-    for pattern in lexicon().get("not_figures", ()):
-        sentence = re.sub(pattern, " ", sentence, flags=re.IGNORECASE)
-    return bool(_NUM.search(sentence))
+    return bool(_NUM.search(not_figures().sub(" ", sentence)))
 
 
 def _dated(kind: str, sentence: str) -> bool:

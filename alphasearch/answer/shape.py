@@ -138,12 +138,12 @@ def states_unit_asked(question: str, text: str) -> bool:
     elsewhere. The caller asks it of questions wanting a number ("who owns more than 5%" wants a name)."""
     if not percentage_asked(question):
         return not count_asked(question) or not figures_stated(text) or bool(
-            _COUNT_FIGURE.search(_YEARS.sub(" ", _references().sub(" ", text))))  # "as defined in Section 203"
+            _COUNT_FIGURE.search(_YEARS.sub(" ", not_figures().sub(" ", text))))  # "as defined in Section 203"
     return not figures_stated(text) or bool(figures_by_kind(text).get("%")) or bool(_patterns()["shares"].search(text))
 
 
 @lru_cache(maxsize=1)
-def _references() -> re.Pattern[str]:
+def not_figures() -> re.Pattern[str]:
     """What prints digits but states no figure (``not_figures`` of data/lexicon.json: "Section 203", a web address)."""
     return re.compile("|".join(f"(?:{p})" for p in domain.load("lexicon")["not_figures"]), re.IGNORECASE)
 
